@@ -1,0 +1,79 @@
+"""Corpus-level assets: PDFs to pages, questions, and needles mined from gold answers."""
+
+from dagster import AssetExecutionContext, AssetSpec, MaterializeResult, MetadataValue, asset, multi_asset
+from dagster_duckdb import DuckDBResource
+
+from assets.partitions import corpus_partitions
+from assets.resources import Project
+from ragpipe.corpus import corpus_questions, pdf_folder
+from ragpipe.ingest import ingest_folder
+from ragpipe.needles import mine_needles
+from ragpipe.questions import question_from_row, questions_frame
+from ragpipe.warehouse import read_partition, store
+
+
+@multi_asset(
+    specs=[
+        AssetSpec("documents", description="One row per readable PDF: content hash, page count, characters, extractor.", group_name="corpus", kinds={"duckdb", "pdf"}),
+        AssetSpec("pages", description="Text of every page (1-indexed) of every readable PDF.", group_name="corpus", kinds={"duckdb"}),
+        AssetSpec("failed_documents", description="PDFs that could not be read, with the reason in words; the rest still ingest.", group_name="corpus", kinds={"duckdb"}),
+    ],
+    partitions_def=corpus_partitions,
+)
+def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
+    """Extract every PDF of the corpus (pypdfium2, pypdf fallback)."""
+    corpus = context.partition_key
+    folder = pdf_folder(project.manifest(corpus))
+    result = ingest_folder(corpus, folder)
+    keys = {"corpus": corpus}
+    with duckdb.get_connection() as conn:
+        paths = {
+            name: store(conn, project.root, name, frame, keys)
+            for name, frame in [("documents", result.documents), ("pages", result.pages), ("failed_documents", result.failed)]
+        }
+    yield MaterializeResult(asset_key="documents", metadata={
+        "dagster/row_count": len(result.documents), "folder": str(folder), "parquet": str(paths["documents"]),
+        "pages": int(result.documents["pages"].sum()),
+    })
+    yield MaterializeResult(asset_key="pages", metadata={
+        "dagster/row_count": len(result.pages), "empty_pages": int((result.pages["chars"] == 0).sum()),
+        "parquet": str(paths["pages"]),
+    })
+    yield MaterializeResult(asset_key="failed_documents", metadata={
+        "dagster/row_count": len(result.failed),
+        "failures": MetadataValue.md(
+            "\n".join(f"- `{r.file}`: {r.reason}" for r in result.failed.itertuples()) or "none"
+        ),
+    })
+
+
+@asset(partitions_def=corpus_partitions, group_name="corpus", kinds={"duckdb"}, deps=["documents", "failed_documents"])
+def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
+    """The corpus's questions, validated: kind, gold answer, golden documents and pages, authored needles, money key."""
+    corpus = context.partition_key
+    keys = {"corpus": corpus}
+    with duckdb.get_connection() as conn:
+        docs = set(read_partition(conn, "documents", keys)["doc_id"]) | set(read_partition(conn, "failed_documents", keys)["doc_id"])
+        frame = questions_frame(corpus, corpus_questions(project.manifest(corpus), docs))
+        path = store(conn, project.root, "questions", frame, keys)
+    counts = frame["kind"].value_counts().to_dict()
+    return MaterializeResult(metadata={
+        "dagster/row_count": len(frame), "parquet": str(path),
+        **{kind: int(counts.get(kind, 0)) for kind in ("answerable", "negative", "ambiguous")},
+    })
+
+
+@asset(partitions_def=corpus_partitions, group_name="corpus", kinds={"duckdb"}, deps=["pages", "questions"])
+def needles(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
+    """Figures mined from gold answers: kept when the gold text has them and the question does not, else rejected with the reason."""
+    corpus = context.partition_key
+    keys = {"corpus": corpus}
+    with duckdb.get_connection() as conn:
+        pages = read_partition(conn, "pages", keys)
+        qs = [question_from_row(r) for r in read_partition(conn, "questions", keys).to_dict("records")]
+        frame = mine_needles(corpus, qs, pages)
+        path = store(conn, project.root, "needles", frame, keys)
+    return MaterializeResult(metadata={
+        "dagster/row_count": len(frame), "parquet": str(path),
+        "kept": int((frame["status"] == "kept").sum()), "rejected": int((frame["status"] == "rejected").sum()),
+    })

@@ -1,0 +1,15 @@
+"""The Dagster definitions: every stage of ragpipe as an asset over DuckDB."""
+
+from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
+
+from assets import answers, corpus, grades, index, scorecards
+from assets.resources import default_resources
+
+_modules = [corpus, index, answers, grades, scorecards]
+
+defs = Definitions(
+    assets=load_assets_from_modules(_modules),
+    asset_checks=load_asset_checks_from_modules(_modules),
+    resources=default_resources(),
+    executor=in_process_executor,  # one DuckDB writer at a time
+)

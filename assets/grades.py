@@ -1,0 +1,62 @@
+"""Grades: the verdict on every answer under the current grader rules."""
+
+from dagster import (
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetCheckSeverity,
+    AssetExecutionContext,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+    asset_check,
+)
+from dagster_duckdb import DuckDBResource
+
+from assets.partitions import pair_of, pair_partitions
+from assets.resources import Project
+from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.rules import load_rules
+from ragpipe.settings import rules_path
+from ragpipe.warehouse import read_partition, store
+
+
+@asset(
+    partitions_def=pair_partitions,
+    group_name="grading",
+    kinds={"duckdb"},
+    deps=["answers", "questions", "needles"],
+    code_version=load_rules(rules_path()).version,  # a rules change makes grades stale, nothing upstream
+)
+def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
+    """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per answer."""
+    corpus, config = pair_of(context.partition_key)
+    rules = project.rules()
+    with duckdb.get_connection() as conn:
+        answer_rows = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+        question_rows = read_partition(conn, "questions", {"corpus": corpus})
+        needle_rows = read_partition(conn, "needles", {"corpus": corpus})
+        frame = grade_answers(answer_rows, question_rows, needle_rows, rules)
+        path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
+    counts = frame["verdict"].value_counts().to_dict()
+    return MaterializeResult(metadata={
+        "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
+        **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
+    })
+
+
+@asset_check(asset=grades, description="ZERO-WRONG-MONEY: no money question may carry an asserted wrong money figure.")
+def zero_wrong_money(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    with duckdb.get_connection() as conn:
+        bad = conn.execute(
+            "SELECT corpus, config, question_id, wrong_money FROM grades WHERE failure = 'wrong money figure' ORDER BY ALL"
+        ).df()
+    return AssetCheckResult(
+        passed=bad.empty,
+        severity=AssetCheckSeverity.WARN,
+        metadata={
+            "wrong_money": len(bad),
+            "offending": MetadataValue.md(
+                "\n".join(f"- {r.corpus}/{r.config} `{r.question_id}`: {list(r.wrong_money)}" for r in bad.itertuples()) or "none"
+            ),
+        },
+    )

@@ -1,0 +1,34 @@
+"""Materialize the pipeline from code (the CLI and the tests use this).
+
+A run holds assets of one partitions definition, so one corpus takes one run
+for its corpus-level stages and one run per configuration for the rest.
+"""
+
+from __future__ import annotations
+
+from dagster import AssetSelection, DagsterInstance, materialize
+
+from assets.definitions import defs
+from assets.partitions import CONFIGS, pair_key
+from assets.resources import default_resources
+
+CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "needles")
+PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards")
+REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards")
+
+
+def _all_assets():
+    return list(defs.assets) + list(defs.asset_checks or [])
+
+
+def run_corpus(corpus: str, configs: list[str] | None = None, instance: DagsterInstance | None = None, resources: dict | None = None) -> list:
+    """Materialize everything for `corpus` and each configuration; returns the run results."""
+    resources = resources or default_resources()
+    results = [
+        materialize(_all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance, resources=resources)
+    ]
+    for config in configs or CONFIGS:
+        results.append(
+            materialize(_all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance, resources=resources)
+        )
+    return results

@@ -1,0 +1,21 @@
+"""Engines by name. New engines register here and take their settings as a dict."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragpipe.engines.base import Engine, EngineAnswer, RetrievalContext
+from ragpipe.engines.extractive import ExtractiveEngine
+
+ENGINES = {"extractive": ExtractiveEngine}
+
+
+def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
+    try:
+        cls = ENGINES[name]
+    except KeyError:
+        raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(ENGINES))}") from None
+    return cls(**(settings or {}))
+
+
+__all__ = ["ENGINES", "Engine", "EngineAnswer", "RetrievalContext", "make_engine"]

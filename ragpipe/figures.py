@@ -1,0 +1,129 @@
+"""Find numbers in text and compare them by value, never as substrings.
+
+A figure is a whole token: `$20.00` is not found inside `-$10,020.00`, and
+`$1,577 million`, `$1.577 billion` and `1577000000` are the same value.
+Accounting negatives `(1,577)` and leading minus signs are negative values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+SCALES = {
+    "thousand": Decimal(10) ** 3,
+    "k": Decimal(10) ** 3,
+    "million": Decimal(10) ** 6,
+    "mn": Decimal(10) ** 6,
+    "m": Decimal(10) ** 6,
+    "billion": Decimal(10) ** 9,
+    "bn": Decimal(10) ** 9,
+    "b": Decimal(10) ** 9,
+    "trillion": Decimal(10) ** 12,
+}
+
+_FIGURE = re.compile(
+    r"""
+    (?<![\w.,$])                                   # a whole token: nothing number-like before
+    (?P<neg>-|\u2212|\()?                          # minus sign or accounting parenthesis
+    \s?
+    (?P<cur>\$|US\$|USD\s?|EUR\s?|\u20ac|\u00a3)?  # currency marker
+    \s?
+    (?P<neg2>-|\u2212)?                            # $-12 style
+    (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+    (?P<close>\))?
+    (?:\s?(?P<pct>%|percent\b))?
+    (?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn|[kmb])\b)?
+    (?![\w]|[.,]\d)                                # and nothing number-like after
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number found in text, with where it was found."""
+
+    text: str
+    value: Decimal
+    decimals: int  # digits after the point in the text, after scaling: the precision written
+    is_money: bool
+    is_percent: bool
+    start: int
+    end: int
+
+    def matches(self, other: "Figure", relative_tolerance: Decimal = Decimal(0)) -> bool:
+        """Same value at the precision `self` was written with (self is the key)."""
+        if self.is_percent != other.is_percent:
+            return False
+        quantum = Decimal(1).scaleb(-self.decimals)
+        rounded = other.value.quantize(quantum) if other.value.adjusted() < 28 else other.value
+        if rounded == self.value:
+            return True
+        if relative_tolerance and self.value != 0:
+            return abs(other.value - self.value) <= abs(self.value) * relative_tolerance
+        return False
+
+
+def _scale_of(word: str | None, is_money: bool) -> Decimal:
+    if not word:
+        return Decimal(1)
+    word = word.lower()
+    if len(word) == 1 and not is_money:
+        return Decimal(1) if word != "k" else Decimal(1)  # "5 m" is metres, not millions
+    return SCALES[word]
+
+
+def find_figures(text: str) -> list[Figure]:
+    """Every number in `text` (money, percentages, plain numbers) with its span."""
+    out: list[Figure] = []
+    for m in _FIGURE.finditer(text):
+        num = m.group("num")
+        try:
+            raw = Decimal(num.replace(",", ""))
+        except InvalidOperation:  # pragma: no cover - the regex admits only digits
+            continue
+        is_money = bool(m.group("cur"))
+        paren = m.group("neg") == "(" and m.group("close") == ")"
+        negative = paren or (m.group("neg") in ("-", "\u2212")) or bool(m.group("neg2"))
+        if m.group("neg") == "(" and not paren:
+            negative = False
+        scale = _scale_of(m.group("scale"), is_money)
+        decimals = max(0, -raw.as_tuple().exponent) - (scale.adjusted())
+        value = raw * scale
+        if negative:
+            value = -value
+        start, end = m.start(), m.end()
+        if m.group("neg") == "(" and not paren:
+            start += 1
+        if m.group("close") and not paren:
+            end -= 1
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        out.append(
+            Figure(
+                text=text[start:end],
+                value=value,
+                decimals=decimals,
+                is_money=is_money,
+                is_percent=bool(m.group("pct")),
+                start=start,
+                end=end,
+            )
+        )
+    return out
+
+
+def parse_figure(text: str) -> Figure:
+    """The single figure a key like `$44,322` or `-$10,020.00` denotes."""
+    figures = find_figures(text.strip())
+    if len(figures) != 1:
+        raise ValueError(f"expected exactly one figure in {text!r}, found {len(figures)}")
+    return figures[0]
+
+
+def money_figures(text: str) -> list[Figure]:
+    return [f for f in find_figures(text) if f.is_money]

@@ -1,0 +1,45 @@
+"""Grade a whole answers table: the grades asset's one library call.
+
+Pure and ordered: the same answers, questions, needles and rules give the
+same rows in the same order, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from ragpipe.grading.grader import grade
+from ragpipe.grading.rules import Rules
+from ragpipe.questions import question_from_row
+
+GRADE_COLUMNS = [
+    "corpus", "config", "answer_set", "question_id", "answer_id", "kind", "verdict", "declined", "failure", "rule",
+    "money_question", "wrong_money", "matched", "ungradable", "error", "grader_version",
+]
+
+
+def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
+    kept = needles[needles["status"] == "kept"]
+    mined = {qid: list(group["needle"]) for qid, group in kept.groupby("question_id", sort=True)}
+    rows = []
+    for a in answers.sort_values(["answer_set", "question_id"]).to_dict("records"):
+        q = by_id.get(a["question_id"])
+        if q is None:
+            raise KeyError(f"answer {a['answer_id']}: field question_id: unknown question {a['question_id']!r}")
+        if a.get("error"):
+            # an engine error is no answer: graded as the empty answer, labelled as an error
+            g = grade(q, "", [], rules, mined.get(q.id, []))
+            failure, rule = "engine error", "engine.error"
+            verdict = g.verdict if q.kind != "answerable" else "wrong"
+        else:
+            g = grade(q, a["answer"] or "", list(a["citations"]), rules, mined.get(q.id, []))
+            verdict, failure, rule = g.verdict, g.failure, g.rule
+        rows.append([
+            a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, g.declined, failure,
+            rule, g.money_question, g.wrong_money, json.dumps(g.matched, sort_keys=True), g.ungradable,
+            a.get("error"), rules.version,
+        ])
+    return pd.DataFrame(rows, columns=GRADE_COLUMNS)

@@ -1,0 +1,130 @@
+"""Grade one answer against one question: a verdict, a decline flag, a failure
+label, the rule that decided, and the spans that matched.
+
+Verdicts:
+- answerable: `correct` when the answer carries every `must_contain`, one of
+  `must_contain_any`, none of `must_not_contain` and the money key by value,
+  and cites a golden document when it cites anything; `partial` when only
+  some of that holds; `wrong` otherwise (a decline is `wrong` with the label
+  `declined an answerable question`).
+- negative: `correct` iff declined. ambiguous: `correct` when declined or
+  when correct as an answerable question.
+- money guard: on a money question, any money figure in the answer that is
+  not the key (by value, at the key's precision) makes it `wrong` with
+  `wrong money figure`, whatever else the answer says.
+- a question with no authored needle and no money key is graded on its kept
+  mined needles; with none of those either it is `ungradable`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ragpipe.figures import find_figures, parse_figure
+from ragpipe.grading.declines import decline_spans
+from ragpipe.grading.needle_match import find_needle
+from ragpipe.grading.rules import Rules
+from ragpipe.questions import Question
+
+_CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
+
+
+@dataclass
+class Grade:
+    verdict: str
+    declined: bool
+    failure: str | None
+    rule: str
+    money_question: bool
+    wrong_money: list[str] = field(default_factory=list)
+    matched: list[dict] = field(default_factory=list)
+    ungradable: bool = False
+
+
+def _blank_citations(answer: str) -> str:
+    """Citation markers like [1] replaced by spaces: offsets stay valid, "[1]" is no figure."""
+    return _CITATION.sub(lambda m: " " * len(m.group(0)), answer)
+
+
+def is_money_question(question: Question, rules: Rules) -> bool:
+    if question.money_key is not None:
+        return parse_figure(question.money_key).is_money
+    text = question.text.lower()
+    return any(re.search(p, text) for p in rules.money.question_patterns) and question.kind != "negative" and any(
+        f.is_money for f in find_figures(question.gold_answer)
+    )
+
+
+def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[str], money_q: bool) -> Grade:
+    text = _blank_citations(answer)
+    figures = find_figures(text)
+    tol = Decimal(str(rules.money.relative_tolerance))
+    matched: list[dict] = []
+    declines = decline_spans(text, rules)
+    if declines:
+        spans = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in declines]
+        return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=spans)
+
+    if money_q and question.money_key is not None:
+        key = parse_figure(question.money_key)
+        wrong = [f for f in figures if f.is_money and not key.matches(f, tol)]
+        if wrong:
+            spans = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong]
+            return Grade("wrong", False, "wrong money figure", "money.wrong_figure", True, [f.text for f in wrong], spans)
+
+    for needle in question.must_not_contain:
+        span = find_needle(needle, text, figures, tol)
+        if span:
+            matched.append({"kind": "must_not_contain", "needle": needle, "start": span[0], "end": span[1]})
+            return Grade("wrong", False, "states a forbidden claim", "needles.must_not_contain", money_q, matched=matched)
+
+    required = list(question.must_contain) + ([question.money_key] if question.money_key else [])
+    any_of = list(question.must_contain_any)
+    source = "authored"
+    if not required and not any_of:
+        required, source = list(mined), "mined"
+    if not required and not any_of:
+        return Grade("wrong", False, "ungradable: no needles", "needles.ungradable", money_q, ungradable=True)
+
+    checks, passed = 0, 0
+    for needle in required:
+        checks += 1
+        span = find_needle(needle, text, figures, tol)
+        if span:
+            passed += 1
+            matched.append({"kind": "must_contain", "needle": needle, "start": span[0], "end": span[1]})
+    if any_of:
+        checks += 1
+        for needle in any_of:
+            span = find_needle(needle, text, figures, tol)
+            if span:
+                passed += 1
+                matched.append({"kind": "must_contain_any", "needle": needle, "start": span[0], "end": span[1]})
+                break
+
+    if passed < checks:
+        verdict = "partial" if passed else "wrong"
+        return Grade(verdict, False, "missing needles", f"needles.{source}.{'some' if passed else 'none'}", money_q, matched=matched)
+    if citations and rules.citations.require_golden_when_cited and question.golden_docs:
+        if not set(citations) & set(question.golden_docs):
+            return Grade("partial", False, "did not cite the golden document", "citations.not_golden", money_q, matched=matched)
+    return Grade("correct", False, None, f"needles.{source}.all", money_q, matched=matched)
+
+
+def grade(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[str] = ()) -> Grade:
+    """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade)."""
+    money_q = is_money_question(question, rules)
+    if question.kind == "negative":
+        spans = decline_spans(_blank_citations(answer), rules)
+        if spans:
+            matched = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in spans]
+            return Grade("correct", True, None, "negative.declined", money_q, matched=matched)
+        return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
+    result = _grade_answerable(question, answer, citations, rules, list(mined), money_q)
+    if question.kind == "ambiguous" and result.declined:
+        return Grade("correct", True, None, "ambiguous.declined", money_q, matched=result.matched)
+    if question.kind == "ambiguous":
+        result.rule = f"ambiguous.{result.rule}"
+    return result

@@ -1,0 +1,140 @@
+"""Corpus manifests and question configurations, validated at the boundary.
+
+A corpus is a YAML file in `corpora/` naming its adapter, where its PDFs and
+questions live, and optional per-configuration overrides. A configuration is
+a named set of knobs (chunking, retrieval depth, engine) from
+`corpora/configs.yaml`; scorecards are per (corpus, configuration) pair.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from ragpipe.settings import warehouse_dir
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+
+class ManifestError(ValueError):
+    """A manifest or configuration file that cannot be used, with file and field."""
+
+
+class PipelineConfig(BaseModel):
+    """The knobs of one question configuration."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    chunk_size: int = Field(200, gt=10, description="words per chunk")
+    chunk_overlap: int = Field(40, ge=0, description="words shared by neighbouring chunks")
+    top_k: int = Field(5, ge=1, le=100)
+    engine: str = "extractive"
+    engine_settings: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _overlap_below_size(self) -> "PipelineConfig":
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError("chunk_overlap must be smaller than chunk_size")
+        return self
+
+
+class CorpusManifest(BaseModel):
+    """One corpus: its adapter, data folder and question set."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    adapter: Literal["demo", "folder"]
+    description: str = ""
+    data_dir: str | None = Field(None, description="folder of PDFs, relative to the manifest")
+    source: str | None = Field(None, description="demo adapter: the authored documents file")
+    questions: str = Field(description="questions file, relative to the manifest")
+    data_dir_env: str | None = Field(None, description="environment variable that overrides data_dir")
+    config_overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    # set by the loader, not the file
+    manifest_path: Path | None = Field(None, exclude=True)
+
+    def resolve(self, relative: str) -> Path:
+        assert self.manifest_path is not None
+        return (self.manifest_path.parent / relative).resolve()
+
+    @property
+    def pdf_dir(self) -> Path:
+        if self.adapter == "demo":  # generated, so it lives with the other generated data
+            return warehouse_dir() / "corpora" / self.name
+        if self.data_dir_env and os.environ.get(self.data_dir_env):
+            return Path(os.environ[self.data_dir_env]).resolve()
+        if not self.data_dir:
+            raise ManifestError(f"{self.manifest_path}: field data_dir: required for adapter {self.adapter!r}")
+        return self.resolve(self.data_dir)
+
+    @property
+    def questions_path(self) -> Path:
+        return self.resolve(self.questions)
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ManifestError(f"{path}: file not found") from exc
+    except UnicodeDecodeError as exc:
+        raise ManifestError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark else ""
+        raise ManifestError(f"{path}:{where} invalid YAML: {exc}") from exc
+
+
+def _fields(err: ValidationError) -> str:
+    return "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+
+
+def load_manifest(path: Path) -> CorpusManifest:
+    data = _read_yaml(path)
+    if not isinstance(data, dict):
+        raise ManifestError(f"{path}: expected a mapping at the top level")
+    try:
+        manifest = CorpusManifest.model_validate(data)
+    except ValidationError as err:
+        raise ManifestError(f"{path}: {_fields(err)}") from err
+    manifest.manifest_path = path.resolve()
+    return manifest
+
+
+def list_corpora(folder: Path) -> dict[str, CorpusManifest]:
+    """Every `*.yaml` corpus manifest directly in `folder` (configs.yaml excluded)."""
+    found: dict[str, CorpusManifest] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        if path.name == "configs.yaml":
+            continue
+        manifest = load_manifest(path)
+        if manifest.name in found:
+            raise ManifestError(f"{path}: field name: corpus {manifest.name!r} is defined twice")
+        found[manifest.name] = manifest
+    return found
+
+
+def load_configs(folder: Path) -> dict[str, dict[str, Any]]:
+    """The named configurations' knobs, as written in `configs.yaml`."""
+    path = folder / "configs.yaml"
+    data = _read_yaml(path)
+    if not isinstance(data, dict) or not isinstance(data.get("configs"), dict):
+        raise ManifestError(f"{path}: field configs: expected a mapping of name -> knobs")
+    return data["configs"]
+
+
+def resolve_config(manifest: CorpusManifest, name: str, configs: dict[str, dict[str, Any]]) -> PipelineConfig:
+    """The configuration `name` for this corpus: shared knobs, then the corpus's overrides."""
+    if name not in configs:
+        raise ManifestError(f"unknown configuration {name!r}; known: {', '.join(sorted(configs))}")
+    knobs = {**configs[name], **manifest.config_overrides.get(name, {})}
+    try:
+        return PipelineConfig(name=name, **knobs)
+    except ValidationError as err:
+        raise ManifestError(f"configuration {name!r} for corpus {manifest.name!r}: {_fields(err)}") from err

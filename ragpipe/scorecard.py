@@ -1,0 +1,80 @@
+"""Scorecards: what a grades table says, in the numbers people compare.
+
+Everything here is derived from the grades and answers tables, so a test can
+recompute any number from them and expect the same.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pandas as pd
+
+SCORECARD_COLUMNS = [
+    "corpus", "config", "answer_set", "grader_version", "total", "correct", "partial", "wrong", "overall_pct",
+    "answerable_total", "answerable_correct", "answerable_pct", "negatives_total", "negatives_declined",
+    "ambiguous_total", "ambiguous_correct", "ungradable", "errors", "median_latency_ms", "wrong_money",
+    "money_bar", "documents", "documents_failed",
+]
+
+
+def _pct(part: int, whole: int) -> float:
+    return round(100.0 * part / whole, 1) if whole else 0.0
+
+
+def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int) -> dict:
+    """One scorecard for one (corpus, configuration, answer set) at one grader version."""
+    if grades.empty:
+        raise ValueError("no grades to score")
+    first = grades.iloc[0]
+    kind = grades["kind"]
+    correct = grades["verdict"] == "correct"
+    answerable = kind == "answerable"
+    negatives = kind == "negative"
+    ambiguous = kind == "ambiguous"
+    latencies = answers.loc[answers["error"].isna(), "latency_ms"].dropna()
+    wrong_money = int((grades["failure"] == "wrong money figure").sum())
+    return {
+        "corpus": first["corpus"],
+        "config": first["config"],
+        "answer_set": first["answer_set"],
+        "grader_version": first["grader_version"],
+        "total": len(grades),
+        "correct": int(correct.sum()),
+        "partial": int((grades["verdict"] == "partial").sum()),
+        "wrong": int((grades["verdict"] == "wrong").sum()),
+        "overall_pct": _pct(int(correct.sum()), len(grades)),
+        "answerable_total": int(answerable.sum()),
+        "answerable_correct": int((answerable & correct).sum()),
+        "answerable_pct": _pct(int((answerable & correct).sum()), int(answerable.sum())),
+        "negatives_total": int(negatives.sum()),
+        "negatives_declined": int((negatives & grades["declined"]).sum()),
+        "ambiguous_total": int(ambiguous.sum()),
+        "ambiguous_correct": int((ambiguous & correct).sum()),
+        "ungradable": int(grades["ungradable"].sum()),
+        "errors": int(grades["error"].notna().sum()),
+        "median_latency_ms": round(float(statistics.median(latencies)), 3) if len(latencies) else None,
+        "wrong_money": wrong_money,
+        "money_bar": "PASS" if wrong_money == 0 else "FAIL",
+        "documents": documents,
+        "documents_failed": documents_failed,
+    }
+
+
+def scorecard_markdown(card: dict) -> str:
+    """The scorecard as a small markdown table (Dagster metadata, README)."""
+    lines = [
+        f"**{card['corpus']} / {card['config']}** ({card['answer_set']}, grader {card['grader_version']})",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| overall | {card['overall_pct']}% ({card['correct']} of {card['total']}) |",
+        f"| correct / partial / wrong | {card['correct']} / {card['partial']} / {card['wrong']} |",
+        f"| answerable correct | {card['answerable_correct']} of {card['answerable_total']} ({card['answerable_pct']}%) |",
+        f"| honesty (negatives declined) | {card['negatives_declined']} of {card['negatives_total']} |",
+        f"| ambiguous correct | {card['ambiguous_correct']} of {card['ambiguous_total']} |",
+        f"| median latency | {card['median_latency_ms']} ms |",
+        f"| ZERO-WRONG-MONEY | {card['money_bar']} ({card['wrong_money']} wrong) |",
+        f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
+    ]
+    return "\n".join(lines)

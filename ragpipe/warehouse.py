@@ -1,0 +1,97 @@
+"""The warehouse: DuckDB tables (queryable history) plus a Parquet copy per partition.
+
+Every stage writes whole partitions (all rows of one corpus, or of one
+(corpus, configuration) pair) inside a transaction, so a crash leaves either
+the old rows or the new ones, never half of each. Tables are created from the
+first frame written and grow new columns when a later frame has them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return duckdb.connect(str(path), read_only=read_only)
+
+
+def table_exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
+    row = conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?", [table]
+    ).fetchone()
+    return bool(row and row[0])
+
+
+def _where(keys: Mapping[str, str]) -> tuple[str, list[str]]:
+    if not keys:
+        return "TRUE", []
+    return " AND ".join(f'"{k}" = ?' for k in keys), list(keys.values())
+
+
+def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> int:
+    """Make `frame` the rows of `table` for `keys` (e.g. corpus=demo), atomically."""
+    for k, v in keys.items():
+        if k not in frame.columns:
+            raise ValueError(f"table {table}: frame lacks partition column {k!r}")
+        if len(frame) and not (frame[k] == v).all():
+            raise ValueError(f"table {table}: rows outside partition {k}={v!r}")
+    conn.register("_incoming", frame)
+    try:
+        conn.execute("BEGIN TRANSACTION")
+        if not table_exists(conn, table):
+            conn.execute(f'CREATE TABLE "{table}" AS SELECT * FROM _incoming LIMIT 0')
+        existing = {r[0] for r in conn.execute(f"DESCRIBE \"{table}\"").fetchall()}
+        incoming = conn.execute("DESCRIBE _incoming").fetchall()
+        for name, dtype, *_ in incoming:
+            if name not in existing:
+                conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
+        where, params = _where(keys)
+        conn.execute(f'DELETE FROM "{table}" WHERE {where}', params)
+        conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')
+        conn.execute("COMMIT")
+    except Exception:
+        conn.execute("ROLLBACK")
+        raise
+    finally:
+        conn.unregister("_incoming")
+    return len(frame)
+
+
+def read_partition(conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[str, str], order_by: str | None = None) -> pd.DataFrame:
+    if not table_exists(conn, table):
+        raise LookupError(f"table {table} does not exist yet: materialize its asset first")
+    where, params = _where(keys)
+    order = f" ORDER BY {order_by}" if order_by else ""
+    return conn.execute(f'SELECT * FROM "{table}" WHERE {where}{order}', params).df()
+
+
+def parquet_path(root: Path, table: str, keys: Mapping[str, str]) -> Path:
+    """Hive-style layout: parquet/<table>/corpus=<c>/config=<k>/data.parquet."""
+    path = root / "parquet" / table
+    for k, v in keys.items():
+        path = path / f"{k}={v}"
+    return path / "data.parquet"
+
+
+def write_parquet(root: Path, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> Path:
+    """Write the partition's Parquet copy atomically (temp file, then rename)."""
+    path = parquet_path(root, table, keys)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
+    tmp.replace(path)
+    return path
+
+
+def store(conn: duckdb.DuckDBPyConnection, root: Path, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> Path:
+    """Write one partition to DuckDB and Parquet; returns the Parquet path."""
+    replace_partition(conn, table, frame, keys)
+    return write_parquet(root, table, frame, keys)
