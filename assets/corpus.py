@@ -23,7 +23,7 @@ from ragpipe.warehouse import read_partition, store
 def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
     """Extract every PDF of the corpus (pypdfium2, pypdf fallback)."""
     corpus = context.partition_key
-    folder = pdf_folder(project.manifest(corpus))
+    folder = pdf_folder(project.manifest(corpus), project.root)
     result = ingest_folder(corpus, folder)
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:

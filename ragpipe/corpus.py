@@ -10,12 +10,15 @@ from ragpipe.manifest import CorpusManifest
 from ragpipe.questions import Question, check_documents, load_questions
 
 
-def pdf_folder(manifest: CorpusManifest) -> Path:
-    """The corpus's PDF folder, generating the demo corpus's PDFs first."""
+def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
+    """The corpus's PDF folder. The demo's PDFs are generated data, so they are
+    written (idempotently) under the warehouse: `<warehouse>/corpora/<name>`."""
     if manifest.adapter == "demo":
         if not manifest.source:
             raise ValueError(f"{manifest.manifest_path}: field source: the demo adapter needs a documents file")
-        write_demo_corpus(manifest.resolve(manifest.source), manifest.pdf_dir)
+        folder = warehouse / "corpora" / manifest.name
+        write_demo_corpus(manifest.resolve(manifest.source), folder)
+        return folder
     return manifest.pdf_dir
 
 

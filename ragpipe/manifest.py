@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from ragpipe.settings import warehouse_dir
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 
@@ -63,8 +62,7 @@ class CorpusManifest(BaseModel):
 
     @property
     def pdf_dir(self) -> Path:
-        if self.adapter == "demo":  # generated, so it lives with the other generated data
-            return warehouse_dir() / "corpora" / self.name
+        """The PDF folder of a `folder` corpus (the demo's is generated: see ragpipe.corpus)."""
         if self.data_dir_env and os.environ.get(self.data_dir_env):
             return Path(os.environ[self.data_dir_env]).resolve()
         if not self.data_dir:

@@ -22,10 +22,10 @@ DECLINE = "I could not find this in the provided documents."
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 _WANTS_MONEY = re.compile(
-    r"\b(how much|amount|cost|fee|balance|premium|rent|price|payment|paid|pay|salary|owe|spen[dt]|income|revenue|expense|deposit|deductible)\b",
+    r"\b(how much|amount|cost|fee|balance|premium|rent|price|payment|paid|pay|salary|owe|spen[dt]|income|revenue|expense|deposit|deductible)s?\b",
     re.I,
 )
-_WANTS_PERCENT = re.compile(r"\b(rate|percent(age)?|margin|ratio)\b|%", re.I)
+_WANTS_PERCENT = re.compile(r"\b(rate|percent(age)?|margin|ratio)s?\b|%", re.I)
 _WANTS_COUNT = re.compile(r"\bhow many\b", re.I)
 _CUES = re.compile(_WANTS_MONEY.pattern + "|" + _WANTS_PERCENT.pattern, re.I)
 _WORD = re.compile(r"[a-z0-9]+")

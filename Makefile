@@ -1,0 +1,27 @@
+# Two commands: `make run` (demo end to end) and `make test` (the whole suite).
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
+
+.PHONY: run test dev clean
+
+$(BIN)/ragpipe: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(BIN)/ragpipe
+	mkdir -p $(DAGSTER_HOME)
+	$(BIN)/ragpipe run --corpus demo
+
+test: $(BIN)/ragpipe
+	$(BIN)/python -m pytest -q
+
+dev: $(BIN)/ragpipe
+	mkdir -p $(DAGSTER_HOME)
+	$(BIN)/dagster dev -w workspace.yaml
+
+clean:
+	rm -rf warehouse/ragpipe.duckdb warehouse/parquet warehouse/index warehouse/corpora

@@ -1,0 +1,50 @@
+"""Shared fixtures: a scratch warehouse per test session, the demo corpus, ../shared data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+DEMO_SOURCE = ROOT / "corpora" / "demo" / "documents.yaml"
+DEMO_QUESTIONS = ROOT / "corpora" / "demo" / "questions.yaml"
+
+
+def needs_shared(sub: str) -> Path:
+    """The third-party data folder `sub`, or skip with the reason."""
+    path = SHARED / sub
+    if not path.exists():
+        pytest.skip(f"{path} is absent: third-party corpora live in ../shared/data beside the project")
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_pdfs(tmp_path_factory) -> Path:
+    from ragpipe.demo_pdfs import write_demo_corpus
+
+    folder = tmp_path_factory.mktemp("demo-pdfs")
+    write_demo_corpus(DEMO_SOURCE, folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def demo_ingested(demo_pdfs):
+    from ragpipe.ingest import ingest_folder
+
+    return ingest_folder("demo", demo_pdfs)
+
+
+@pytest.fixture(scope="session")
+def demo_questions():
+    from ragpipe.questions import load_questions
+
+    return load_questions(DEMO_QUESTIONS)
+
+
+@pytest.fixture(scope="session")
+def rules():
+    from ragpipe.grading.rules import load_rules
+
+    return load_rules()

@@ -1,0 +1,79 @@
+"""The user's commands, run as a user runs them: subprocesses on a scratch warehouse."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import ROOT
+
+BIN = os.path.dirname(sys.executable)
+FIELDS = {
+    "corpus", "config", "total", "correct", "partial", "wrong", "overall_pct", "answerable_total",
+    "answerable_correct", "negatives_total", "negatives_declined", "median_latency_ms", "wrong_money",
+    "money_bar", "grader_version",
+}
+
+
+@pytest.fixture()
+def env(tmp_path):
+    (tmp_path / "dh").mkdir()
+    return {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
+
+
+def _run(args, env, check=True):
+    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=check)
+
+
+def test_run_then_scorecard_json(env, tmp_path):
+    out = _run([f"{BIN}/ragpipe", "run", "--corpus", "demo", "--config", "default"], env)
+    assert "ZERO-WRONG-MONEY" in out.stdout and "demo" in out.stdout
+    cards = json.loads(_run([f"{BIN}/ragpipe", "scorecard", "--json"], env).stdout)
+    assert len(cards) == 1 and FIELDS <= set(cards[0])
+    assert cards[0]["corpus"] == "demo" and cards[0]["config"] == "default" and cards[0]["total"] >= 24
+    assert cards[0]["money_bar"] in {"PASS", "FAIL"}
+    # the run is recorded in the Dagster instance under DAGSTER_HOME, for the UI
+    assert (tmp_path / "dh" / "history" / "runs.db").exists()
+    filtered = json.loads(_run([f"{BIN}/ragpipe", "scorecard", "--corpus", "nope", "--json"], env).stdout)
+    assert filtered == []
+
+
+def test_unknown_corpus_is_refused(env):
+    out = _run([f"{BIN}/ragpipe", "run", "--corpus", "atlantis"], env, check=False)
+    assert out.returncode != 0 and "atlantis" in out.stderr + out.stdout
+
+
+def test_scorecard_without_a_warehouse_says_what_to_do(env):
+    out = _run([f"{BIN}/ragpipe", "scorecard"], env, check=False)
+    assert out.returncode == 1 and "ragpipe run" in out.stdout
+
+
+def test_dagster_definitions_validate(env):
+    out = _run([f"{BIN}/dagster", "definitions", "validate", "-w", "workspace.yaml"], env)
+    assert "passed validation" in out.stdout + out.stderr
+
+
+def test_definitions_load_with_descriptions_and_lineage():
+    from assets.definitions import defs
+
+    graph = defs.resolve_asset_graph()
+    keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
+    assert keys == {"documents", "pages", "failed_documents", "questions", "needles", "chunks", "chunk_index", "answers", "grades", "scorecards"}
+    for key in graph.get_all_asset_keys():
+        assert graph.get(key).description, key
+    parents = {p.to_user_string() for p in graph.get(next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "grades")).parent_keys}
+    assert parents == {"answers", "questions", "needles"}
+
+
+def test_library_does_not_import_dagster():
+    code = (
+        "import sys, importlib, pkgutil, ragpipe\n"
+        "for m in pkgutil.walk_packages(ragpipe.__path__, 'ragpipe.'): importlib.import_module(m.name)\n"
+        "print(any(n == 'dagster' or n.startswith('dagster.') for n in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

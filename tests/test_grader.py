@@ -1,0 +1,134 @@
+"""The grader's verdicts on the failure modes it exists to catch."""
+
+import pytest
+
+from ragpipe.grading.declines import is_decline
+from ragpipe.grading.grader import grade
+from ragpipe.grading.rules import RulesError, load_rules
+from ragpipe.questions import Question
+
+
+def q(kind="answerable", **kw):
+    base = {"id": "q", "text": "What is the amount?", "kind": kind, "golden_docs": ["bill"]}
+    return Question(**{**base, **kw})
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "This question is not directly addressed in the provided sources.",
+        "The specific figure is not explicitly stated in the provided sources.",
+        "I could not find this in the provided documents.",
+        "The provided text does not include the figure.",
+    ],
+)
+def test_declines_read_as_declines(answer, rules):
+    assert is_decline(answer, rules)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "You may deduct medical expenses not covered by insurance [1].",
+        "Form 1040 Schedule A covers itemized deductions; casualty losses are not covered there [2].",
+        "Flood damage is not covered under this policy. [1]",
+    ],
+)
+def test_not_covered_is_an_answer_not_a_decline(answer, rules):
+    assert not is_decline(answer, rules)
+    assert "not covered" in {e.phrase for e in rules.declines.exclusions}
+
+
+def test_whole_dollar_money_key(rules):
+    question = q(money_key="$44,322")
+    assert grade(question, "Amount you owe: $44,322 [1]", ["bill"], rules).verdict == "correct"
+    wrong = grade(question, "You owe $450,658 [1]", ["bill"], rules)
+    assert (wrong.verdict, wrong.failure, wrong.money_question) == ("wrong", "wrong money figure", True)
+
+
+def test_reasoning_aloud_with_the_wrong_figure_is_wrong(rules):
+    question = q(money_key="$42.99")
+    answer = ("The amount due is $26.99. This is indicated in Source 3, where the ending balance is listed "
+              "as $42.99, but the amount due is specified as $26.99. Therefore the amount due is $26.99.")
+    g = grade(question, answer, [], rules)
+    assert g.verdict == "wrong" and g.failure == "wrong money figure" and "$26.99" in g.wrong_money
+
+
+def test_fee_key_is_not_found_inside_a_larger_figure(rules):
+    g = grade(q(money_key="$20.00"), "The balance was -$10,020.00.", [], rules)
+    assert g.verdict == "wrong"
+    assert not any(m["kind"] == "must_contain" for m in g.matched)
+
+
+def test_negative_and_ambiguous(rules):
+    neg = q(kind="negative")
+    assert grade(neg, "I could not find this in the provided documents.", [], rules).verdict == "correct"
+    g = grade(neg, "The premium is $1,284.00 [1]", ["bill"], rules)
+    assert (g.verdict, g.failure) == ("wrong", "did not decline")
+    amb = q(kind="ambiguous", money_key="$2,268.46")
+    assert grade(amb, "I could not find this in the provided documents.", [], rules).rule == "ambiguous.declined"
+    assert grade(amb, "Together they come to $2,268.46 [1]", ["bill"], rules).verdict == "correct"
+    assert grade(amb, "Together they come to $2,150 [1]", ["bill"], rules).failure == "wrong money figure"
+
+
+def test_declining_an_answerable_question(rules):
+    g = grade(q(money_key="$5"), "I could not find this in the provided documents.", [], rules)
+    assert (g.verdict, g.declined, g.failure) == ("wrong", True, "declined an answerable question")
+
+
+def test_needles_partial_forbidden_and_citation(rules):
+    question = q(must_contain=["flood", "not covered"], must_not_contain=["flood damage is covered"])
+    assert grade(question, "Flood damage is not covered. [1]", ["bill"], rules).verdict == "correct"
+    g = grade(question, "Flood is excluded. [1]", ["bill"], rules)
+    assert (g.verdict, g.failure) == ("partial", "missing needles")
+    assert grade(question, "Flood damage is covered. [1]", ["bill"], rules).rule == "needles.must_not_contain"
+    g = grade(question, "Flood damage is not covered. [1]", ["lease"], rules)
+    assert (g.verdict, g.failure) == ("partial", "did not cite the golden document")
+
+
+def test_mined_needles_grade_questions_without_authored_ones(rules):
+    question = q()
+    assert grade(question, "It was $1,577.", [], rules, mined=["$1,577"]).rule == "needles.mined.all"
+    g = grade(question, "It was something.", [], rules)
+    assert g.ungradable and g.failure == "ungradable: no needles"
+
+
+def test_matched_spans_point_into_the_answer(rules):
+    answer = "Ending balance: $42.99 [1]"
+    g = grade(q(money_key="$42.99"), answer, ["bill"], rules)
+    (span,) = g.matched
+    assert answer[span["start"] : span["end"]] == "$42.99"
+
+
+def test_grading_is_deterministic(rules):
+    question = q(money_key="$42.99", must_contain_any=["balance"])
+    a = grade(question, "Ending balance: $42.99 [1]", ["bill"], rules)
+    b = grade(question, "Ending balance: $42.99 [1]", ["bill"], rules)
+    assert a == b
+
+
+def test_grader_version_follows_the_rules_file(tmp_path, rules):
+    from ragpipe.grading.rules import DEFAULT_RULES
+
+    changed = tmp_path / "rules.yaml"
+    changed.write_text(DEFAULT_RULES.read_text() + "\n# a comment is a change to the ruler\n")
+    assert load_rules(changed).version != rules.version
+    same = tmp_path / "same.yaml"
+    same.write_bytes(DEFAULT_RULES.read_bytes())
+    assert load_rules(same).version == rules.version
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("declines: {phrases: []}\n", "declines.phrases"),
+        ("declines: {phrases: [x]}\nmoney: {question_patterns: ['(']}\n", "invalid regex"),
+        ("declines: {phrases: [x]}\nsurprise: 1\n", "surprise"),
+        ("declines: {phrases: [not covered], exclusions: [{phrase: not covered, reason: r}]}\n", "both a phrase and an exclusion"),
+    ],
+)
+def test_bad_rules_files_are_refused(tmp_path, text, message):
+    path = tmp_path / "rules.yaml"
+    path.write_text(text)
+    with pytest.raises(RulesError, match=message):
+        load_rules(path)

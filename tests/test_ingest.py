@@ -1,0 +1,71 @@
+"""Ingest: every readable PDF becomes pages; a bad one becomes a failed row, in words."""
+
+
+import pytest
+from fpdf import FPDF
+
+from ragpipe.extract import ExtractionError, extract_pdf
+from ragpipe.ingest import ingest_folder
+
+
+def _pdf(path, pages, encrypt=False):
+    pdf = FPDF()
+    if encrypt:
+        pdf.set_encryption(owner_password="owner", user_password="secret")
+    pdf.set_font("Helvetica", size=12)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, 8, text)
+    pdf.output(str(path))
+    return path
+
+
+def test_demo_ingest_records_the_broken_file_and_keeps_the_rest(demo_ingested):
+    assert list(demo_ingested.failed["doc_id"]) == ["warranty-card"]
+    assert "not a readable PDF" in demo_ingested.failed.iloc[0]["reason"]
+    assert len(demo_ingested.documents) == 10
+    assert (demo_ingested.documents["extractor"] == "pypdfium2").all()
+    lease = demo_ingested.pages[demo_ingested.pages["doc_id"] == "apartment-lease"]
+    assert list(lease["page"]) == [1, 2]  # 1-indexed
+    assert "late fee of $75" in lease.iloc[1]["text"]
+
+
+def test_bad_files_each_fail_with_a_reason_and_good_files_still_ingest(tmp_path):
+    _pdf(tmp_path / "good.pdf", ["Rent is $2,150 a month.", "Second page."])
+    (tmp_path / "empty.pdf").write_bytes(b"")
+    (tmp_path / "notes.pdf").write_text("just some text, not a PDF")
+    good = (tmp_path / "good.pdf").read_bytes()
+    (tmp_path / "truncated.pdf").write_bytes(good[: len(good) // 3])
+    _pdf(tmp_path / "locked.pdf", ["secret"], encrypt=True)
+    result = ingest_folder("t", tmp_path)
+    reasons = dict(zip(result.failed["doc_id"], result.failed["reason"]))
+    assert reasons["empty"] == "empty file (0 bytes)"
+    assert reasons["notes"].startswith("not a PDF")
+    assert reasons["locked"].startswith("encrypted")
+    assert "good" in set(result.documents["doc_id"])
+    good_pages = result.pages[result.pages["doc_id"] == "good"]
+    assert list(good_pages["page"]) == [1, 2] and "$2,150" in good_pages.iloc[0]["text"]
+    # a truncated file is either recovered (pdfium repairs some) or failed with a reason: never lost
+    assert "truncated" in set(result.documents["doc_id"]) | set(reasons)
+
+
+def test_missing_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        ingest_folder("t", tmp_path / "nope")
+
+
+def test_extract_error_is_an_exception_with_words(tmp_path):
+    path = tmp_path / "x.pdf"
+    path.write_bytes(b"%PDF-1.4\ngarbage")
+    with pytest.raises(ExtractionError, match="PDF"):
+        extract_pdf(path)
+
+
+def test_shared_pdfs_extract_with_pdfium_when_present():
+    from tests.conftest import needs_shared
+
+    folder = needs_shared("financebench/pdfs")
+    sample = sorted(folder.glob("*.pdf"))[0]
+    result = extract_pdf(sample)
+    assert result.extractor == "pypdfium2" and len(result.pages) > 10
+    assert sum(len(p) for p in result.pages) > 10_000

@@ -1,0 +1,61 @@
+"""Manifests, configurations and question files: refused with file, line and field."""
+
+import pytest
+
+from ragpipe.manifest import ManifestError, list_corpora, load_configs, load_manifest, resolve_config
+from ragpipe.questions import QuestionError, check_documents, load_questions
+from tests.conftest import ROOT
+
+
+def test_shipped_manifests_and_configs_load():
+    corpora = list_corpora(ROOT / "corpora")
+    assert "demo" in corpora
+    configs = load_configs(ROOT / "corpora")
+    assert {"default", "small-chunks", "wide-k"} <= set(configs)
+    cfg = resolve_config(corpora["demo"], "small-chunks", configs)
+    assert cfg.chunk_size < resolve_config(corpora["demo"], "default", configs).chunk_size
+
+
+def test_unknown_field_in_manifest(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("name: x\nadapter: folder\ndata_dir: pdfs\nquestions: q.yaml\ncolour: blue\n")
+    with pytest.raises(ManifestError, match=r"x.yaml: field colour"):
+        load_manifest(path)
+
+
+def test_invalid_yaml_names_the_line(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_text("name: x\nadapter: [folder\n")
+    with pytest.raises(ManifestError, match=r"x.yaml: line \d+ invalid YAML"):
+        load_manifest(path)
+
+
+def test_bad_config_knobs(tmp_path):
+    manifest = tmp_path / "x.yaml"
+    manifest.write_text("name: x\nadapter: folder\ndata_dir: pdfs\nquestions: q.yaml\n")
+    with pytest.raises(ManifestError, match="chunk_overlap must be smaller"):
+        resolve_config(load_manifest(manifest), "c", {"c": {"chunk_size": 50, "chunk_overlap": 50}})
+    with pytest.raises(ManifestError, match="unknown configuration 'zzz'"):
+        resolve_config(load_manifest(manifest), "zzz", {"c": {}})
+
+
+def test_question_errors_name_file_line_and_field(tmp_path):
+    path = tmp_path / "q.yaml"
+    path.write_text("questions:\n  - id: a\n    text: t\n    kind: answerable\n  - id: b\n    text: t\n    kind: maybe\n")
+    with pytest.raises(QuestionError, match=r"q.yaml:5: field kind"):
+        load_questions(path)
+    path.write_text("questions:\n  - id: a\n    text: t\n    kind: negative\n  - id: a\n    text: u\n    kind: negative\n")
+    with pytest.raises(QuestionError, match="duplicate question id 'a'"):
+        load_questions(path)
+    jsonl = tmp_path / "q.jsonl"
+    jsonl.write_text('{"id": "a", "text": "t", "kind": "negative"}\n{"id": "b", "text": \n')
+    with pytest.raises(QuestionError, match=r"q.jsonl:2: invalid JSON"):
+        load_questions(jsonl)
+    jsonl.write_text('{"id": "a", "text": "t", "kind": "answerable", "money_key": "$1 or $2"}\n')
+    with pytest.raises(QuestionError, match=r"q.jsonl:1: field money_key"):
+        load_questions(jsonl)
+
+
+def test_question_naming_a_missing_document(tmp_path, demo_questions):
+    with pytest.raises(QuestionError, match="unknown document"):
+        check_documents(demo_questions, {"tax-return-2024"}, tmp_path / "q.yaml")

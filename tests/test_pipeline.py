@@ -1,0 +1,116 @@
+"""The whole asset graph, materialized in-process by Dagster on the demo corpus."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from dagster import DagsterInstance
+from dagster_duckdb import DuckDBResource
+
+from assets.resources import Project
+from assets.runner import run_corpus
+from ragpipe.scorecard import build_scorecard
+from tests.conftest import ROOT
+
+
+def _resources(warehouse: Path) -> dict:
+    return {
+        "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
+        "project": Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(warehouse)),
+    }
+
+
+@pytest.fixture(scope="module")
+def materialized(tmp_path_factory) -> tuple[Path, list]:
+    folder = tmp_path_factory.mktemp("warehouse")
+    results = run_corpus("demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(folder))
+    assert all(r.success for r in results)
+    return folder, results
+
+
+@pytest.fixture(scope="module")
+def warehouse(materialized) -> Path:
+    return materialized[0]
+
+
+def _sql(warehouse: Path, query: str) -> pd.DataFrame:
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        return conn.execute(query).df()
+
+
+def test_every_stage_is_a_table_and_a_parquet_file(warehouse):
+    for table in ["documents", "pages", "failed_documents", "questions", "needles", "chunks", "answers", "grades", "scorecards"]:
+        assert len(_sql(warehouse, f"SELECT * FROM {table}")) > 0, table
+        assert list((warehouse / "parquet" / table).rglob("data.parquet")), table
+    assert (warehouse / "index" / "demo" / "default" / "chunk_ids.json").exists()
+    assert len(list((warehouse / "corpora" / "demo").glob("*.pdf"))) == 11
+
+
+def test_scorecard_numbers_agree_with_the_grades_table(warehouse):
+    cards = _sql(warehouse, "SELECT * FROM scorecards ORDER BY config")
+    assert list(cards["config"]) == ["default", "small-chunks"]
+    for card in cards.to_dict("records"):
+        g = _sql(warehouse, f"SELECT * FROM grades WHERE corpus='demo' AND config='{card['config']}'")
+        assert card["total"] == len(g) == len(_sql(warehouse, "SELECT * FROM questions"))
+        assert card["correct"] == (g["verdict"] == "correct").sum()
+        assert card["partial"] == (g["verdict"] == "partial").sum()
+        assert card["wrong"] == (g["verdict"] == "wrong").sum()
+        assert card["overall_pct"] == round(100 * card["correct"] / card["total"], 1)
+        assert card["answerable_total"] == (g["kind"] == "answerable").sum()
+        assert card["answerable_correct"] == ((g["kind"] == "answerable") & (g["verdict"] == "correct")).sum()
+        assert card["negatives_declined"] == ((g["kind"] == "negative") & g["declined"]).sum()
+        assert card["wrong_money"] == (g["failure"] == "wrong money figure").sum()
+        assert card["money_bar"] == ("PASS" if card["wrong_money"] == 0 else "FAIL")
+        assert card["documents"] == 10 and card["documents_failed"] == 1
+        assert set(g["grader_version"]) == {card["grader_version"]}
+
+
+def test_answers_carry_citations_latency_and_settings(warehouse):
+    answers = _sql(warehouse, "SELECT * FROM answers WHERE config = 'default'")
+    assert (answers["engine"] == "extractive").all()
+    assert answers["latency_ms"].notna().all()
+    assert answers["engine_settings"].str.contains('"top_k": 5').all()
+    cited = answers[answers["citations"].map(len) > 0]
+    assert len(cited) >= 20
+    documents = set(_sql(warehouse, "SELECT doc_id FROM documents")["doc_id"])
+    assert all(set(c) <= documents for c in cited["citations"])
+
+
+def test_configurations_are_kept_apart(warehouse):
+    chunks = _sql(warehouse, "SELECT config, count(*) AS n, max(words) AS w FROM chunks GROUP BY config ORDER BY config")
+    assert list(chunks["config"]) == ["default", "small-chunks"]
+    assert chunks["n"].iloc[1] > chunks["n"].iloc[0] and chunks["w"].iloc[1] <= 80
+
+
+def test_rematerializing_replaces_rows_and_grades_are_byte_identical(warehouse):
+    def grade_hash():
+        frame = _sql(warehouse, "SELECT * FROM grades ORDER BY config, answer_set, question_id")
+        return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest(), len(frame)
+
+    before = grade_hash()
+    results = run_corpus("demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(warehouse))
+    assert all(r.success for r in results)
+    assert grade_hash() == before
+
+
+def test_library_scorecard_matches_the_stored_one(warehouse):
+    g = _sql(warehouse, "SELECT * FROM grades WHERE config='default'")
+    a = _sql(warehouse, "SELECT * FROM answers WHERE config='default'")
+    stored = _sql(warehouse, "SELECT * FROM scorecards WHERE config='default'").to_dict("records")[0]
+    card = build_scorecard(g, a, 10, 1)
+    assert {k: card[k] for k in ("total", "correct", "wrong", "overall_pct", "wrong_money")} == {
+        k: stored[k] for k in ("total", "correct", "wrong", "overall_pct", "wrong_money")
+    }
+
+
+def test_zero_wrong_money_check_reports_the_grades_table(materialized):
+    warehouse, results = materialized
+    wrong = _sql(warehouse, "SELECT count(*) AS n FROM grades WHERE failure = 'wrong money figure'")["n"].iloc[0]
+    evaluations = [e for r in results for e in r.get_asset_check_evaluations()]
+    assert evaluations and all(e.check_name == "zero_wrong_money" for e in evaluations)
+    assert evaluations[-1].passed == (wrong == 0)
+    assert evaluations[-1].metadata["wrong_money"].value == wrong
