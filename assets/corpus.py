@@ -5,10 +5,10 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import corpus_partitions
 from assets.resources import Project
-from ragpipe.corpus import corpus_questions, pdf_folder
+from ragpipe.adapters import pdf_folder, read_corpus_questions
 from ragpipe.ingest import ingest_folder
 from ragpipe.needles import mine_needles
-from ragpipe.questions import question_from_row, questions_frame
+from ragpipe.questions import problems_frame, question_from_row, questions_frame
 from ragpipe.warehouse import read_partition, store
 
 
@@ -47,19 +47,32 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     })
 
 
-@asset(partitions_def=corpus_partitions, group_name="corpus", kinds={"duckdb"}, deps=["documents", "failed_documents"])
-def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
-    """The corpus's questions, validated: kind, gold answer, golden documents and pages, authored needles, money key."""
+@multi_asset(
+    specs=[
+        AssetSpec("questions", description="The corpus's questions, validated: kind, gold answer, golden documents and pages (1-indexed), authored needles, money key, upstream evidence.", group_name="corpus", kinds={"duckdb"}, deps=["documents", "failed_documents"]),
+        AssetSpec("question_problems", description="Question rows that could not be used, naming file, line and field; the rest of the corpus still loads.", group_name="corpus", kinds={"duckdb"}, deps=["documents", "failed_documents"]),
+    ],
+    partitions_def=corpus_partitions,
+)
+def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
+    """Read the corpus's questions through its adapter."""
     corpus = context.partition_key
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:
         docs = set(read_partition(conn, "documents", keys)["doc_id"]) | set(read_partition(conn, "failed_documents", keys)["doc_id"])
-        frame = questions_frame(corpus, corpus_questions(project.manifest(corpus), docs))
+        loaded = read_corpus_questions(project.manifest(corpus), docs)
+        frame = questions_frame(corpus, loaded.questions)
+        problems = problems_frame(corpus, loaded.problems)
         path = store(conn, project.root, "questions", frame, keys)
+        store(conn, project.root, "question_problems", problems, keys)
     counts = frame["kind"].value_counts().to_dict()
-    return MaterializeResult(metadata={
+    yield MaterializeResult(asset_key="questions", metadata={
         "dagster/row_count": len(frame), "parquet": str(path),
         **{kind: int(counts.get(kind, 0)) for kind in ("answerable", "negative", "ambiguous")},
+    })
+    yield MaterializeResult(asset_key="question_problems", metadata={
+        "dagster/row_count": len(problems),
+        "problems": MetadataValue.md("\n".join(f"- {p}" for p in loaded.problems[:50]) or "none"),
     })
 
 

@@ -12,7 +12,7 @@ from assets.definitions import defs
 from assets.partitions import CONFIGS, pair_key
 from assets.resources import default_resources
 
-CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "needles")
+CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "question_problems", "needles")
 PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards")
 REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards")
 
@@ -21,12 +21,17 @@ def _all_assets():
     return list(defs.assets) + list(defs.asset_checks or [])
 
 
+def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, resources: dict | None = None):
+    """Materialize the corpus-level stages (ingest, questions, needles) of `corpus`."""
+    return materialize(
+        _all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance, resources=resources or default_resources()
+    )
+
+
 def run_corpus(corpus: str, configs: list[str] | None = None, instance: DagsterInstance | None = None, resources: dict | None = None) -> list:
     """Materialize everything for `corpus` and each configuration; returns the run results."""
     resources = resources or default_resources()
-    results = [
-        materialize(_all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance, resources=resources)
-    ]
+    results = [run_corpus_stages(corpus, instance, resources)]
     for config in configs or CONFIGS:
         results.append(
             materialize(_all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance, resources=resources)

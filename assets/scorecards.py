@@ -10,7 +10,7 @@ from ragpipe.scorecard import SCORECARD_COLUMNS, build_scorecard, scorecard_mark
 from ragpipe.warehouse import read_partition, store
 
 
-@asset(partitions_def=pair_partitions, group_name="grading", kinds={"duckdb"}, deps=["grades", "answers", "documents", "failed_documents"])
+@asset(partitions_def=pair_partitions, group_name="grading", kinds={"duckdb"}, deps=["grades", "answers", "documents", "failed_documents", "question_problems"])
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar."""
     corpus, config = pair_of(context.partition_key)
@@ -18,10 +18,12 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
     with duckdb.get_connection() as conn:
         grade_rows = read_partition(conn, "grades", keys)
         answer_rows = read_partition(conn, "answers", keys)
-        documents = len(read_partition(conn, "documents", {"corpus": corpus}))
-        failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
+        failed_rows = read_partition(conn, "failed_documents", {"corpus": corpus})
+        documents = len(read_partition(conn, "documents", {"corpus": corpus})) + len(failed_rows)  # every PDF, readable or not
+        failed = len(failed_rows)
+        problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
         cards = [
-            build_scorecard(g, answer_rows[answer_rows["answer_set"] == s], documents, failed)
+            build_scorecard(g, answer_rows[answer_rows["answer_set"] == s], documents, failed, problems)
             for s, g in grade_rows.groupby("answer_set", sort=True)
         ]
         frame = pd.DataFrame(cards, columns=SCORECARD_COLUMNS)

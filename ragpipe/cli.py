@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragpipe.settings import database_path, warehouse_dir
+from ragpipe.adapters import data_available
+from ragpipe.corpus_stats import corpus_stats
+from ragpipe.manifest import list_corpora, load_configs
+from ragpipe.settings import corpora_dir, database_path, warehouse_dir
 from ragpipe.warehouse import connect, table_exists
 
 app = typer.Typer(help="Evaluate RAG over PDFs, grader included.", no_args_is_help=True, add_completion=False)
@@ -64,25 +68,54 @@ def print_scorecards(cards: list[dict]) -> None:
     console.print(table)
 
 
+def _dagster_home() -> None:
+    os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home"))
+    os.makedirs(os.environ["DAGSTER_HOME"], exist_ok=True)
+
+
+def _use_data_dir(corpora: list[str], data_dir: Optional[Path]) -> None:
+    """Point one corpus's adapter at a folder laid out like its upstream repository."""
+    if data_dir is None:
+        return
+    if len(corpora) != 1:
+        raise typer.BadParameter("--data-dir needs exactly one --corpus")
+    manifest = list_corpora(corpora_dir())[corpora[0]]
+    if not manifest.data_dir_env:
+        raise typer.BadParameter(f"corpus {corpora[0]!r} takes no data folder")
+    os.environ[manifest.data_dir_env] = str(data_dir.resolve())
+
+
+def _check_names(names: list[str], known: list[str], what: str) -> None:
+    for name in names:
+        if name not in known:
+            raise typer.BadParameter(f"unknown {what} {name!r}; known: {', '.join(known)}")
+
+
 @app.command()
 def run(
     corpus: list[str] = typer.Option(None, "--corpus", help="corpus to run (repeatable); default demo"),
     config: list[str] = typer.Option(None, "--config", help="configuration (repeatable); default all"),
-    all_corpora: bool = typer.Option(False, "--all", help="every corpus in corpora/ and every configuration"),
+    all_corpora: bool = typer.Option(False, "--all", help="every corpus whose data is present, every configuration"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"),
 ) -> None:
     """Materialize every asset for the corpus (and configurations), then print the scorecards."""
-    os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home"))
-    os.makedirs(os.environ["DAGSTER_HOME"], exist_ok=True)
+    manifests = list_corpora(corpora_dir())
+    configs_known = sorted(load_configs(corpora_dir()))
+    _check_names(corpus or [], sorted(manifests), "corpus")
+    _check_names(config or [], configs_known, "configuration")
+    _use_data_dir(corpus or [], data_dir)
+    if all_corpora:
+        corpora = [name for name, m in sorted(manifests.items()) if data_available(m)]
+        for name in sorted(set(manifests) - set(corpora)):
+            console.print(f"[yellow]skipping {name}: its data folder {manifests[name].data_path} is absent[/yellow]")
+    else:
+        corpora = corpus or ["demo"]
+    configs = configs_known if all_corpora or not config else config
+    _dagster_home()
     from dagster import DagsterInstance
 
-    from assets.partitions import CONFIGS, CORPORA
     from assets.runner import run_corpus
 
-    corpora = CORPORA if all_corpora else (corpus or ["demo"])
-    configs = CONFIGS if all_corpora or not config else config
-    for name in corpora + configs:
-        if name not in CORPORA and name not in CONFIGS:
-            raise typer.BadParameter(f"unknown corpus or configuration {name!r}; corpora: {CORPORA}, configurations: {CONFIGS}")
     instance = DagsterInstance.get()
     for name in corpora:
         with console.status(f"materializing {name} x {', '.join(configs)}"):
@@ -91,6 +124,60 @@ def run(
             console.print(f"[red]run for {name} failed; see `dagster dev -w workspace.yaml`[/red]")
             raise typer.Exit(1)
     print_scorecards([c for c in read_scorecards() if c["corpus"] in corpora and c["config"] in configs])
+
+
+corpus_app = typer.Typer(help="Look at a corpus.", no_args_is_help=True)
+app.add_typer(corpus_app, name="corpus")
+
+
+@corpus_app.command("stats")
+def corpus_stats_command(
+    name: str = typer.Argument(..., help="corpus name, as in corpora/<name>.yaml"),
+    as_json: bool = typer.Option(False, "--json"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="the corpus's data folder"),
+    refresh: bool = typer.Option(False, "--refresh", help="re-materialize the corpus stages first"),
+) -> None:
+    """Documents, pages, questions by kind, ungradable questions, needles kept and rejected."""
+    manifests = list_corpora(corpora_dir())
+    _check_names([name], sorted(manifests), "corpus")
+    _use_data_dir([name], data_dir)
+    if refresh or not _has_corpus(name):
+        _dagster_home()
+        from dagster import DagsterInstance
+
+        from assets.runner import run_corpus_stages
+
+        with console.status(f"materializing the corpus stages of {name}"):
+            result = run_corpus_stages(name, instance=DagsterInstance.get())
+        if not result.success:
+            console.print(f"[red]materializing {name} failed[/red]")
+            raise typer.Exit(1)
+    conn = connect(database_path(), read_only=True)
+    try:
+        stats = corpus_stats(conn, name)
+    finally:
+        conn.close()
+    if as_json:
+        typer.echo(json.dumps(stats, indent=2))
+        return
+    table = Table(title=f"corpus {name}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in stats.items():
+        table.add_row(key, str(value))
+    console.print(table)
+
+
+def _has_corpus(name: str) -> bool:
+    """Has the warehouse got this corpus's stages (needles are the last of them)?"""
+    path = database_path()
+    if not path.exists():
+        return False
+    conn = connect(path, read_only=True)
+    try:
+        return table_exists(conn, "needles") and conn.execute("SELECT count(*) FROM needles WHERE corpus = ?", [name]).fetchone()[0] > 0
+    finally:
+        conn.close()
 
 
 @app.command()

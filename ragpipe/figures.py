@@ -8,7 +8,7 @@ Accounting negatives `(1,577)` and leading minus signs are negative values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 
 SCALES = {
@@ -52,6 +52,11 @@ class Figure:
     is_percent: bool
     start: int
     end: int
+    scale_word: str | None = None
+
+    def scaled(self, factor: Decimal) -> "Figure":
+        """The same figure read in a unit of `factor` (a bare `1,577` in "USD millions")."""
+        return replace(self, value=self.value * factor, decimals=self.decimals - factor.adjusted())
 
     def matches(self, other: "Figure", relative_tolerance: Decimal = Decimal(0)) -> bool:
         """Same value at the precision `self` was written with (self is the key)."""
@@ -66,13 +71,14 @@ class Figure:
         return False
 
 
-def _scale_of(word: str | None, is_money: bool) -> Decimal:
+def _scale_of(word: str | None, is_money: bool, attached: bool) -> Decimal:
+    """A scale word multiplies; a one-letter suffix only on money or attached in
+    upper case ("$5m", "7B" parameters), since "5 m" is five metres."""
     if not word:
         return Decimal(1)
-    word = word.lower()
-    if len(word) == 1 and not is_money:
-        return Decimal(1) if word != "k" else Decimal(1)  # "5 m" is metres, not millions
-    return SCALES[word]
+    if len(word) == 1 and not (is_money or (attached and word.isupper())):
+        return Decimal(1)
+    return SCALES[word.lower()]
 
 
 def find_figures(text: str) -> list[Figure]:
@@ -89,7 +95,8 @@ def find_figures(text: str) -> list[Figure]:
         negative = paren or (m.group("neg") in ("-", "\u2212")) or bool(m.group("neg2"))
         if m.group("neg") == "(" and not paren:
             negative = False
-        scale = _scale_of(m.group("scale"), is_money)
+        attached = m.group("scale") is not None and m.start("scale") == m.end("num")
+        scale = _scale_of(m.group("scale"), is_money, attached)
         decimals = max(0, -raw.as_tuple().exponent) - (scale.adjusted())
         value = raw * scale
         if negative:
@@ -112,6 +119,7 @@ def find_figures(text: str) -> list[Figure]:
                 is_percent=bool(m.group("pct")),
                 start=start,
                 end=end,
+                scale_word=m.group("scale").lower() if scale != 1 else None,
             )
         )
     return out
@@ -127,3 +135,16 @@ def parse_figure(text: str) -> Figure:
 
 def money_figures(text: str) -> list[Figure]:
     return [f for f in find_figures(text) if f.is_money]
+
+
+_QUESTION_UNIT = re.compile(r"\b(thousand|million|billion)s\b", re.IGNORECASE)
+
+
+def question_scale(question: str) -> Decimal:
+    """The unit a question asks its amounts in ("in USD millions" -> 10**6), else 1.
+
+    Only the plural unit form counts ("millions", "USD billions"): that is how
+    a question declares its unit, while "$5 million" in a question is a figure.
+    """
+    m = _QUESTION_UNIT.search(question)
+    return SCALES[m.group(1).lower()] if m else Decimal(1)

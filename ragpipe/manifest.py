@@ -44,13 +44,13 @@ class CorpusManifest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str
-    adapter: Literal["demo", "folder"]
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    adapter: Literal["demo", "folder", "financebench", "aragog"]
     description: str = ""
-    data_dir: str | None = Field(None, description="folder of PDFs, relative to the manifest")
-    source: str | None = Field(None, description="demo adapter: the authored documents file")
-    questions: str = Field(description="questions file, relative to the manifest")
+    data_dir: str | None = Field(None, description="the corpus's data folder, relative to the manifest")
     data_dir_env: str | None = Field(None, description="environment variable that overrides data_dir")
+    source: str | None = Field(None, description="demo adapter: the authored documents file")
+    questions: str | None = Field(None, description="demo/folder adapters: questions file, relative to the manifest")
     config_overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     # set by the loader, not the file
@@ -61,17 +61,15 @@ class CorpusManifest(BaseModel):
         return (self.manifest_path.parent / relative).resolve()
 
     @property
-    def pdf_dir(self) -> Path:
-        """The PDF folder of a `folder` corpus (the demo's is generated: see ragpipe.corpus)."""
+    def data_path(self) -> Path:
+        """The data folder: $data_dir_env if set, else data_dir relative to the manifest."""
         if self.data_dir_env and os.environ.get(self.data_dir_env):
             return Path(os.environ[self.data_dir_env]).resolve()
         if not self.data_dir:
+            if self.adapter == "demo":
+                return self.resolve(".")
             raise ManifestError(f"{self.manifest_path}: field data_dir: required for adapter {self.adapter!r}")
         return self.resolve(self.data_dir)
-
-    @property
-    def questions_path(self) -> Path:
-        return self.resolve(self.questions)
 
 
 def _read_yaml(path: Path) -> Any:

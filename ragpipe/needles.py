@@ -1,69 +1,220 @@
-"""Mine needles (figures a correct answer must carry) from gold answers.
+"""Mine needles (what a correct answer must carry) from gold answers, with provenance.
 
-A candidate is kept only when the golden text contains it (compared by value,
-so `$1,577.00` meets `1,577`) and the question does not (a needle the question
-already states proves nothing about the answer). Every candidate is a row,
-kept or rejected, with the reason and where in the gold text it was found.
+Candidates come from the gold answer: money and other figures (compared by
+value: `$1,577.00` meets `1,577`), percentages, years only when the year is
+the answer, quoted strings, capitalised names and acronyms, and distinctive
+words. A candidate is **kept** only if the gold text contains it (golden
+pages, else the golden document, plus upstream evidence passages) and the
+question does not; otherwise it is **rejected** with the reason. Every
+candidate is a row, with where in the gold text a kept one was found.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from dataclasses import dataclass, replace
+
 import pandas as pd
 
 from ragpipe.figures import Figure, find_figures
+from ragpipe.matching import find_phrase, find_stem
 from ragpipe.questions import Question
+from ragpipe.tokenize import STOPWORDS, tokenize
 
-NEEDLE_COLUMNS = ["corpus", "question_id", "needle", "kind", "value", "status", "reason", "doc_id", "page", "char_offset"]
+NEEDLE_COLUMNS = [
+    "corpus", "question_id", "needle", "kind", "value", "status", "reason", "source", "doc_id", "page", "char_offset",
+]
+FIGURE_KINDS = {"money", "number", "percent", "year"}
+TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
+
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
+_NAME = re.compile(r"(?<![\w-])(?:[A-Z][\w&'.+-]*[\w+]|[A-Z])(?:[ \t]+(?:of[ \t]+|and[ \t]+|for[ \t]+|&[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*")
+_CLAUSE = re.compile(r"[.,;:()\[\]\n!?\"\u201c\u201d]+")
+_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z]+(?:-[a-z]+)*(?![A-Za-z0-9])")
+_YES_NO = {"yes", "no"}
+# words that join phrases rather than belong to them
+_CONNECTORS = {
+    "like", "such", "using", "via", "also", "well", "including", "especially", "per", "etc", "versus", "vs",
+    "without", "within", "across", "among", "toward", "towards", "whether", "however", "therefore", "thus",
+}
 
 
-def _kind(fig: Figure) -> str:
-    return "money" if fig.is_money else "percent" if fig.is_percent else "number"
+@dataclass(frozen=True)
+class GoldText:
+    doc_id: str
+    page: int | None
+    text: str
+    source: str  # "page" (our extraction) or "evidence" (the upstream passage)
 
 
-def _find(fig: Figure, text: str) -> int | None:
-    for other in find_figures(text):
-        if fig.matches(other) or (fig.is_percent == other.is_percent and other.value == fig.value):
+def gold_pages(question: Question, pages: pd.DataFrame) -> pd.DataFrame:
+    """The golden pages where known, else all pages of the golden documents."""
+    docs = pages[pages["doc_id"].isin(question.golden_docs)]
+    if question.golden_pages:
+        wanted = {(d, p) for d, ps in question.golden_pages.items() for p in ps}
+        return docs[[(d, p) in wanted for d, p in zip(docs["doc_id"], docs["page"])]]
+    return docs
+
+
+def gold_texts(question: Question, pages: pd.DataFrame) -> list[GoldText]:
+    units = [GoldText(d, int(p), t, "page") for d, p, t in zip(*(gold_pages(question, pages)[c] for c in ("doc_id", "page", "text")))]
+    units += [GoldText(e.doc_id, e.page, e.text, "evidence") for e in question.evidence]
+    return units
+
+
+class Commonness:
+    """How many of the corpus's documents use a word or a phrase."""
+
+    def __init__(self, pages: pd.DataFrame):
+        self.words: Counter = Counter()
+        self.texts: list[str] = []
+        for _, group in pages.groupby("doc_id", sort=True):
+            text = " ".join(" ".join(group["text"]).lower().split())
+            self.texts.append(f" {text} ")
+            self.words.update(set(re.findall(r"[a-z0-9]+", text)))
+        self.n_docs = len(self.texts)
+
+    def too_common(self, phrase: str) -> bool:
+        """Used by more than TOO_COMMON_SHARE of the documents (a phrase counts as a whole)."""
+        words = re.findall(r"[a-z0-9]+", phrase.lower())
+        if not words or all(w in STOPWORDS for w in words):
+            return True
+        limit = TOO_COMMON_SHARE * self.n_docs
+        if len(words) == 1:
+            return self.words.get(words[0], 0) > limit
+        if min(self.words.get(w, 0) for w in words) <= limit:
+            return False
+        needle = " " + " ".join(phrase.lower().split()) + " "
+        return sum(needle in t for t in self.texts) > limit
+
+
+def _locate(candidate: "Candidate", text: str) -> int | None:
+    span = (find_stem if candidate.kind == "term" else find_phrase)(candidate.needle, text)
+    return span[0] if span else None
+
+
+def _figure_in(fig: Figure, figures: list[Figure]) -> int | None:
+    """Where `fig` appears among `figures`, by magnitude: filings print an outflow
+    of $1,577 as (1,577), and that is the same figure in the gold text."""
+    target = fig if fig.value >= 0 else replace(fig, value=-fig.value)
+    for other in figures:
+        magnitude = other if other.value >= 0 else replace(other, value=-other.value)
+        if target.is_percent == other.is_percent and (target.matches(magnitude) or magnitude.value == target.value):
             return other.start
     return None
 
 
-def gold_pages(question: Question, pages: pd.DataFrame) -> pd.DataFrame:
-    """The gold text: golden pages where known, else the golden documents' pages."""
-    docs = pages[pages["doc_id"].isin(question.golden_docs)]
-    if question.golden_pages:
-        wanted = {(d, p) for d, ps in question.golden_pages.items() for p in ps}
-        mask = [(d, p) in wanted for d, p in zip(docs["doc_id"], docs["page"])]
-        return docs[mask]
-    return docs
+def _figure_kind(fig: Figure) -> str:
+    if fig.is_money:
+        return "money"
+    if fig.is_percent:
+        return "percent"
+    if fig.decimals == 0 and 1900 <= fig.value <= 2100 and "," not in fig.text:
+        return "year"
+    return "number"
 
 
-def mine_question(corpus: str, question: Question, pages: pd.DataFrame) -> list[list]:
-    rows: list[list] = []
-    gold = gold_pages(question, pages)
+@dataclass
+class Candidate:
+    needle: str
+    kind: str
+    value: str
+    reject: str | None = None  # a reason known before looking at the gold text
+
+
+def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
+    """Every needle candidate of the gold answer, some already rejected."""
+    answer = question.gold_answer.strip()
+    out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
-    for fig in find_figures(question.gold_answer):
-        key = (_kind(fig), str(fig.value))
-        if key in seen:
+
+    def add(c: Candidate) -> None:
+        key = (c.kind if c.kind not in FIGURE_KINDS else "figure", c.value.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+
+    whole = answer.rstrip(".")
+    for fig in find_figures(answer):
+        kind = _figure_kind(fig)
+        c = Candidate(fig.text, kind, str(fig.value))
+        if kind == "year" and fig.text != whole:
+            c.reject = "year is context, not the answer"
+        elif kind == "number" and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
+            c.reject = "too common"
+        add(c)
+
+    common = commonness.too_common
+    for m in _QUOTED.finditer(answer):
+        add(Candidate(m.group(1).strip(), "quote", m.group(1).strip().lower()))
+    for m in _NAME.finditer(answer):
+        words = m.group(0).strip(" .'-").split()
+        while words and words[0].lower() in STOPWORDS:  # "The LLaMA" is LLaMA
+            words = words[1:]
+        name = " ".join(words)
+        if len(name) < 2 or name.lower() in STOPWORDS or name.lower() in _YES_NO or find_figures(name) and not re.search(r"[A-Za-z]{2}", name):
             continue
-        seen.add(key)
-        base = [corpus, question.id, fig.text, _kind(fig), str(fig.value)]
-        if _find(fig, question.text) is not None:
-            rows.append(base + ["rejected", "present in question", None, None, None])
+        add(Candidate(name, "name", name.lower(), "too common" if common(name) else None))
+    # runs of content words between names, figures, stop words and punctuation:
+    # a run of 2-3 words is a short phrase ("factorized embeddings"), one word a term
+    for clause in _CLAUSE.split(answer):
+        runs: list[list[str]] = [[]]
+        last_end = 0
+        for m in _WORD.finditer(clause):
+            word = m.group(0)
+            content = word.lower() not in STOPWORDS and word.lower() not in _CONNECTORS and word[0].islower() and len(word) >= 3
+            if clause[last_end : m.start()].strip() or not content:
+                runs.append([])  # a figure, a name, a stop word or a connector ends the run
+            if content:
+                runs[-1].append(word)
+            last_end = m.end()
+        for run in runs:
+            # noun phrases end in their head word, so cut three-word pieces from the end
+            for end in range(len(run), 0, -3):
+                piece = run[max(0, end - 3) : end]
+                if len(piece) == 1 and len(piece[0]) < 5:
+                    continue
+                phrase = " ".join(piece)
+                add(Candidate(phrase, "term", phrase.lower(), "too common" if common(phrase) else None))
+    return out
+
+
+def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonness: Commonness) -> list[list]:
+    rows: list[list] = []
+    units = gold_texts(question, pages)
+    unit_figures = [find_figures(u.text) for u in units]
+    question_figures = find_figures(question.text)
+    question_tokens = set(tokenize(question.text))
+    for c in candidates(question, commonness):
+        base = [corpus, question.id, c.needle, c.kind, c.value]
+        if c.reject:
+            rows.append(base + ["rejected", c.reject, None, None, None, None])
+            continue
+        if c.kind in FIGURE_KINDS:
+            fig = find_figures(c.needle)[0]
+            in_question = _figure_in(fig, question_figures) is not None
+        else:
+            tokens = tokenize(c.needle)
+            in_question = _locate(c, question.text) is not None or bool(tokens) and set(tokens) <= question_tokens
+        if in_question:
+            rows.append(base + ["rejected", "present in question", None, None, None, None])
             continue
         where = None
-        for doc_id, page, text in zip(gold["doc_id"], gold["page"], gold["text"]):
-            offset = _find(fig, text)
+        for unit, figures in zip(units, unit_figures):
+            offset = _figure_in(fig, figures) if c.kind in FIGURE_KINDS else _locate(c, unit.text)
             if offset is not None:
-                where = (doc_id, int(page), offset)
+                where = (unit.source, unit.doc_id, unit.page, offset)
                 break
         if where is None:
-            rows.append(base + ["rejected", "absent from gold text", None, None, None])
+            rows.append(base + ["rejected", "absent from gold text", None, None, None, None])
         else:
             rows.append(base + ["kept", "found in gold text", *where])
     return rows
 
 
 def mine_needles(corpus: str, questions: list[Question], pages: pd.DataFrame) -> pd.DataFrame:
-    rows = [row for q in questions for row in mine_question(corpus, q, pages)]
+    commonness = Commonness(pages)
+    rows = [row for q in questions for row in mine_question(corpus, q, pages, commonness)]
     frame = pd.DataFrame(rows, columns=NEEDLE_COLUMNS)
     return frame.astype({"page": "Int64", "char_offset": "Int64"})

@@ -3,13 +3,18 @@
 `kind` decides what counts as right: `answerable` (the answer is in the
 corpus), `negative` (it is not: declining is correct) or `ambiguous` (a
 correct answer or an honest decline both count). Golden pages are 1-indexed.
+
+Reading a question file yields the valid questions *and* a problem per bad
+row (file, line, field, message), so one malformed line costs one question,
+not the corpus; `load_questions` is the strict form that refuses the file.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import pandas as pd
 import yaml
@@ -20,13 +25,23 @@ from ragpipe.figures import parse_figure
 Kind = Literal["answerable", "negative", "ambiguous"]
 
 QUESTION_COLUMNS = [
-    "corpus", "question_id", "text", "kind", "gold_answer", "golden_docs", "golden_pages",
-    "must_contain", "must_contain_any", "must_not_contain", "money_key",
+    "corpus", "question_id", "text", "kind", "question_type", "gold_answer", "golden_docs", "golden_pages",
+    "must_contain", "must_contain_any", "must_not_contain", "money_key", "evidence",
 ]
+PROBLEM_COLUMNS = ["corpus", "file", "line", "field", "message"]
 
 
 class QuestionError(ValueError):
     """A question file that cannot be loaded, naming file, line and field."""
+
+
+class Evidence(BaseModel):
+    """A passage the gold answer rests on, as the upstream dataset gives it."""
+
+    model_config = ConfigDict(extra="forbid")
+    doc_id: str
+    page: int | None = Field(None, ge=1, description="1-indexed")
+    text: str
 
 
 class Question(BaseModel):
@@ -35,6 +50,7 @@ class Question(BaseModel):
     id: str = Field(min_length=1)
     text: str = Field(min_length=1)
     kind: Kind
+    question_type: str | None = None
     gold_answer: str = ""
     golden_docs: list[str] = Field(default_factory=list)
     golden_pages: dict[str, list[int]] = Field(default_factory=dict, description="doc id -> 1-indexed pages")
@@ -42,6 +58,7 @@ class Question(BaseModel):
     must_contain_any: list[str] = Field(default_factory=list)
     must_not_contain: list[str] = Field(default_factory=list)
     money_key: str | None = None
+    evidence: list[Evidence] = Field(default_factory=list)
 
     @field_validator("money_key")
     @classmethod
@@ -59,8 +76,29 @@ class Question(BaseModel):
         return value
 
 
+@dataclass
+class Problem:
+    file: str
+    line: int
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: field {self.field}: {self.message}"
+
+
+@dataclass
+class LoadedQuestions:
+    questions: list[Question]
+    problems: list[Problem]
+
+
+def validation_problems(err: ValidationError, file: str, line: int) -> list[Problem]:
+    return [Problem(file, line, ".".join(map(str, e["loc"])) or "(row)", e["msg"]) for e in err.errors()]
+
+
 def _line_of(text: str, question_index: int) -> int:
-    """Best-effort line number of the n-th `- id:` item of a YAML question list."""
+    """Line number of the n-th `- id:` item of a YAML question list (0 if not found)."""
     seen = -1
     for lineno, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("- id:"):
@@ -70,72 +108,97 @@ def _line_of(text: str, question_index: int) -> int:
     return 0
 
 
-def _validate(raw: dict, where: str) -> Question:
-    try:
-        return Question.model_validate(raw)
-    except ValidationError as err:
-        fields = "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
-        raise QuestionError(f"{where}: {fields}") from err
-
-
-def load_questions(path: Path) -> list[Question]:
-    """Questions from a YAML file (`questions: [...]`) or JSONL (one per line)."""
+def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """(line, raw row) pairs of a YAML or JSONL question file, plus problems."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise QuestionError(f"{path}: not UTF-8 text (byte {exc.start})") from exc
-    out: list[Question] = []
+        return [], [Problem(str(path), 0, "(file)", f"not UTF-8 text (byte {exc.start})")]
+    except OSError as exc:
+        return [], [Problem(str(path), 0, "(file)", f"cannot read: {exc.strerror}")]
     if path.suffix == ".jsonl":
+        rows, problems = [], []
         for lineno, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                raw = json.loads(line)
+                rows.append((lineno, json.loads(line)))
             except json.JSONDecodeError as exc:
-                raise QuestionError(f"{path}:{lineno}: invalid JSON: {exc.msg}") from exc
-            out.append(_validate(raw, f"{path}:{lineno}"))
-    else:
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise QuestionError(f"{path}: invalid YAML: {exc}") from exc
-        if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
-            raise QuestionError(f"{path}: field questions: expected a list of questions")
-        for i, raw in enumerate(data["questions"]):
-            out.append(_validate(raw, f"{path}:{_line_of(text, i)}"))
+                problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
+        return rows, problems
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return [], [Problem(str(path), mark.line + 1 if mark else 0, "(file)", f"invalid YAML: {exc}")]
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        return [], [Problem(str(path), 1, "questions", "expected a list of questions")]
+    return [(_line_of(text, i), raw) for i, raw in enumerate(data["questions"])], []
+
+
+def read_questions(path: Path, known_docs: set[str] | None = None) -> LoadedQuestions:
+    """Every valid question of `path`; each bad row becomes a Problem instead."""
+    rows, problems = _rows(path)
+    questions: list[Question] = []
     seen: set[str] = set()
-    for q in out:
+    for lineno, raw in rows:
+        if not isinstance(raw, dict):
+            problems.append(Problem(str(path), lineno, "(row)", "expected a mapping"))
+            continue
+        try:
+            q = Question.model_validate(raw)
+        except ValidationError as err:
+            problems.extend(validation_problems(err, str(path), lineno))
+            continue
         if q.id in seen:
-            raise QuestionError(f"{path}: field id: duplicate question id {q.id!r}")
-        seen.add(q.id)
-    return out
-
-
-def check_documents(questions: list[Question], known_docs: set[str], path: Path) -> None:
-    """Every golden document a question names must be in the corpus."""
-    for q in questions:
-        missing = [d for d in q.golden_docs if d not in known_docs]
+            problems.append(Problem(str(path), lineno, "id", f"duplicate question id {q.id!r}"))
+            continue
+        missing = [d for d in q.golden_docs if known_docs is not None and d not in known_docs]
         if missing:
-            raise QuestionError(f"{path}: question {q.id!r} field golden_docs: unknown document(s) {missing}")
+            problems.append(Problem(str(path), lineno, "golden_docs", f"question {q.id!r} names unknown document(s) {missing}"))
+            continue
+        seen.add(q.id)
+        questions.append(q)
+    return LoadedQuestions(questions, sorted(problems, key=lambda p: p.line))
+
+
+def load_questions(path: Path, known_docs: set[str] | None = None) -> list[Question]:
+    """Strict: the questions of `path`, or QuestionError naming the first problem."""
+    loaded = read_questions(path, known_docs)
+    if loaded.problems:
+        raise QuestionError(str(loaded.problems[0]))
+    return loaded.questions
 
 
 def questions_frame(corpus: str, questions: list[Question]) -> pd.DataFrame:
     rows = [
         [
-            corpus, q.id, q.text, q.kind, q.gold_answer, q.golden_docs, json.dumps(q.golden_pages, sort_keys=True),
-            q.must_contain, q.must_contain_any, q.must_not_contain, q.money_key,
+            corpus, q.id, q.text, q.kind, q.question_type, q.gold_answer, q.golden_docs,
+            json.dumps(q.golden_pages, sort_keys=True), q.must_contain, q.must_contain_any, q.must_not_contain,
+            q.money_key, json.dumps([e.model_dump() for e in q.evidence]),
         ]
         for q in questions
     ]
     return pd.DataFrame(rows, columns=QUESTION_COLUMNS)
 
 
+def problems_frame(corpus: str, problems: list[Problem]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [[corpus, p.file, p.line, p.field, p.message] for p in problems], columns=PROBLEM_COLUMNS
+    ).astype({"corpus": str, "file": str, "line": "int64", "field": str, "message": str})
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None  # SQL NULL comes back as NaN/None
+
+
 def question_from_row(row: dict) -> Question:
     """Back from a warehouse row to the model the grader and engines take."""
     return Question(
-        id=row["question_id"], text=row["text"], kind=row["kind"], gold_answer=row["gold_answer"],
-        golden_docs=list(row["golden_docs"]), golden_pages=json.loads(row["golden_pages"] or "{}"),
+        id=row["question_id"], text=row["text"], kind=row["kind"], question_type=_text(row.get("question_type")),
+        gold_answer=row["gold_answer"], golden_docs=list(row["golden_docs"]),
+        golden_pages=json.loads(row["golden_pages"] or "{}"),
         must_contain=list(row["must_contain"]), must_contain_any=list(row["must_contain_any"]),
-        must_not_contain=list(row["must_not_contain"]),
-        money_key=row["money_key"] if isinstance(row["money_key"], str) else None,  # SQL NULL comes back as NaN
+        must_not_contain=list(row["must_not_contain"]), money_key=_text(row["money_key"]),
+        evidence=json.loads(row.get("evidence") or "[]"),
     )

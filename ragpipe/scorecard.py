@@ -1,7 +1,9 @@
 """Scorecards: what a grades table says, in the numbers people compare.
 
 Everything here is derived from the grades and answers tables, so a test can
-recompute any number from them and expect the same.
+recompute any number from them and expect the same. `overall_pct` is correct
+over *graded* answers: an ungradable question (no needle to grade by) is
+counted apart, never silently scored.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ import statistics
 import pandas as pd
 
 SCORECARD_COLUMNS = [
-    "corpus", "config", "answer_set", "grader_version", "total", "correct", "partial", "wrong", "overall_pct",
+    "corpus", "config", "answer_set", "grader_version", "total", "graded", "correct", "partial", "wrong", "overall_pct",
     "answerable_total", "answerable_correct", "answerable_pct", "negatives_total", "negatives_declined",
     "ambiguous_total", "ambiguous_correct", "ungradable", "errors", "median_latency_ms", "wrong_money",
-    "money_bar", "documents", "documents_failed",
+    "money_bar", "documents", "documents_failed", "question_problems",
 ]
 
 
@@ -22,7 +24,7 @@ def _pct(part: int, whole: int) -> float:
     return round(100.0 * part / whole, 1) if whole else 0.0
 
 
-def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int) -> dict:
+def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0) -> dict:
     """One scorecard for one (corpus, configuration, answer set) at one grader version."""
     if grades.empty:
         raise ValueError("no grades to score")
@@ -33,6 +35,7 @@ def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int,
     negatives = kind == "negative"
     ambiguous = kind == "ambiguous"
     latencies = answers.loc[answers["error"].isna(), "latency_ms"].dropna()
+    graded = len(grades) - int(grades["ungradable"].sum())
     wrong_money = int((grades["failure"] == "wrong money figure").sum())
     return {
         "corpus": first["corpus"],
@@ -40,10 +43,11 @@ def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int,
         "answer_set": first["answer_set"],
         "grader_version": first["grader_version"],
         "total": len(grades),
+        "graded": graded,
         "correct": int(correct.sum()),
         "partial": int((grades["verdict"] == "partial").sum()),
         "wrong": int((grades["verdict"] == "wrong").sum()),
-        "overall_pct": _pct(int(correct.sum()), len(grades)),
+        "overall_pct": _pct(int(correct.sum()), graded),
         "answerable_total": int(answerable.sum()),
         "answerable_correct": int((answerable & correct).sum()),
         "answerable_pct": _pct(int((answerable & correct).sum()), int(answerable.sum())),
@@ -58,6 +62,7 @@ def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int,
         "money_bar": "PASS" if wrong_money == 0 else "FAIL",
         "documents": documents,
         "documents_failed": documents_failed,
+        "question_problems": question_problems,
     }
 
 
@@ -68,7 +73,8 @@ def scorecard_markdown(card: dict) -> str:
         "",
         "| measure | value |",
         "|---|---|",
-        f"| overall | {card['overall_pct']}% ({card['correct']} of {card['total']}) |",
+        f"| overall | {card['overall_pct']}% ({card['correct']} of {card['graded']} graded) |",
+        f"| ungradable (no needle to grade by) | {card['ungradable']} |",
         f"| correct / partial / wrong | {card['correct']} / {card['partial']} / {card['wrong']} |",
         f"| answerable correct | {card['answerable_correct']} of {card['answerable_total']} ({card['answerable_pct']}%) |",
         f"| honesty (negatives declined) | {card['negatives_declined']} of {card['negatives_total']} |",
@@ -76,5 +82,6 @@ def scorecard_markdown(card: dict) -> str:
         f"| median latency | {card['median_latency_ms']} ms |",
         f"| ZERO-WRONG-MONEY | {card['money_bar']} ({card['wrong_money']} wrong) |",
         f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
+        f"| question rows refused | {card['question_problems']} |",
     ]
     return "\n".join(lines)

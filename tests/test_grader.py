@@ -88,9 +88,9 @@ def test_needles_partial_forbidden_and_citation(rules):
 
 def test_mined_needles_grade_questions_without_authored_ones(rules):
     question = q()
-    assert grade(question, "It was $1,577.", [], rules, mined=["$1,577"]).rule == "needles.mined.all"
+    assert grade(question, "It was $1,577.", [], rules, mined=[("$1,577", "money")]).rule == "needles.mined.all"
     g = grade(question, "It was something.", [], rules)
-    assert g.ungradable and g.failure == "ungradable: no needles"
+    assert g.ungradable and g.verdict == "ungradable" and g.failure == "ungradable: no needles"
 
 
 def test_matched_spans_point_into_the_answer(rules):

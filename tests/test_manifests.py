@@ -3,7 +3,7 @@
 import pytest
 
 from ragpipe.manifest import ManifestError, list_corpora, load_configs, load_manifest, resolve_config
-from ragpipe.questions import QuestionError, check_documents, load_questions
+from ragpipe.questions import QuestionError, load_questions, read_questions
 from tests.conftest import ROOT
 
 
@@ -49,13 +49,26 @@ def test_question_errors_name_file_line_and_field(tmp_path):
         load_questions(path)
     jsonl = tmp_path / "q.jsonl"
     jsonl.write_text('{"id": "a", "text": "t", "kind": "negative"}\n{"id": "b", "text": \n')
-    with pytest.raises(QuestionError, match=r"q.jsonl:2: invalid JSON"):
+    with pytest.raises(QuestionError, match=r"q.jsonl:2: .*invalid JSON"):
         load_questions(jsonl)
     jsonl.write_text('{"id": "a", "text": "t", "kind": "answerable", "money_key": "$1 or $2"}\n')
     with pytest.raises(QuestionError, match=r"q.jsonl:1: field money_key"):
         load_questions(jsonl)
 
 
-def test_question_naming_a_missing_document(tmp_path, demo_questions):
-    with pytest.raises(QuestionError, match="unknown document"):
-        check_documents(demo_questions, {"tax-return-2024"}, tmp_path / "q.yaml")
+def test_bad_rows_cost_one_question_not_the_file(tmp_path):
+    path = tmp_path / "q.jsonl"
+    path.write_text(
+        '{"id": "a", "text": "t", "kind": "answerable", "golden_docs": ["lease"]}\n'
+        '{"id": "b", "text": "t", "kind": "answerable", "golden_docs": ["ghost"]}\n'
+        'not json\n'
+        '{"id": "d", "text": "t", "kind": "negative", "colour": "blue"}\n'
+        '{"id": "a", "text": "again", "kind": "negative"}\n'
+    )
+    loaded = read_questions(path, {"lease"})
+    assert [q.id for q in loaded.questions] == ["a"]
+    problems = [(p.line, p.field) for p in loaded.problems]
+    assert problems == [(2, "golden_docs"), (3, "(line)"), (4, "colour"), (5, "id")]
+    assert "ghost" in str(loaded.problems[0]) and str(loaded.problems[0]).startswith(f"{path}:2: field golden_docs")
+    with pytest.raises(QuestionError, match=r"q.jsonl:2: field golden_docs"):
+        load_questions(path, {"lease"})

@@ -59,13 +59,14 @@ def test_scorecard_numbers_agree_with_the_grades_table(warehouse):
         assert card["correct"] == (g["verdict"] == "correct").sum()
         assert card["partial"] == (g["verdict"] == "partial").sum()
         assert card["wrong"] == (g["verdict"] == "wrong").sum()
-        assert card["overall_pct"] == round(100 * card["correct"] / card["total"], 1)
+        assert card["graded"] == card["total"] - g["ungradable"].sum()
+        assert card["overall_pct"] == round(100 * card["correct"] / card["graded"], 1)
         assert card["answerable_total"] == (g["kind"] == "answerable").sum()
         assert card["answerable_correct"] == ((g["kind"] == "answerable") & (g["verdict"] == "correct")).sum()
         assert card["negatives_declined"] == ((g["kind"] == "negative") & g["declined"]).sum()
         assert card["wrong_money"] == (g["failure"] == "wrong money figure").sum()
         assert card["money_bar"] == ("PASS" if card["wrong_money"] == 0 else "FAIL")
-        assert card["documents"] == 10 and card["documents_failed"] == 1
+        assert card["documents"] == 11 and card["documents_failed"] == 1
         assert set(g["grader_version"]) == {card["grader_version"]}
 
 
@@ -101,7 +102,7 @@ def test_library_scorecard_matches_the_stored_one(warehouse):
     g = _sql(warehouse, "SELECT * FROM grades WHERE config='default'")
     a = _sql(warehouse, "SELECT * FROM answers WHERE config='default'")
     stored = _sql(warehouse, "SELECT * FROM scorecards WHERE config='default'").to_dict("records")[0]
-    card = build_scorecard(g, a, 10, 1)
+    card = build_scorecard(g, a, 11, 1)
     assert {k: card[k] for k in ("total", "correct", "wrong", "overall_pct", "wrong_money")} == {
         k: stored[k] for k in ("total", "correct", "wrong", "overall_pct", "wrong_money")
     }

@@ -23,7 +23,7 @@ GRADE_COLUMNS = [
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
     kept = needles[needles["status"] == "kept"]
-    mined = {qid: list(group["needle"]) for qid, group in kept.groupby("question_id", sort=True)}
+    mined = {qid: list(zip(group["needle"], group["kind"])) for qid, group in kept.groupby("question_id", sort=True)}
     rows = []
     for a in answers.sort_values(["answer_set", "question_id"]).to_dict("records"):
         q = by_id.get(a["question_id"])
@@ -33,7 +33,7 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
             # an engine error is no answer: graded as the empty answer, labelled as an error
             g = grade(q, "", [], rules, mined.get(q.id, []))
             failure, rule = "engine error", "engine.error"
-            verdict = g.verdict if q.kind != "answerable" else "wrong"
+            verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
         else:
             g = grade(q, a["answer"] or "", list(a["citations"]), rules, mined.get(q.id, []))
             verdict, failure, rule = g.verdict, g.failure, g.rule

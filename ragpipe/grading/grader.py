@@ -13,7 +13,9 @@ Verdicts:
   not the key (by value, at the key's precision) makes it `wrong` with
   `wrong money figure`, whatever else the answer says.
 - a question with no authored needle and no money key is graded on its kept
-  mined needles; with none of those either it is `ungradable`.
+  mined needles (all kept figures, and one of the kept names, quotes or
+  phrases); with none of those either its verdict is `ungradable`, counted
+  apart rather than silently graded.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ragpipe.figures import find_figures, parse_figure
+from ragpipe.figures import Figure, find_figures, parse_figure, question_scale
 from ragpipe.grading.declines import decline_spans
-from ragpipe.grading.needle_match import find_needle
+from ragpipe.matching import find_needle
 from ragpipe.grading.rules import Rules
+from ragpipe.needles import FIGURE_KINDS
 from ragpipe.questions import Question
 
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
@@ -57,19 +60,33 @@ def is_money_question(question: Question, rules: Rules) -> bool:
     )
 
 
-def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[str], money_q: bool) -> Grade:
+def money_key(question: Question) -> Figure:
+    """The key as a value: a bare key in a question that declares its unit
+    ("in USD millions") is read in that unit."""
+    key = parse_figure(question.money_key)
+    scale = question_scale(question.text)
+    return key.scaled(scale) if scale != 1 and key.scale_word is None else key
+
+
+def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
+    """An answer figure is the key as written, or, with no unit word, in the question's unit."""
+    return key.matches(fig, tol) or (scale != 1 and fig.scale_word is None and key.matches(fig.scaled(scale), tol))
+
+
+def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]], money_q: bool) -> Grade:
     text = _blank_citations(answer)
     figures = find_figures(text)
     tol = Decimal(str(rules.money.relative_tolerance))
+    scale = question_scale(question.text)
     matched: list[dict] = []
     declines = decline_spans(text, rules)
     if declines:
         spans = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in declines]
         return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=spans)
 
-    if money_q and question.money_key is not None:
-        key = parse_figure(question.money_key)
-        wrong = [f for f in figures if f.is_money and not key.matches(f, tol)]
+    key = money_key(question) if question.money_key is not None else None
+    if money_q and key is not None:
+        wrong = [f for f in figures if f.is_money and not matches_key(key, f, scale, tol)]
         if wrong:
             spans = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong]
             return Grade("wrong", False, "wrong money figure", "money.wrong_figure", True, [f.text for f in wrong], spans)
@@ -80,31 +97,36 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
             matched.append({"kind": "must_not_contain", "needle": needle, "start": span[0], "end": span[1]})
             return Grade("wrong", False, "states a forbidden claim", "needles.must_not_contain", money_q, matched=matched)
 
-    required = list(question.must_contain) + ([question.money_key] if question.money_key else [])
-    any_of = list(question.must_contain_any)
+    # each check is a list of (needle, match kind) alternatives; a check passes when any matches
+    checks: list[tuple[str, list[tuple[str, str]]]] = [("must_contain", [(n, "phrase")]) for n in question.must_contain]
+    if question.must_contain_any:
+        checks.append(("must_contain_any", [(n, "phrase") for n in question.must_contain_any]))
     source = "authored"
-    if not required and not any_of:
-        required, source = list(mined), "mined"
-    if not required and not any_of:
-        return Grade("wrong", False, "ungradable: no needles", "needles.ungradable", money_q, ungradable=True)
+    if not checks and key is None:
+        source = "mined"
+        checks = [("mined", [(n, k)]) for n, k in mined if k in FIGURE_KINDS]
+        terms = [(n, "term" if k == "term" else "phrase") for n, k in mined if k not in FIGURE_KINDS]
+        if terms:
+            checks.append(("mined_any", terms))
+    if not checks and key is None:
+        # not silently graded: no verdict but "ungradable", counted apart in the scorecard
+        return Grade("ungradable", False, "ungradable: no needles", "needles.ungradable", money_q, ungradable=True)
 
-    checks, passed = 0, 0
-    for needle in required:
-        checks += 1
-        span = find_needle(needle, text, figures, tol)
-        if span:
+    total, passed = len(checks) + (key is not None), 0
+    if key is not None:
+        hit = next((f for f in figures if matches_key(key, f, scale, tol)), None)
+        if hit is not None:
             passed += 1
-            matched.append({"kind": "must_contain", "needle": needle, "start": span[0], "end": span[1]})
-    if any_of:
-        checks += 1
-        for needle in any_of:
-            span = find_needle(needle, text, figures, tol)
+            matched.append({"kind": "money_key", "needle": question.money_key, "start": hit.start, "end": hit.end})
+    for label, alternatives in checks:
+        for needle, kind in alternatives:
+            span = find_needle(needle, text, figures, tol, kind)
             if span:
                 passed += 1
-                matched.append({"kind": "must_contain_any", "needle": needle, "start": span[0], "end": span[1]})
+                matched.append({"kind": label, "needle": needle, "start": span[0], "end": span[1]})
                 break
 
-    if passed < checks:
+    if passed < total:
         verdict = "partial" if passed else "wrong"
         return Grade(verdict, False, "missing needles", f"needles.{source}.{'some' if passed else 'none'}", money_q, matched=matched)
     if citations and rules.citations.require_golden_when_cited and question.golden_docs:
@@ -113,7 +135,7 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
     return Grade("correct", False, None, f"needles.{source}.all", money_q, matched=matched)
 
 
-def grade(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[str] = ()) -> Grade:
+def grade(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]] = ()) -> Grade:
     """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade)."""
     money_q = is_money_question(question, rules)
     if question.kind == "negative":
