@@ -22,7 +22,7 @@ from ragpipe.settings import corpora_dir, database_path, warehouse_dir
 from ragpipe.warehouse import connect, table_exists
 
 app = typer.Typer(help="Evaluate RAG over PDFs, grader included.", no_args_is_help=True, add_completion=False)
-console = Console(width=None if Console().is_terminal else 160)  # pipes and CI get a wide table
+console = Console(width=None if Console().is_terminal else 200)  # pipes and CI get a wide table
 
 SCORECARD_FIELDS = [
     ("corpus", "corpus"), ("config", "config"), ("answer_set", "answers"), ("overall_pct", "overall %"),
@@ -95,7 +95,7 @@ def _check_names(names: list[str], known: list[str], what: str) -> None:
 def run(
     corpus: list[str] = typer.Option(None, "--corpus", help="corpus to run (repeatable); default demo"),
     config: list[str] = typer.Option(None, "--config", help="configuration (repeatable); default all"),
-    all_corpora: bool = typer.Option(False, "--all", help="every corpus whose data is present, every configuration"),
+    all_corpora: bool = typer.Option(False, "--all", help="every corpus whose data is present (and every configuration unless --config)"),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"),
 ) -> None:
     """Materialize every asset for the corpus (and configurations), then print the scorecards."""
@@ -110,7 +110,7 @@ def run(
             console.print(f"[yellow]skipping {name}: its data folder {manifests[name].data_path} is absent[/yellow]")
     else:
         corpora = corpus or ["demo"]
-    configs = configs_known if all_corpora or not config else config
+    configs = config or configs_known
     _dagster_home()
     from dagster import DagsterInstance
 

@@ -29,9 +29,11 @@ def _run(args, env, check=True):
     return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=check)
 
 
-def test_run_then_scorecard_json(env, tmp_path):
-    out = _run([f"{BIN}/ragpipe", "run", "--corpus", "demo", "--config", "default"], env)
+def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
+    env = {**env, "RAGPIPE_FINANCEBENCH_DIR": str(tmp_path / "none"), "RAGPIPE_ARAGOG_DIR": str(tmp_path / "none")}
+    out = _run([f"{BIN}/ragpipe", "run", "--all", "--config", "default"], env)
     assert "ZERO-WRONG-MONEY" in out.stdout and "demo" in out.stdout
+    assert "skipping aragog" in out.stdout and "skipping financebench" in out.stdout
     cards = json.loads(_run([f"{BIN}/ragpipe", "scorecard", "--json"], env).stdout)
     assert len(cards) == 1 and FIELDS <= set(cards[0])
     assert cards[0]["corpus"] == "demo" and cards[0]["config"] == "default" and cards[0]["total"] >= 24
@@ -40,6 +42,14 @@ def test_run_then_scorecard_json(env, tmp_path):
     assert (tmp_path / "dh" / "history" / "runs.db").exists()
     filtered = json.loads(_run([f"{BIN}/ragpipe", "scorecard", "--corpus", "nope", "--json"], env).stdout)
     assert filtered == []
+
+
+def test_corpus_stats_json(env):
+    stats = json.loads(_run([f"{BIN}/ragpipe", "corpus", "stats", "demo", "--json"], env).stdout)
+    assert {k: stats[k] for k in ("documents", "documents_failed", "questions", "answerable", "negative", "ambiguous", "ungradable")} == {
+        "documents": 11, "documents_failed": 1, "questions": 31, "answerable": 24, "negative": 5, "ambiguous": 2, "ungradable": 0,
+    }
+    assert stats["pages"] == 12 and stats["needles_kept"] > 20 and stats["needles_rejected"] > 0
 
 
 def test_unknown_corpus_is_refused(env):

@@ -107,4 +107,4 @@ def read_questions(manifest: CorpusManifest, folder: Path, documents: set[str]) 
             continue
         seen.add(q.id)
         questions.append(q)
-    return LoadedQuestions(questions, problems)
+    return LoadedQuestions(questions, sorted(problems, key=lambda p: (p.file, p.line)))

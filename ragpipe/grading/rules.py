@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-CODE_VERSION = "1"
+CODE_VERSION = "2"
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 
 
