@@ -17,6 +17,10 @@ PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades"
 REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards")
 
 
+# the console logger at WARNING: run history keeps every event; the terminal does not need them
+QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
 def _all_assets():
     return list(defs.assets) + list(defs.asset_checks or [])
 
@@ -24,7 +28,8 @@ def _all_assets():
 def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Materialize the corpus-level stages (ingest, questions, needles) of `corpus`."""
     return materialize(
-        _all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance, resources=resources or default_resources()
+        _all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance,
+        resources=resources or default_resources(), run_config=QUIET,
     )
 
 
@@ -34,6 +39,9 @@ def run_corpus(corpus: str, configs: list[str] | None = None, instance: DagsterI
     results = [run_corpus_stages(corpus, instance, resources)]
     for config in configs or CONFIGS:
         results.append(
-            materialize(_all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance, resources=resources)
+            materialize(
+                _all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
+                resources=resources, run_config=QUIET,
+            )
         )
     return results

@@ -69,8 +69,12 @@ def print_scorecards(cards: list[dict]) -> None:
 
 
 def _dagster_home() -> None:
-    os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home"))
-    os.makedirs(os.environ["DAGSTER_HOME"], exist_ok=True)
+    """Run history goes to $DAGSTER_HOME (default warehouse/dagster_home), where `dagster dev` finds it."""
+    home = Path(os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home")))
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text("telemetry:\n  enabled: false  # this machine reaches no network but package registries\n")
 
 
 def _use_data_dir(corpora: list[str], data_dir: Optional[Path]) -> None:
