@@ -8,6 +8,7 @@ first frame written and grow new columns when a later frame has them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -30,6 +31,12 @@ def table_exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(row and row[0])
 
 
+def _concrete(dtype: str) -> str:
+    """A column pandas hands over with nothing but NULLs (or empty lists) has type
+    NULL in DuckDB; store it as text so later partitions with values still fit."""
+    return re.sub(r"\bNULL\b", "VARCHAR", dtype)
+
+
 def _where(keys: Mapping[str, str]) -> tuple[str, list[str]]:
     if not keys:
         return "TRUE", []
@@ -46,11 +53,12 @@ def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.Dat
     conn.register("_incoming", frame)
     try:
         conn.execute("BEGIN TRANSACTION")
+        incoming = [(name, _concrete(dtype)) for name, dtype, *_ in conn.execute("DESCRIBE _incoming").fetchall()]
         if not table_exists(conn, table):
-            conn.execute(f'CREATE TABLE "{table}" AS SELECT * FROM _incoming LIMIT 0')
-        existing = {r[0] for r in conn.execute(f"DESCRIBE \"{table}\"").fetchall()}
-        incoming = conn.execute("DESCRIBE _incoming").fetchall()
-        for name, dtype, *_ in incoming:
+            columns = ", ".join(f'"{name}" {dtype}' for name, dtype in incoming)
+            conn.execute(f'CREATE TABLE "{table}" ({columns})')
+        existing = {r[0]: r[1] for r in conn.execute(f"DESCRIBE \"{table}\"").fetchall()}
+        for name, dtype in incoming:
             if name not in existing:
                 conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
         where, params = _where(keys)
