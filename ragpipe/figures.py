@@ -35,7 +35,7 @@ _FIGURE = re.compile(
     (?P<close>\))?
     (?:\s?(?P<pct>%|percent\b))?
     (?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn|[kmb])\b)?
-    (?![\w]|[.,]\d)                                # and nothing number-like after
+    (?![\w]|[.,]\d|-[A-Za-z])                      # and nothing number-like after ("10-K" is a name)
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -58,6 +58,16 @@ class Figure:
         """The same figure read in a unit of `factor` (a bare `1,577` in "USD millions")."""
         return replace(self, value=self.value * factor, decimals=self.decimals - factor.adjusted())
 
+    def magnitude(self) -> "Figure":
+        return self if self.value >= 0 else replace(self, value=-self.value)
+
+    def mantissa(self) -> "Figure":
+        """The number as written before its scale word: `$411 million` -> 411."""
+        if not self.scale_word:
+            return self
+        factor = SCALES[self.scale_word]
+        return replace(self, value=self.value / factor, decimals=self.decimals + factor.adjusted(), scale_word=None)
+
     def matches(self, other: "Figure", relative_tolerance: Decimal = Decimal(0)) -> bool:
         """Same value at the precision `self` was written with (self is the key)."""
         if self.is_percent != other.is_percent:
@@ -72,11 +82,12 @@ class Figure:
 
 
 def _scale_of(word: str | None, is_money: bool, attached: bool) -> Decimal:
-    """A scale word multiplies; a one-letter suffix only on money or attached in
-    upper case ("$5m", "7B" parameters), since "5 m" is five metres."""
+    """A scale word multiplies; a one-letter suffix only on money ("$5m") or as
+    an attached upper-case B or K ("7B" parameters, "40K" tokens): "5 m" is five
+    metres and "3M" is a company."""
     if not word:
         return Decimal(1)
-    if len(word) == 1 and not (is_money or (attached and word.isupper())):
+    if len(word) == 1 and not (is_money or (attached and word in ("B", "K"))):
         return Decimal(1)
     return SCALES[word.lower()]
 

@@ -77,12 +77,35 @@ def find_figure(fig: Figure, figures: list[Figure], tolerance: Decimal = Decimal
     return None
 
 
+def same_figure_loosely(gold: Figure, other: Figure) -> bool:
+    """A gold figure found where signs and units are conventions of the page:
+    by magnitude (filings print an outflow of 1,577 as (1,577); answers bullet
+    lists with "-"), at the gold's precision, and a gold written with a scale
+    word (`$411 million`) also as its bare number in a table "in millions"."""
+    if gold.is_percent != other.is_percent:
+        return False
+    target, seen = gold.magnitude(), other.magnitude()
+    if target.matches(seen) or target.value == seen.value:
+        return True
+    return gold.scale_word is not None and other.scale_word is None and target.mantissa().matches(seen)
+
+
+def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] | None:
+    for other in figures:
+        if same_figure_loosely(gold, other):
+            return other.start, other.end
+    return None
+
+
 def find_needle(needle: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), kind: str = "phrase") -> tuple[int, int] | None:
     """Span of `needle` in `text` (whose figures are `figures`), or None.
-    A needle that is one figure is matched by value; `kind="term"` (mined words and
-    short phrases) matches by stems; anything else as a whole phrase."""
+    A needle that is one figure is matched by value (`kind="mined_figure"`: loosely,
+    as needle mining found it); `kind="term"` (mined words and short phrases)
+    matches by stems; anything else as a whole phrase."""
     fig = figure_needle(needle)
     if fig is not None:
+        if kind == "mined_figure":
+            return find_figure_loosely(fig, figures)
         return find_figure(fig, figures, tolerance)
     if kind in ("term", "phrase_stem"):
         return find_stem(needle, text)

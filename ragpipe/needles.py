@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ragpipe.figures import Figure, find_figures
-from ragpipe.matching import find_phrase, find_stem
+from ragpipe.matching import find_figure_loosely, find_phrase, find_stem
 from ragpipe.questions import Question
 from ragpipe.tokenize import STOPWORDS, tokenize
 
@@ -95,14 +95,8 @@ def _locate(candidate: "Candidate", text: str) -> int | None:
 
 
 def _figure_in(fig: Figure, figures: list[Figure]) -> int | None:
-    """Where `fig` appears among `figures`, by magnitude: filings print an outflow
-    of $1,577 as (1,577), and that is the same figure in the gold text."""
-    target = fig if fig.value >= 0 else replace(fig, value=-fig.value)
-    for other in figures:
-        magnitude = other if other.value >= 0 else replace(other, value=-other.value)
-        if target.is_percent == other.is_percent and (target.matches(magnitude) or magnitude.value == target.value):
-            return other.start
-    return None
+    span = find_figure_loosely(fig, figures)
+    return span[0] if span else None
 
 
 def _figure_kind(fig: Figure) -> str:

@@ -21,11 +21,11 @@ Verdicts:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from ragpipe.figures import Figure, find_figures, parse_figure, question_scale
-from ragpipe.grading.declines import decline_spans
+from ragpipe.grading.declines import decide
 from ragpipe.matching import find_needle
 from ragpipe.grading.rules import Rules
 from ragpipe.needles import FIGURE_KINDS
@@ -65,7 +65,12 @@ def money_key(question: Question) -> Figure:
     ("in USD millions") is read in that unit."""
     key = parse_figure(question.money_key)
     scale = question_scale(question.text)
-    return key.scaled(scale) if scale != 1 and key.scale_word is None else key
+    if scale == 1 or key.scale_word is not None:
+        return key
+    # a key in the question's unit ("$382.00" in USD millions) is padded to two
+    # decimals by convention: its trailing zeros are format, not precision
+    exponent = key.value.normalize().as_tuple().exponent
+    return replace(key, decimals=max(0, -exponent)).scaled(scale)
 
 
 def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
@@ -79,9 +84,9 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
     tol = Decimal(str(rules.money.relative_tolerance))
     scale = question_scale(question.text)
     matched: list[dict] = []
-    declines = decline_spans(text, rules)
-    if declines:
-        spans = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in declines]
+    decision = decide(text, rules)
+    if decision.declined:
+        spans = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
         return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=spans)
 
     key = money_key(question) if question.money_key is not None else None
@@ -104,9 +109,11 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
     source = "authored"
     if not checks and key is None:
         source = "mined"
-        checks = [("mined", [(n, k)]) for n, k in mined if k in FIGURE_KINDS]
+        # every kept figure; the kept names, quotes and phrases (one of them)
+        # only when there is no figure, since they are weaker evidence than figures
+        checks = [("mined", [(n, "mined_figure")]) for n, k in mined if k in FIGURE_KINDS]
         terms = [(n, "term" if k == "term" else "phrase") for n, k in mined if k not in FIGURE_KINDS]
-        if terms:
+        if terms and not checks:
             checks.append(("mined_any", terms))
     if not checks and key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
@@ -139,9 +146,9 @@ def grade(question: Question, answer: str, citations: list[str], rules: Rules, m
     """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade)."""
     money_q = is_money_question(question, rules)
     if question.kind == "negative":
-        spans = decline_spans(_blank_citations(answer), rules)
-        if spans:
-            matched = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in spans]
+        decision = decide(_blank_citations(answer), rules)
+        if decision.declined:
+            matched = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
             return Grade("correct", True, None, "negative.declined", money_q, matched=matched)
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
     result = _grade_answerable(question, answer, citations, rules, list(mined), money_q)

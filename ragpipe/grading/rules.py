@@ -29,9 +29,29 @@ class Exclusion(BaseModel):
     reason: str = Field(min_length=1)
 
 
+def _compile(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"invalid regex {pattern!r}: {exc}") from exc
+    return pattern
+
+
+class DeclinePattern(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pattern: str
+    reason: str = Field(min_length=1)
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        return _compile(v)
+
+
 class Declines(BaseModel):
     model_config = ConfigDict(extra="forbid")
     phrases: list[str] = Field(min_length=1)
+    patterns: list[DeclinePattern] = Field(default_factory=list)
     exclusions: list[Exclusion] = Field(default_factory=list)
 
     @field_validator("phrases")
@@ -42,6 +62,16 @@ class Declines(BaseModel):
         return v
 
 
+class Assertions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    hypothetical_markers: list[str] = Field(default_factory=list)
+
+    @field_validator("hypothetical_markers")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        return [_compile(p) for p in v]
+
+
 class Money(BaseModel):
     model_config = ConfigDict(extra="forbid")
     relative_tolerance: float = Field(0, ge=0, lt=1)
@@ -50,12 +80,7 @@ class Money(BaseModel):
     @field_validator("question_patterns")
     @classmethod
     def _compiles(cls, v: list[str]) -> list[str]:
-        for pattern in v:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ValueError(f"invalid regex {pattern!r}: {exc}") from exc
-        return v
+        return [_compile(p) for p in v]
 
 
 class Citations(BaseModel):
@@ -66,6 +91,7 @@ class Citations(BaseModel):
 class Rules(BaseModel):
     model_config = ConfigDict(extra="forbid")
     declines: Declines
+    assertions: Assertions = Field(default_factory=Assertions)
     money: Money = Field(default_factory=Money)
     citations: Citations = Field(default_factory=Citations)
     version: str = ""
