@@ -44,19 +44,32 @@ def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     })
 
 
-@asset_check(asset=grades, description="ZERO-WRONG-MONEY: no money question may carry an asserted wrong money figure.")
+@asset_check(
+    asset=grades,
+    blocking=True,
+    description="ZERO-WRONG-MONEY: no money question may carry an asserted wrong money figure. "
+    "Blocking: a failure stops scorecards for the pair. Imported human-labelled answer sets "
+    "(answer_set 'labeled:*') calibrate the grader and are exempt.",
+)
 def zero_wrong_money(context: AssetCheckExecutionContext, duckdb: DuckDBResource) -> AssetCheckResult:
+    corpus, config = pair_of(pair_partitions.get_partition_key_from_str(context.run.tags["dagster/partition"]))
     with duckdb.get_connection() as conn:
         bad = conn.execute(
-            "SELECT corpus, config, question_id, wrong_money FROM grades WHERE failure = 'wrong money figure' ORDER BY ALL"
+            "SELECT answer_set, question_id, wrong_money FROM grades "
+            "WHERE corpus = ? AND config = ? AND failure = 'wrong money figure' AND answer_set NOT LIKE 'labeled:%' "
+            "ORDER BY answer_set, question_id",
+            [corpus, config],
         ).df()
     return AssetCheckResult(
         passed=bad.empty,
-        severity=AssetCheckSeverity.WARN,
+        severity=AssetCheckSeverity.ERROR,
         metadata={
+            "corpus": corpus,
+            "config": config,
             "wrong_money": len(bad),
             "offending": MetadataValue.md(
-                "\n".join(f"- {r.corpus}/{r.config} `{r.question_id}`: {list(r.wrong_money)}" for r in bad.itertuples()) or "none"
+                "\n".join(f"- `{r.question_id}` ({r.answer_set}): {list(r.wrong_money)}" for r in bad.itertuples()) or "none"
             ),
+            "offending_questions": MetadataValue.json(sorted(set(bad["question_id"]))),
         },
     )

@@ -41,7 +41,25 @@ def run_corpus(corpus: str, configs: list[str] | None = None, instance: DagsterI
         results.append(
             materialize(
                 _all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
-                resources=resources, run_config=QUIET,
+                resources=resources, run_config=QUIET, raise_on_error=False,
             )
         )
     return results
+
+
+def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
+    """Re-materialize grades and scorecards only, from the stored answers."""
+    return materialize(
+        _all_assets(), selection=REGRADE_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
+        resources=resources or default_resources(), run_config=QUIET, raise_on_error=False,
+    )
+
+
+def failed_money_checks(results: list) -> list[dict]:
+    """The ZERO-WRONG-MONEY evaluations that failed in these runs, with their metadata."""
+    failed = []
+    for result in results:
+        for evaluation in result.get_asset_check_evaluations():
+            if evaluation.check_name == "zero_wrong_money" and not evaluation.passed:
+                failed.append({k: v.value for k, v in evaluation.metadata.items()})
+    return failed

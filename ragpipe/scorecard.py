@@ -12,6 +12,8 @@ import statistics
 
 import pandas as pd
 
+from ragpipe.warehouse import read_partition
+
 SCORECARD_COLUMNS = [
     "corpus", "config", "answer_set", "grader_version", "total", "graded", "correct", "partial", "wrong", "overall_pct",
     "answerable_total", "answerable_correct", "answerable_pct", "negatives_total", "negatives_declined",
@@ -64,6 +66,22 @@ def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int,
         "documents_failed": documents_failed,
         "question_problems": question_problems,
     }
+
+
+def scorecards_for_pair(conn, corpus: str, config: str) -> list[dict]:
+    """Scorecards of every answer set of one (corpus, configuration), from the warehouse tables."""
+
+
+    keys = {"corpus": corpus, "config": config}
+    grade_rows = read_partition(conn, "grades", keys)
+    answer_rows = read_partition(conn, "answers", keys)
+    failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
+    documents = len(read_partition(conn, "documents", {"corpus": corpus})) + failed  # every PDF, readable or not
+    problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
+    return [
+        build_scorecard(g, answer_rows[answer_rows["answer_set"] == s], documents, failed, problems)
+        for s, g in grade_rows.groupby("answer_set", sort=True)
+    ]
 
 
 def scorecard_markdown(card: dict) -> str:

@@ -87,3 +87,32 @@ def test_library_does_not_import_dagster():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_grade_command_needs_no_corpus_or_warehouse(env, tmp_path):
+    questions = tmp_path / "q.jsonl"
+    answers = tmp_path / "a.jsonl"
+    questions.write_text(
+        '{"id": "due", "question": "What is the ending balance?", "kind": "answerable", "gold_answer": "$42.99", "money_key": "$42.99"}\n'
+        '{"id": "pet", "question": "What does pet insurance cost?", "kind": "negative", "gold_answer": "absent"}\n'
+    )
+    answers.write_text(
+        '{"question_id": "due", "answer": "The amount due is $26.99. This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is specified as $26.99. Therefore the amount due is $26.99."}\n'
+        '{"question_id": "due", "answer": "The ending balance is $42.99 [1].", "citations": ["bill"]}\n'
+        '{"question_id": "pet", "answer": "This question is not directly addressed in the provided sources."}\n'
+        '{"question_id": "ghost", "answer": "x"}\n'
+    )
+    out = _run([f"{BIN}/ragpipe", "grade", "--questions", str(questions), "--answers", str(answers), "--json"], env)
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [(r["question_id"], r["verdict"], r["declined"], r["money_question"], r["failure"]) for r in rows] == [
+        ("due", "wrong", False, True, "wrong money figure"),
+        ("due", "correct", False, True, None),
+        ("pet", "correct", True, False, None),
+    ]
+    assert all(r["rule"] and r["grader_version"].startswith("g") for r in rows)
+    assert "unknown question 'ghost'" in out.stderr
+    assert not (tmp_path / "wh").exists()  # no warehouse was created
+    bad_rules = tmp_path / "rules.yaml"
+    bad_rules.write_text("declines: {phrases: []}\n")
+    refused = _run([f"{BIN}/ragpipe", "grade", "--questions", str(questions), "--answers", str(answers), "--rules", str(bad_rules)], env, check=False)
+    assert refused.returncode == 2 and "declines.phrases" in refused.stdout

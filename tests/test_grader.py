@@ -132,3 +132,64 @@ def test_bad_rules_files_are_refused(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(RulesError, match=message):
         load_rules(path)
+
+
+# --- what the answer asserts -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The provided text does not include the amount of restructuring costs.",
+        "I'm sorry, but the information provided does not include the FY2019 inventory figure.",
+        "As an AI language model, I do not have access to external documents such as SEC filings.",
+        "To calculate the ratio, you would need the net income for FY2017 and total assets for FY2016 and FY2017.",
+        "I'm sorry, but you haven't provided the balance sheet. If you can provide it, I can compute the quick ratio.",
+        "Based on the provided context, there is no specific mention of the debt securities registered under 3M's name.",
+    ],
+)
+def test_refusal_dialects(answer, rules):
+    assert is_decline(answer, rules)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Net income was $11,588 million. The document does not specify how much is attributable to shareholders.",
+        "Revenue grew 4.2% to $3,215 million; the filing does not provide a segment breakdown.",
+        "As of my last update, Foot Locker's CEO was Mary Dillon.",
+    ],
+)
+def test_an_answer_that_asserts_a_figure_is_not_a_decline(answer, rules):
+    assert not is_decline(answer, rules)
+
+
+def test_hypothetical_figures_assert_nothing(rules):
+    answer = ("I do not have access to the filing. For example, if revenue were $100 million and COGS $60 million, "
+              "the margin would be 40%.")
+    assert is_decline(answer, rules)
+
+
+def test_own_voice_not_the_sources(rules):
+    """A needle the answer only attributes to a source is not the answer's claim."""
+    question = q(text="What filing status did they use?", must_contain=["married filing jointly"])
+    attributed = "Their filing status is single. This is indicated in Source 1, where married filing jointly is listed as an option."
+    g = grade(question, attributed, [], rules)
+    assert (g.verdict, g.failure) == ("wrong", "missing needles")
+    assert grade(question, "According to [1], they filed as married filing jointly.", [], rules).verdict == "correct"
+    assert grade(question, "The status, as stated in [1], is married filing jointly.", [], rules).verdict == "correct"
+
+
+def test_declining_a_fee_while_quoting_a_balance(rules):
+    for answer in ["I could not find the fee. The statement quotes \"-$10,020.00\".",
+                   "I could not find the fee; the statement shows an ending balance of -$10,020.00."]:
+        g = grade(q(money_key="$20.00"), answer, [], rules)
+        assert g.verdict == "wrong", answer
+        assert not any(m["kind"] == "money_key" for m in g.matched), answer
+
+
+def test_question_unit_reads_bare_keys_and_answers(rules):
+    question = q(text="What was capital expenditure in FY2018 (in USD millions)?", money_key="$1577.00")
+    for answer in ["Capex was $1,577 million.", "Capex was $1.577 billion.", "Capex was 1,577.", "Capex was $1,576.8 million."]:
+        assert grade(question, answer, [], rules).verdict == "correct", answer
+    assert grade(question, "Capex was $1,677 million.", [], rules).failure == "wrong money figure"

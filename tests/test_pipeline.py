@@ -115,3 +115,23 @@ def test_zero_wrong_money_check_reports_the_grades_table(materialized):
     assert evaluations and all(e.check_name == "zero_wrong_money" for e in evaluations)
     assert evaluations[-1].passed == (wrong == 0)
     assert evaluations[-1].metadata["wrong_money"].value == wrong
+
+
+def test_wrong_money_blocks_scorecards(tmp_path):
+    """An engine that asserts a wrong money figure fails the blocking check: grades are
+    written (every verdict stays queryable) but the pair's scorecard is not refreshed."""
+    from assets.runner import failed_money_checks, regrade_pair
+
+    instance = DagsterInstance.ephemeral()
+    resources = _resources(tmp_path)
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
+    before = _sql(tmp_path, "SELECT * FROM scorecards")
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
+        conn.execute("UPDATE answers SET answer = 'You owe $450,658 [1]' WHERE question_id = 'tax-owed'")
+    result = regrade_pair("demo", "default", instance=instance, resources=resources)
+    assert not result.success
+    (failure,) = failed_money_checks([result])
+    assert failure["offending_questions"] == ["tax-owed"] and failure["wrong_money"] == 1
+    grade = _sql(tmp_path, "SELECT verdict, failure, wrong_money FROM grades WHERE question_id = 'tax-owed'").iloc[0]
+    assert (grade["verdict"], grade["failure"], list(grade["wrong_money"])) == ("wrong", "wrong money figure", ["$450,658"])
+    assert _sql(tmp_path, "SELECT * FROM scorecards").equals(before)  # blocked: not refreshed

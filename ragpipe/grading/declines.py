@@ -21,7 +21,7 @@ from functools import lru_cache
 from ragpipe.figures import Figure, find_figures
 from ragpipe.grading.rules import Rules
 
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+|\n+")  # "$1.45" is no boundary: a sentence ends at a stop *and* a space
+_BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")  # "$1.45" is no boundary: a sentence (or a clause after ";") ends at a stop *and* a space
 _DATE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?"
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",

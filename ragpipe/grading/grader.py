@@ -28,6 +28,7 @@ from ragpipe.figures import Figure, find_figures, parse_figure, question_scale
 from ragpipe.grading.declines import decide
 from ragpipe.matching import find_needle
 from ragpipe.grading.rules import Rules
+from ragpipe.grading.voice import own_voice
 from ragpipe.needles import FIGURE_KINDS
 from ragpipe.questions import Question
 
@@ -79,12 +80,13 @@ def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
 
 
 def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]], money_q: bool) -> Grade:
-    text = _blank_citations(answer)
+    whole = _blank_citations(answer)
+    text = own_voice(whole, rules)  # figures and needles count only in the answer's own voice
     figures = find_figures(text)
     tol = Decimal(str(rules.money.relative_tolerance))
     scale = question_scale(question.text)
     matched: list[dict] = []
-    decision = decide(text, rules)
+    decision = decide(whole, rules)
     if decision.declined:
         spans = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
         return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=spans)

@@ -11,6 +11,7 @@ import hashlib
 import re
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -72,6 +73,17 @@ class Assertions(BaseModel):
         return [_compile(p) for p in v]
 
 
+class Attribution(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["none", "before_first", "prefix_aware", "clause"] = "clause"
+    markers: list[str] = Field(default_factory=list)
+
+    @field_validator("markers")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        return [_compile(p) for p in v]
+
+
 class Money(BaseModel):
     model_config = ConfigDict(extra="forbid")
     relative_tolerance: float = Field(0, ge=0, lt=1)
@@ -92,6 +104,7 @@ class Rules(BaseModel):
     model_config = ConfigDict(extra="forbid")
     declines: Declines
     assertions: Assertions = Field(default_factory=Assertions)
+    attribution: Attribution = Field(default_factory=Attribution)
     money: Money = Field(default_factory=Money)
     citations: Citations = Field(default_factory=Citations)
     version: str = ""

@@ -1,0 +1,77 @@
+"""Own voice versus attribution: grade what an answer asserts, not what it mentions.
+
+An answer that reasons aloud quotes the right figure on its way to the wrong
+one: "The amount due is $26.99. This is indicated in Source 3, where the
+ending balance is listed as $42.99 ..." Each sentence is split at its first
+source attribution; what follows a mid-sentence attribution ("..., as listed
+in the statement", "This is indicated in Source 3, where ...") is the
+source's voice, not the answer's. An attribution that *opens* a sentence
+("According to [2], the amount due is $26.99") introduces the answer's own
+claim, so that sentence stays in the answer's voice; so does the rest of a
+sentence around a parenthetical attribution ("Net income, as reported in the
+income statement, is $11,588 million"), and the answer's voice resumes after
+an attributed clause at ", but" / ";" ("..., but the amount due is $26.99").
+
+`own_voice` blanks the attributed parts with spaces, so offsets into the
+answer stay valid for the matched spans.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragpipe.grading.declines import sentences
+from ragpipe.grading.rules import Rules
+
+MODES = ("none", "before_first", "prefix_aware", "clause")
+
+
+@lru_cache(maxsize=16)
+def _compile(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE) if patterns else None
+
+
+def _opens_sentence(sentence: str, start: int) -> bool:
+    """Nothing but filler before the attribution ("According to", "Based on the")."""
+    return not re.search(r"[a-z0-9$%]", sentence[:start], re.IGNORECASE)
+
+
+_CLAUSE_END = re.compile(r",\s+(?:but|and|while|whereas|so|therefore|thus)\b|;|:")
+
+
+def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list[tuple[int, int]]:
+    """Spans of `answer` spoken in the sources' voice, under the rules' split mode."""
+    mode = mode or rules.attribution.mode
+    pattern = _compile(tuple(rules.attribution.markers))
+    if mode == "none" or pattern is None:
+        return []
+    spans = []
+    for start, end in sentences(answer):
+        sentence = answer[start:end]
+        m = pattern.search(sentence)
+        if not m:
+            continue
+        if mode != "before_first" and _opens_sentence(sentence, m.start()):
+            continue  # "According to [2], X": X is the answer's claim
+        cut_end = end
+        if mode == "clause":
+            if re.search(r",\s*$", sentence[: m.start()]):
+                # a parenthetical ("X, as reported in the income statement, is $11,588
+                # million"): the source's voice ends at the closing comma
+                close = sentence.find(",", m.end())
+                resume = re.compile(",").search(sentence, close) if close != -1 else None
+            else:
+                resume = _CLAUSE_END.search(sentence, m.end())
+            if resume:
+                cut_end = start + resume.start()
+        spans.append((start + m.start(), cut_end))
+    return spans
+
+
+def own_voice(answer: str, rules: Rules, mode: str | None = None) -> str:
+    """`answer` with its attributed parts blanked (same length, same offsets)."""
+    chars = list(answer)
+    for s, e in attributed_spans(answer, rules, mode):
+        chars[s:e] = " " * (e - s)
+    return "".join(chars)
