@@ -18,7 +18,7 @@ from ragpipe.questions import Question
 
 ANSWER_COLUMNS = [
     "corpus", "config", "answer_set", "question_id", "answer_id", "answer", "citations", "cited_chunks",
-    "latency_ms", "engine", "engine_settings", "error",
+    "latency_ms", "engine", "engine_settings", "error", "label", "graded_as",
 ]
 
 
@@ -48,6 +48,24 @@ def answer_questions(
         latency = (time.perf_counter() - start) * 1000
         rows.append([
             corpus, config, answer_set, q.id, answer_id(corpus, config, answer_set, q.id), result.answer,
-            result.citations, result.cited_chunks, round(latency, 3), engine.name, recorded, result.error,
+            result.citations, result.cited_chunks, round(latency, 3), engine.name, recorded, result.error, None, None,
+        ])
+    return pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+
+
+def imported_answers(labels: pd.DataFrame, corpus: str, config: str) -> pd.DataFrame:
+    """Human-labelled answers as answer sets (engine `import`, one set per file).
+
+    People judged these answers against the gold answer with the whole filing
+    available upstream, so they are graded as answerable (`graded_as`) even
+    where this corpus lacks the filing; the person's verdict rides along as
+    `label` for the agreement asset.
+    """
+    rows = []
+    for r in labels.sort_values(["answer_set", "question_id", "line"]).to_dict("records"):
+        settings = json.dumps({"model": r["model"], "mode": r["mode"], "file": r["file"]}, sort_keys=True)
+        rows.append([
+            corpus, config, r["answer_set"], r["question_id"], answer_id(corpus, config, r["answer_set"], r["question_id"]),
+            r["answer"], [], [], None, "import", settings, None, r["label"], "answerable",
         ])
     return pd.DataFrame(rows, columns=ANSWER_COLUMNS)

@@ -22,7 +22,7 @@ from ragpipe.scorecard import scorecards_for_pair
 from ragpipe.manifest import list_corpora, load_configs
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.settings import corpora_dir, database_path, rules_path, warehouse_dir
-from ragpipe.warehouse import connect, table_exists
+from ragpipe.warehouse import connect, read_partition, table_exists
 
 app = typer.Typer(help="Evaluate RAG over PDFs, grader included.", no_args_is_help=True, add_completion=False)
 console = Console(width=None if Console().is_terminal else 200)  # pipes and CI get a wide table
@@ -197,14 +197,20 @@ def corpus_stats_command(
     console.print(table)
 
 
-def _has_corpus(name: str) -> bool:
-    """Has the warehouse got this corpus's stages (needles are the last of them)?"""
+def _has_corpus(name: str, folder: Optional[Path] = None) -> bool:
+    """Has the warehouse got this corpus's stages (needles are the last of them),
+    ingested from `folder` when one is given?"""
     path = database_path()
     if not path.exists():
         return False
     conn = connect(path, read_only=True)
     try:
-        return table_exists(conn, "needles") and conn.execute("SELECT count(*) FROM needles WHERE corpus = ?", [name]).fetchone()[0] > 0
+        if not (table_exists(conn, "needles") and conn.execute("SELECT count(*) FROM needles WHERE corpus = ?", [name]).fetchone()[0]):
+            return False
+        if folder is None:
+            return True
+        files = conn.execute("SELECT count(*) FROM documents WHERE corpus = ?", [name]).fetchone()[0]
+        return files == len(list((folder / "pdfs").glob("*.pdf")))
     finally:
         conn.close()
 
@@ -252,6 +258,48 @@ def grade(
         table.add_column(column)
     for row in rows:
         table.add_row(*(str(row[c]) for c in ("question_id", "verdict", "declined", "money_question", "failure", "rule")))
+    console.print(table)
+
+
+@app.command()
+def agreement(
+    data: Path = typer.Option(..., "--data", exists=True, file_okay=False, help="the FinanceBench folder (questions, PDFs)"),
+    labels: Path = typer.Option(..., "--labels", exists=True, file_okay=False, help="a folder of labelled .jsonl files, upstream format"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Grade human-labelled answers with the current rules and report agreement with the people.
+
+    Reuses the warehouse's ingested FinanceBench pages (ingesting them first if absent);
+    questions, needles and grades are derived afresh with the current code and rules."""
+    os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
+    if not _has_corpus("financebench", data.resolve()):
+        _dagster_home()
+        from dagster import DagsterInstance
+
+        from assets.runner import run_corpus_stages
+
+        with console.status("materializing the FinanceBench corpus stages (ingest, questions, needles)"):
+            if not run_corpus_stages("financebench", instance=DagsterInstance.get()).success:
+                console.print("[red]materializing financebench failed[/red]")
+                raise typer.Exit(1)
+    from ragpipe.grading.agreement import agreement_for_labels
+
+    conn = connect(database_path(), read_only=True)
+    try:
+        pages = read_partition(conn, "pages", {"corpus": "financebench"})
+    finally:
+        conn.close()
+    manifest = list_corpora(corpora_dir())["financebench"]
+    report = agreement_for_labels(pages, manifest, labels, load_rules(rules_path()))
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"agreement with people (grader {report['grader_version']}, n={report['n']})")
+    for column in ("scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"):
+        table.add_column(column)
+    scopes = [("overall", report)] + list(report["by_question_type"].items()) + list(report["by_file"].items())
+    for name, r in scopes:
+        table.add_row(name, str(r["accuracy"]), str(r["kappa"]), str(r["refusal"]["f1"]), str(r["false_correct"]), str(r["false_correct_numeric"]))
     console.print(table)
 
 

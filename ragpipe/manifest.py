@@ -39,6 +39,15 @@ class PipelineConfig(BaseModel):
         return self
 
 
+class AnswerImport(BaseModel):
+    """A folder of answers to import beside the engine's, e.g. human-labelled ones."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(description="relative to the data folder")
+    format: Literal["financebench_labels"]
+    path_env: str | None = Field(None, description="environment variable that overrides path")
+
+
 class CorpusManifest(BaseModel):
     """One corpus: its adapter, data folder and question set."""
 
@@ -52,6 +61,7 @@ class CorpusManifest(BaseModel):
     source: str | None = Field(None, description="demo adapter: the authored documents file")
     questions: str | None = Field(None, description="demo/folder adapters: questions file, relative to the manifest")
     config_overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    imports: list[AnswerImport] = Field(default_factory=list)
 
     # set by the loader, not the file
     manifest_path: Path | None = Field(None, exclude=True)
@@ -59,6 +69,11 @@ class CorpusManifest(BaseModel):
     def resolve(self, relative: str) -> Path:
         assert self.manifest_path is not None
         return (self.manifest_path.parent / relative).resolve()
+
+    def import_path(self, item: AnswerImport) -> Path:
+        if item.path_env and os.environ.get(item.path_env):
+            return Path(os.environ[item.path_env]).resolve()
+        return (self.data_path / item.path).resolve()
 
     @property
     def data_path(self) -> Path:

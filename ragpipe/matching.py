@@ -109,4 +109,7 @@ def find_needle(needle: str, text: str, figures: list[Figure], tolerance: Decima
         return find_figure(fig, figures, tolerance)
     if kind in ("term", "phrase_stem"):
         return find_stem(needle, text)
+    if kind == "polarity":
+        m = re.search(rf"\b{re.escape(needle)}\b", text, re.IGNORECASE)
+        return (m.start(), m.end()) if m else None
     return find_phrase(needle, text)

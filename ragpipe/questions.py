@@ -26,7 +26,7 @@ Kind = Literal["answerable", "negative", "ambiguous"]
 
 QUESTION_COLUMNS = [
     "corpus", "question_id", "text", "kind", "question_type", "gold_answer", "golden_docs", "golden_pages",
-    "must_contain", "must_contain_any", "must_not_contain", "money_key", "evidence",
+    "must_contain", "must_contain_any", "must_not_contain", "money_key", "polarity", "evidence",
 ]
 PROBLEM_COLUMNS = ["corpus", "file", "line", "field", "message"]
 
@@ -58,6 +58,7 @@ class Question(BaseModel):
     must_contain_any: list[str] = Field(default_factory=list)
     must_not_contain: list[str] = Field(default_factory=list)
     money_key: str | None = None
+    polarity: Literal["yes", "no"] | None = Field(None, description="the answer to a yes/no question")
     evidence: list[Evidence] = Field(default_factory=list)
 
     @field_validator("money_key")
@@ -175,7 +176,7 @@ def questions_frame(corpus: str, questions: list[Question]) -> pd.DataFrame:
         [
             corpus, q.id, q.text, q.kind, q.question_type, q.gold_answer, q.golden_docs,
             json.dumps(q.golden_pages, sort_keys=True), q.must_contain, q.must_contain_any, q.must_not_contain,
-            q.money_key, json.dumps([e.model_dump() for e in q.evidence]),
+            q.money_key, q.polarity, json.dumps([e.model_dump() for e in q.evidence]),
         ]
         for q in questions
     ]
@@ -200,5 +201,6 @@ def question_from_row(row: dict) -> Question:
         golden_pages=json.loads(row["golden_pages"] or "{}"),
         must_contain=list(row["must_contain"]), must_contain_any=list(row["must_contain_any"]),
         must_not_contain=list(row["must_not_contain"]), money_key=_text(row["money_key"]),
+        polarity=_text(row.get("polarity")),
         evidence=json.loads(row.get("evidence") or "[]"),
     )

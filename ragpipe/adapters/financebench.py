@@ -11,6 +11,7 @@ may not be derivable); one with no filing of its company at all is
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -56,6 +57,18 @@ def answer_key(answer: str) -> tuple[str | None, list[str]]:
     return None, []
 
 
+_YES_NO_QUESTION = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I)
+_LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+
+
+def polarity_of(question: str, answer: str) -> str | None:
+    """A yes/no question whose gold answer opens with Yes or No: that word is its key."""
+    m = _LEADING_YES_NO.match(answer)
+    if m and _YES_NO_QUESTION.match(question):
+        return m.group(1).lower()
+    return None
+
+
 def _company_of(doc_name: str, info: dict[str, dict]) -> str:
     return info.get(doc_name, {}).get("company") or doc_name.split("_")[0]
 
@@ -98,6 +111,7 @@ def read_questions(manifest: CorpusManifest, folder: Path, documents: set[str]) 
                 golden_docs=[doc] if kind == "answerable" else [],
                 golden_pages={doc: sorted(pages)} if kind == "answerable" and pages else {},
                 money_key=key, must_contain=must, evidence=evidence,
+                polarity=polarity_of(row["question"], row["answer"]),
             )
         except ValidationError as err:
             problems.extend(validation_problems(err, str(path), lineno))

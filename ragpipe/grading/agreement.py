@@ -67,3 +67,66 @@ def agreement_report(frame: pd.DataFrame) -> dict:
     report["by_question_type"] = {t: agreement(g) for t, g in frame.groupby("question_type", sort=True)}
     report["by_file"] = {f: agreement(g) for f, g in frame.groupby("file", sort=True)}
     return report
+
+
+def labelled_frame(grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame) -> pd.DataFrame:
+    """One row per human-labelled answer: the person's class, the grader's, question type, file."""
+    labelled = answers.loc[answers["label"].notna(), ["answer_id", "label", "engine_settings"]]
+    frame = grades.merge(labelled, on="answer_id").merge(questions[["question_id", "question_type"]], on="question_id", how="left")
+    frame["human"] = frame["label"]
+    frame["grader"] = [grader_class(v, bool(d)) for v, d in zip(frame["verdict"], frame["declined"])]
+    frame["file"] = frame["answer_set"].str.removeprefix("labeled:")
+    return frame.sort_values(["answer_set", "question_id"]).reset_index(drop=True)
+
+
+AGREEMENT_COLUMNS = [
+    "corpus", "config", "grader_version", "scope", "name", "n", "accuracy", "kappa", "refusal_precision",
+    "refusal_recall", "refusal_f1", "false_correct", "false_correct_numeric", "confusion",
+]
+
+
+def agreement_rows(report: dict, corpus: str, config: str, grader_version: str) -> pd.DataFrame:
+    """The report as table rows: overall, then per question type and per file."""
+    import json
+
+    def row(scope: str, name: str, a: dict) -> list:
+        return [
+            corpus, config, grader_version, scope, name, a["n"], a["accuracy"], a["kappa"], a["refusal"]["precision"],
+            a["refusal"]["recall"], a["refusal"]["f1"], a["false_correct"], a["false_correct_numeric"],
+            json.dumps(a["confusion"], sort_keys=True),
+        ]
+
+    rows = [row("overall", "all", report)]
+    rows += [row("question_type", k, v) for k, v in report["by_question_type"].items()]
+    rows += [row("file", k, v) for k, v in report["by_file"].items()]
+    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
+
+
+def confusion_markdown(confusion: dict) -> str:
+    short = {CORRECT: "Correct", INCORRECT: "Incorrect", REFUSAL: "Refusal"}
+    lines = ["| person \\ grader | " + " | ".join(short[c] for c in HUMAN_CLASSES) + " |", "|---|---|---|---|"]
+    for h in HUMAN_CLASSES:
+        lines.append(f"| {short[h]} | " + " | ".join(str(confusion[h][g]) for g in HUMAN_CLASSES) + " |")
+    return "\n".join(lines)
+
+
+def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules) -> dict:
+    """Agreement of `rules` with a folder of labelled answers. Questions and needles
+    are derived afresh from the ingested `pages` with the current code; nothing is written."""
+    from ragpipe.adapters import read_corpus_questions
+    from ragpipe.answering import imported_answers
+    from ragpipe.grading.grade_table import grade_answers
+    from ragpipe.labels import read_labeled_folder
+    from ragpipe.needles import mine_needles
+    from ragpipe.questions import questions_frame
+
+    loaded = read_corpus_questions(manifest, set(pages["doc_id"]))
+    questions = questions_frame(manifest.name, loaded.questions)
+    needles = mine_needles(manifest.name, loaded.questions, pages)
+    labels, _ = read_labeled_folder(labels_dir)
+    labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
+    labels = labels[~labels.duplicated(["answer_set", "question_id"])]
+    answers = imported_answers(labels, manifest.name, "adhoc")
+    grades = grade_answers(answers, questions, needles, rules)
+    report = agreement_report(labelled_frame(grades, answers, questions))
+    return {"grader_version": rules.version, **report}

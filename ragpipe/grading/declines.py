@@ -29,6 +29,9 @@ _DATE = re.compile(
 )
 
 
+_PIVOT = re.compile(r"\W*(?:however|but|that said|nevertheless|nonetheless|still|instead)\b")
+
+
 @dataclass(frozen=True)
 class Decision:
     declined: bool
@@ -92,10 +95,13 @@ def decide(answer: str, rules: Rules) -> Decision:
     if not spans:
         return Decision(False, [], [])
     hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
+    first_decline = spans[0][0]
     asserted = []
     for start, end in sentences(text):
         if any(start <= s < end for s, _, _ in spans):
             continue
+        if rules.assertions.scope == "before_first_decline" and start > first_decline and not _PIVOT.match(text[start:end]):
+            continue  # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")
         sentence = text[start:end]
         if hypothetical is not None and hypothetical.search(sentence):
             continue

@@ -29,6 +29,8 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
         q = by_id.get(a["question_id"])
         if q is None:
             raise KeyError(f"answer {a['answer_id']}: field question_id: unknown question {a['question_id']!r}")
+        if isinstance(a.get("graded_as"), str):  # e.g. labelled imports, judged against the gold answer
+            q = q.model_copy(update={"kind": a["graded_as"]})
         if a.get("error"):
             # an engine error is no answer: graded as the empty answer, labelled as an error
             g = grade(q, "", [], rules, mined.get(q.id, []))

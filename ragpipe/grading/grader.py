@@ -61,6 +61,15 @@ def is_money_question(question: Question, rules: Rules) -> bool:
     )
 
 
+_LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
+
+
+def stated_polarity(text: str) -> str | None:
+    """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ...")."""
+    m = _LEADING_YES_NO.match(text)
+    return m.group(1).lower() if m else None
+
+
 def money_key(question: Question) -> Figure:
     """The key as a value: a bare key in a question that declares its unit
     ("in USD millions") is read in that unit."""
@@ -117,9 +126,16 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         terms = [(n, "term" if k == "term" else "phrase") for n, k in mined if k not in FIGURE_KINDS]
         if terms and not checks:
             checks.append(("mined_any", terms))
+    stated = stated_polarity(text)
+    if question.polarity and stated and stated != question.polarity:
+        span = {"kind": "polarity", "needle": stated, "start": text.lower().find(stated), "end": text.lower().find(stated) + len(stated)}
+        return Grade("wrong", False, "wrong yes/no", "polarity.wrong", money_q, matched=[span])
+    if question.polarity and stated == question.polarity:
+        checks.append(("polarity", [(stated, "polarity")]))
     if not checks and key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
-        return Grade("ungradable", False, "ungradable: no needles", "needles.ungradable", money_q, ungradable=True)
+        reason = "ungradable: no yes/no stated" if question.polarity else "ungradable: no needles"
+        return Grade("ungradable", False, reason, "needles.ungradable", money_q, ungradable=True)
 
     total, passed = len(checks) + (key is not None), 0
     if key is not None:

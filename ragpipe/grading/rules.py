@@ -65,6 +65,7 @@ class Declines(BaseModel):
 
 class Assertions(BaseModel):
     model_config = ConfigDict(extra="forbid")
+    scope: Literal["anywhere", "before_first_decline"] = "anywhere"
     hypothetical_markers: list[str] = Field(default_factory=list)
 
     @field_validator("hypothetical_markers")

@@ -1,0 +1,34 @@
+"""Agreement: the grader graded against people, per grader version."""
+
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from dagster_duckdb import DuckDBResource
+
+from assets.partitions import pair_of, pair_partitions
+from assets.resources import Project
+from ragpipe.grading.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
+from ragpipe.warehouse import read_partition, store
+
+
+@asset(partitions_def=pair_partitions, group_name="grading", kinds={"duckdb"}, deps=["grades", "answers", "questions"])
+def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
+    """How far the grader agrees with people on human-labelled answers: accuracy, Cohen's kappa,
+    refusal precision/recall/F1, false 'correct' (numeric too), confusion; overall, per question
+    type and per file. Kept per grader version, so a rule change shows its effect."""
+    corpus, config = pair_of(context.partition_key)
+    keys = {"corpus": corpus, "config": config}
+    with duckdb.get_connection() as conn:
+        frame = labelled_frame(
+            read_partition(conn, "grades", keys), read_partition(conn, "answers", keys), read_partition(conn, "questions", {"corpus": corpus})
+        )
+        if frame.empty:
+            return MaterializeResult(metadata={"dagster/row_count": 0, "note": "no human-labelled answers for this corpus"})
+        version = str(frame["grader_version"].iloc[0])
+        report = agreement_report(frame)
+        rows = agreement_rows(report, corpus, config, version)
+        path = store(conn, project.root, "agreement", rows, {**keys, "grader_version": version})
+    return MaterializeResult(metadata={
+        "dagster/row_count": len(rows), "parquet": str(path), "grader_version": version, "n": report["n"],
+        "accuracy": report["accuracy"], "kappa": report["kappa"], "refusal_f1": report["refusal"]["f1"],
+        "false_correct": report["false_correct"], "false_correct_numeric": report["false_correct_numeric"],
+        "confusion": MetadataValue.md(confusion_markdown(report["confusion"])),
+    })
