@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 SCALES = {
     "thousand": Decimal(10) ** 3,
@@ -73,7 +73,8 @@ class Figure:
         if self.is_percent != other.is_percent:
             return False
         quantum = Decimal(1).scaleb(-self.decimals)
-        rounded = other.value.quantize(quantum) if other.value.adjusted() < 28 else other.value
+        # half-up, as money is rounded (Decimal defaults to half-even: 0.45 would round to 0.4)
+        rounded = other.value.quantize(quantum, rounding=ROUND_HALF_UP) if other.value.adjusted() < 28 else other.value
         if rounded == self.value:
             return True
         if relative_tolerance and self.value != 0:

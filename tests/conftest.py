@@ -48,3 +48,32 @@ def rules():
     from ragpipe.grading.rules import load_rules
 
     return load_rules()
+
+
+@pytest.fixture(scope="session")
+def shared_warehouse(tmp_path_factory) -> Path:
+    """Every corpus and configuration materialized once through Dagster into a scratch
+    warehouse, on the real third-party data (skipped when ../shared/data is absent)."""
+    if not (SHARED / "financebench").exists() or not (SHARED / "aragog").exists():
+        pytest.skip(f"{SHARED} is absent: third-party corpora live in ../shared/data beside the project")
+    from dagster import DagsterInstance
+
+    from assets.partitions import CONFIGS
+    from assets.runner import run_corpus
+
+    folder = tmp_path_factory.mktemp("shared-warehouse")
+    instance = DagsterInstance.ephemeral()
+    for corpus in ("demo", "aragog", "financebench"):
+        assert all(r.success for r in run_corpus(corpus, CONFIGS, instance=instance, resources=warehouse_resources(folder)))
+    return folder
+
+
+def warehouse_resources(warehouse: Path) -> dict:
+    from dagster_duckdb import DuckDBResource
+
+    from assets.resources import Project
+
+    return {
+        "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
+        "project": Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(warehouse)),
+    }

@@ -3,13 +3,9 @@
 import pandas as pd
 import pytest
 
-from ragpipe.adapters import pdf_folder, read_corpus_questions
 from ragpipe.figures import find_figures
-from ragpipe.ingest import ingest_folder
-from ragpipe.manifest import list_corpora
 from ragpipe.matching import find_needle, same_figure_loosely
 from ragpipe.needles import FIGURE_KINDS, gold_texts, mine_needles
-from tests.conftest import ROOT, needs_shared
 
 
 def _magnitude_match(needle: str, text: str) -> bool:
@@ -64,15 +60,18 @@ def test_gold_text_is_the_golden_pages(demo_ingested, demo_questions):
 
 
 @pytest.fixture(scope="module")
-def shared_corpus(request):
-    """(questions, pages, needles) of a third-party corpus, mined from its real PDFs."""
+def shared_corpus(request, shared_warehouse):
+    """(questions, pages, needles) of a third-party corpus, as the pipeline materialized them."""
+    import duckdb
+
+    from ragpipe.questions import question_from_row
+
     name = request.param
-    needs_shared(name)
-    manifest = list_corpora(ROOT / "corpora")[name]
-    folder = pdf_folder(manifest, ROOT / "warehouse")
-    ingested = ingest_folder(name, folder)
-    loaded = read_corpus_questions(manifest, set(ingested.documents["doc_id"]))
-    return loaded.questions, ingested.pages, mine_needles(name, loaded.questions, ingested.pages)
+    with duckdb.connect(str(shared_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        pages = conn.execute("SELECT * FROM pages WHERE corpus = ?", [name]).df()
+        questions = [question_from_row(r) for r in conn.execute("SELECT * FROM questions WHERE corpus = ?", [name]).df().to_dict("records")]
+        needles = conn.execute("SELECT * FROM needles WHERE corpus = ?", [name]).df()
+    return questions, pages, needles
 
 
 @pytest.mark.parametrize("shared_corpus", ["aragog", "financebench"], indirect=True)

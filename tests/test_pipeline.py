@@ -9,19 +9,14 @@ import duckdb
 import pandas as pd
 import pytest
 from dagster import DagsterInstance
-from dagster_duckdb import DuckDBResource
 
-from assets.resources import Project
 from assets.runner import run_corpus
 from ragpipe.scorecard import build_scorecard
-from tests.conftest import ROOT
+from tests.conftest import warehouse_resources
 
 
 def _resources(warehouse: Path) -> dict:
-    return {
-        "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
-        "project": Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(warehouse)),
-    }
+    return warehouse_resources(warehouse)
 
 
 @pytest.fixture(scope="module")

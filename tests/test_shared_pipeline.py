@@ -6,30 +6,22 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from dagster import DagsterInstance
 
-from assets.partitions import CONFIGS
-from assets.runner import run_corpus
 from ragpipe.corpus_stats import corpus_stats
-from tests.conftest import SHARED
-from tests.test_pipeline import _resources
 
 
 @pytest.fixture(scope="module")
-def warehouse(tmp_path_factory) -> Path:
-    if not (SHARED / "financebench").exists() or not (SHARED / "aragog").exists():
-        pytest.skip(f"{SHARED} is absent: third-party corpora live in ../shared/data beside the project")
-    folder = tmp_path_factory.mktemp("shared-warehouse")
-    instance = DagsterInstance.ephemeral()
-    for corpus in ("demo", "aragog", "financebench"):
-        assert all(r.success for r in run_corpus(corpus, CONFIGS, instance=instance, resources=_resources(folder)))
-    return folder
+def warehouse(shared_warehouse) -> Path:
+    return shared_warehouse
 
 
 def test_nine_pairs_nine_scorecards(warehouse):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
-        cards = conn.execute("SELECT * FROM scorecards ORDER BY corpus, config").df()
+        everything = conn.execute("SELECT * FROM scorecards ORDER BY corpus, config").df()
+        cards = everything[everything["answer_set"] == "extractive"]
         assert len(cards) == 9 and set(cards["config"]) == {"default", "small-chunks", "wide-k"}
+        labelled = everything[everything["answer_set"].str.startswith("labeled:")]
+        assert set(labelled["corpus"]) == {"financebench"} and len(labelled) == 3 * 8
         for card in cards.to_dict("records"):
             questions = conn.execute("SELECT count(*) FROM questions WHERE corpus = ?", [card["corpus"]]).fetchone()[0]
             assert card["total"] == questions
@@ -54,3 +46,41 @@ def test_financebench_negatives_are_declined_and_kinds_graded_by_their_rule(ware
         ).df()
     assert set(rules.loc[rules["kind"] == "negative", "rule"]) <= {"negative.declined", "negative.not_declined"}
     assert all(r.startswith("ambiguous.") for r in rules.loc[rules["kind"] == "ambiguous", "rule"])
+
+
+def test_agreement_with_people_meets_the_targets(warehouse):
+    """The 1,200 labelled FinanceBench answers flow through the same grades asset."""
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        rows = conn.execute("SELECT * FROM agreement WHERE scope = 'overall' ORDER BY config").df()
+        numeric = conn.execute("SELECT n FROM agreement WHERE scope = 'question_type' AND name = 'metrics-generated' AND config = 'default'").fetchone()[0]
+        versions = conn.execute("SELECT DISTINCT grader_version FROM grades").df()
+    assert list(rows["config"]) == ["default", "small-chunks", "wide-k"] and (rows["n"] == 1200).all()
+    assert rows["grader_version"].isin(versions["grader_version"]).all()
+    overall = rows.iloc[0]
+    assert overall["kappa"] >= 0.70 and overall["refusal_f1"] >= 0.90
+    assert overall["false_correct_numeric"] <= 0.01 * numeric
+    assert rows["kappa"].nunique() == 1  # engine knobs do not move the grader's agreement
+
+
+def test_agreement_command_on_the_upstream_layout(warehouse):
+    """`ragpipe agreement --data --labels --json`, reusing the ingested pages of this warehouse."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT, SHARED
+
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(warehouse / "dh")}
+    out = subprocess.run(
+        [f"{os.path.dirname(sys.executable)}/ragpipe", "agreement", "--data", str(SHARED / "financebench"),
+         "--labels", str(SHARED / "financebench" / "labeled-answers"), "--json"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=True,
+    )
+    report = json.loads(out.stdout)
+    assert {"n", "grader_version", "accuracy", "kappa", "confusion", "refusal", "false_correct", "false_correct_numeric"} <= set(report)
+    assert report["n"] == 1200 and set(report["by_question_type"]) == {"domain-relevant", "metrics-generated", "novel-generated"}
+    assert len(report["by_file"]) == 8
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        stored = conn.execute("SELECT kappa, accuracy FROM agreement WHERE scope = 'overall' AND config = 'default'").fetchone()
+    assert (report["kappa"], report["accuracy"]) == stored  # the CLI and the asset agree

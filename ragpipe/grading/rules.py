@@ -16,7 +16,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-CODE_VERSION = "2"
+CODE_VERSION = "3"
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 
 
