@@ -2,10 +2,10 @@
 
 from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
 
-from assets import agreement, answers, corpus, grades, index, scorecards
+from assets import agreement, answers, corpus, delta, grades, index, scorecards
 from assets.resources import default_resources
 
-_modules = [corpus, index, answers, grades, scorecards, agreement]
+_modules = [corpus, index, answers, grades, scorecards, agreement, delta]
 
 defs = Definitions(
     assets=load_assets_from_modules(_modules),

@@ -1,5 +1,6 @@
 """Grades: the verdict on every answer under the current grader rules."""
 
+import pandas as pd
 from dagster import (
     AssetCheckExecutionContext,
     AssetCheckResult,
@@ -15,6 +16,7 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from ragpipe.grading.grade_table import grade_answers
+from ragpipe.history import record_grades
 from ragpipe.grading.rules import load_rules
 from ragpipe.settings import rules_path
 from ragpipe.warehouse import read_partition, store
@@ -28,7 +30,9 @@ from ragpipe.warehouse import read_partition, store
     code_version=load_rules(rules_path()).version,  # a rules change makes grades stale, nothing upstream
 )
 def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
-    """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per answer."""
+    """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per answer.
+    Its code version is the grader version: a rules change makes grades (and what follows) stale, nothing upstream.
+    Every verdict is also appended to `grade_history` (keyed by answer, answer text and grader version)."""
     corpus, config = pair_of(context.partition_key)
     rules = project.rules()
     with duckdb.get_connection() as conn:
@@ -37,9 +41,11 @@ def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
         needle_rows = read_partition(conn, "needles", {"corpus": corpus})
         frame = grade_answers(answer_rows, question_rows, needle_rows, rules)
         path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
+        new = record_grades(conn, frame, answer_rows, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     counts = frame["verdict"].value_counts().to_dict()
     return MaterializeResult(metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
+        "new_in_history": new,
         **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
     })
 

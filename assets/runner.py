@@ -13,8 +13,8 @@ from assets.partitions import CONFIGS, pair_key
 from assets.resources import default_resources
 
 CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "question_problems", "needles")
-PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards", "agreement")
-REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement")
+PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta")
+REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta")
 
 
 # the console logger at WARNING: run history keeps every event; the terminal does not need them

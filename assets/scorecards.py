@@ -7,6 +7,7 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from ragpipe.scorecard import SCORECARD_COLUMNS, scorecard_markdown, scorecards_for_pair
+from ragpipe.history import record_scorecards
 from ragpipe.warehouse import store
 
 
@@ -18,6 +19,7 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
         cards = scorecards_for_pair(conn, corpus, config)
         frame = pd.DataFrame(cards, columns=SCORECARD_COLUMNS)
         path = store(conn, project.root, "scorecards", frame, {"corpus": corpus, "config": config})
+        record_scorecards(conn, frame, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     return MaterializeResult(metadata={
         "dagster/row_count": len(frame), "parquet": str(path),
         "scorecard": MetadataValue.md("\n\n".join(scorecard_markdown(c) for c in cards)),

@@ -303,5 +303,7 @@ def agreement(
     console.print(table)
 
 
+from ragpipe import cli_grader  # noqa: E402,F401  registers regrade, delta, whatif, audit, sql
+
 if __name__ == "__main__":
     app()

@@ -43,6 +43,40 @@ def _where(keys: Mapping[str, str]) -> tuple[str, list[str]]:
     return " AND ".join(f'"{k}" = ?' for k in keys), list(keys.values())
 
 
+def _ensure_schema(conn: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Create `table` from the registered `_incoming` frame, or add the columns it lacks."""
+    incoming = [(name, _concrete(dtype)) for name, dtype, *_ in conn.execute("DESCRIBE _incoming").fetchall()]
+    if not table_exists(conn, table):
+        columns = ", ".join(f'"{name}" {dtype}' for name, dtype in incoming)
+        conn.execute(f'CREATE TABLE "{table}" ({columns})')
+    existing = {r[0] for r in conn.execute(f'DESCRIBE "{table}"').fetchall()}
+    for name, dtype in incoming:
+        if name not in existing:
+            conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
+
+
+def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:
+    """Insert the rows of `frame` whose `key` is not in `table` yet (history never
+    overwrites, and recording twice adds nothing); returns how many were added."""
+    if frame.empty:
+        return 0
+    conn.register("_incoming", frame)
+    try:
+        conn.execute("BEGIN TRANSACTION")
+        _ensure_schema(conn, table)
+        on = " AND ".join(f't."{k}" IS NOT DISTINCT FROM n."{k}"' for k in key)
+        before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        conn.execute(f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n WHERE NOT EXISTS (SELECT 1 FROM "{table}" t WHERE {on})')
+        added = conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] - before
+        conn.execute("COMMIT")
+        return added
+    except Exception:
+        conn.execute("ROLLBACK")
+        raise
+    finally:
+        conn.unregister("_incoming")
+
+
 def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> int:
     """Make `frame` the rows of `table` for `keys` (e.g. corpus=demo), atomically."""
     for k, v in keys.items():
@@ -53,14 +87,7 @@ def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.Dat
     conn.register("_incoming", frame)
     try:
         conn.execute("BEGIN TRANSACTION")
-        incoming = [(name, _concrete(dtype)) for name, dtype, *_ in conn.execute("DESCRIBE _incoming").fetchall()]
-        if not table_exists(conn, table):
-            columns = ", ".join(f'"{name}" {dtype}' for name, dtype in incoming)
-            conn.execute(f'CREATE TABLE "{table}" ({columns})')
-        existing = {r[0]: r[1] for r in conn.execute(f"DESCRIBE \"{table}\"").fetchall()}
-        for name, dtype in incoming:
-            if name not in existing:
-                conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
+        _ensure_schema(conn, table)
         where, params = _where(keys)
         conn.execute(f'DELETE FROM "{table}" WHERE {where}', params)
         conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')

@@ -68,12 +68,12 @@ def shared_warehouse(tmp_path_factory) -> Path:
     return folder
 
 
-def warehouse_resources(warehouse: Path) -> dict:
+def warehouse_resources(warehouse: Path, rules_path: Path | None = None) -> dict:
     from dagster_duckdb import DuckDBResource
 
     from assets.resources import Project
 
     return {
         "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
-        "project": Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(warehouse)),
+        "project": Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(warehouse), rules_path=str(rules_path or "")),
     }

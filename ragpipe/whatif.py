@@ -1,0 +1,38 @@
+"""What-if: grade every stored answer with candidate rules and compare, recording nothing."""
+
+from __future__ import annotations
+
+import duckdb
+import pandas as pd
+
+from ragpipe.delta import grade_delta
+from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.rules import Rules
+from ragpipe.warehouse import read_partition, table_exists
+
+
+def stored_pairs(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
+    if not table_exists(conn, "answers"):
+        return []
+    return [tuple(r) for r in conn.execute("SELECT DISTINCT corpus, config FROM answers ORDER BY ALL").fetchall()]
+
+
+def regrade_in_memory(conn: duckdb.DuckDBPyConnection, rules: Rules) -> pd.DataFrame:
+    """Grades of every stored answer of every pair under `rules` (nothing written)."""
+    frames = []
+    for corpus, config in stored_pairs(conn):
+        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+        questions = read_partition(conn, "questions", {"corpus": corpus})
+        needles = read_partition(conn, "needles", {"corpus": corpus})
+        frames.append(grade_answers(answers, questions, needles, rules))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def whatif(conn: duckdb.DuckDBPyConnection, rules: Rules) -> dict:
+    """The delta `rules` would cause against the current grades."""
+    if not table_exists(conn, "grades"):
+        raise LookupError("no stored grades yet: run `ragpipe run` first")
+    current = conn.execute("SELECT * FROM grades").df()
+    candidate = regrade_in_memory(conn, rules)
+    versions = sorted(set(current["grader_version"]))
+    return {"from_version": ", ".join(versions), "to_version": rules.version, **grade_delta(current, candidate)}

@@ -1,0 +1,142 @@
+"""A grader change re-materializes only grades and what follows; history is never overwritten."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from dagster import DagsterInstance
+
+from assets.runner import regrade_pair, run_corpus
+from ragpipe.audit import audit
+from ragpipe.delta import grade_delta
+from ragpipe.grading.rules import DEFAULT_RULES, load_rules
+from ragpipe.sql import SqlRefused, run_query
+from ragpipe.whatif import whatif
+from tests.conftest import warehouse_resources
+
+
+def _sql(warehouse: Path, query: str) -> pd.DataFrame:
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        return conn.execute(query).df()
+
+
+def _hash(frame: pd.DataFrame) -> str:
+    return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest()
+
+
+@pytest.fixture()
+def warehouse(tmp_path) -> Path:
+    results = run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path))
+    assert all(r.success for r in results)
+    return tmp_path
+
+
+def _rules_without(tmp_path: Path, phrase: str) -> Path:
+    text = DEFAULT_RULES.read_text()
+    assert f"    - {phrase}\n" in text
+    path = tmp_path / "rules-candidate.yaml"
+    path.write_text(text.replace(f"    - {phrase}\n", ""))
+    return path
+
+
+class Tripwire:
+    """An engine that fails the test if anything asks it a question."""
+
+    def __init__(self, **settings):
+        raise AssertionError("the engine was called during a regrade")
+
+
+def test_regrade_touches_only_grades_and_never_the_engine(warehouse, tmp_path, monkeypatch):
+    import ragpipe.engines
+
+    answers_before = _sql(warehouse, "SELECT * FROM answers ORDER BY answer_id")
+    chunks_before = _sql(warehouse, "SELECT * FROM chunks ORDER BY chunk_id")
+    monkeypatch.setitem(ragpipe.engines.ENGINES, "extractive", Tripwire)
+    candidate = _rules_without(tmp_path, "could not find")
+    resources = warehouse_resources(warehouse, rules_path=candidate)
+    result = regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=resources)
+    assert result.success
+    materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
+    assert materialized == {"grades", "scorecards", "agreement", "grade_delta"}
+    assert _hash(_sql(warehouse, "SELECT * FROM answers ORDER BY answer_id")) == _hash(answers_before)
+    assert _hash(_sql(warehouse, "SELECT * FROM chunks ORDER BY chunk_id")) == _hash(chunks_before)
+    new_version = load_rules(candidate).version
+    assert set(_sql(warehouse, "SELECT grader_version FROM grades")["grader_version"]) == {new_version}
+    # the engine's declines no longer read as declines: negatives flip correct -> wrong, and the delta says so
+    delta = _sql(warehouse, "SELECT * FROM grade_deltas")
+    assert len(delta) >= 4 and set(delta["to_version"]) == {new_version}
+    assert set(delta.loc[delta["question_id"].str.startswith("neg-"), "new_verdict"]) == {"wrong"}
+    # history keeps both versions, scorecards too
+    assert _sql(warehouse, "SELECT count(DISTINCT grader_version) AS n FROM grade_history")["n"].iloc[0] == 2
+    assert _sql(warehouse, "SELECT count(DISTINCT grader_version) AS n FROM scorecard_history")["n"].iloc[0] == 2
+
+
+def test_regrading_with_an_unchanged_grader_is_idempotent(warehouse):
+    counts = lambda: (  # noqa: E731
+        _sql(warehouse, "SELECT count(*) AS n FROM grade_history")["n"].iloc[0],
+        _sql(warehouse, "SELECT count(*) AS n FROM scorecard_history")["n"].iloc[0],
+    )
+    before = counts()
+    assert regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=warehouse_resources(warehouse)).success
+    assert counts() == before
+    dupes = _sql(warehouse, "SELECT answer_id, grader_version, answer_sha, count(*) AS n FROM grade_history GROUP BY ALL HAVING n > 1")
+    assert dupes.empty
+
+
+def test_delta_directions_and_monotonicity():
+    key = {"corpus": "c", "config": "k", "answer_set": "s"}
+    old = pd.DataFrame([
+        {**key, "question_id": "a", "answer_id": "1", "verdict": "correct", "declined": False, "failure": None, "rule": "r1"},
+        {**key, "question_id": "b", "answer_id": "2", "verdict": "wrong", "declined": False, "failure": "did not decline", "rule": "r2"},
+        {**key, "question_id": "c", "answer_id": "3", "verdict": "wrong", "declined": False, "failure": "missing needles", "rule": "r3"},
+    ])
+    new = old.copy()
+    new.loc[1, ["verdict", "declined", "failure", "rule"]] = ["correct", True, None, "negative.declined"]
+    delta = grade_delta(old, new)
+    assert (delta["changed"], delta["monotone"], delta["summary"]) == (1, True, {"c": {"wrong -> correct": 1}})
+    assert delta["flips"][0]["old_rule"] == "r2" and delta["flips"][0]["new_rule"] == "negative.declined"
+    worse = old.copy()
+    worse.loc[0, ["verdict", "failure"]] = ["partial", "missing needles"]
+    assert grade_delta(old, worse)["monotone"] is False
+
+
+def test_whatif_records_nothing(warehouse, tmp_path):
+    db = warehouse / "ragpipe.duckdb"
+    tables = _sql(warehouse, "SELECT table_name, estimated_size FROM duckdb_tables() ORDER BY ALL")
+    grades = _hash(_sql(warehouse, "SELECT * FROM grades ORDER BY answer_id"))
+    with duckdb.connect(str(db), read_only=True) as conn:
+        result = whatif(conn, load_rules(_rules_without(tmp_path, "could not find")))
+    assert result["changed"] >= 4 and result["monotone"] is False
+    assert _hash(_sql(warehouse, "SELECT * FROM grades ORDER BY answer_id")) == grades
+    assert _sql(warehouse, "SELECT table_name, estimated_size FROM duckdb_tables() ORDER BY ALL").equals(tables)
+
+
+def test_audit_reports_why_not_covered_is_a_bad_decline(warehouse):
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        report = audit(conn, load_rules(), ["not covered"])
+    places = {(c["where"], c["question_id"]) for c in report["collisions"]}
+    assert ("must_contain_any", "insurance-flood") in places
+    assert ("gold_answer", "insurance-flood") in places
+    assert ("answer graded correct", "insurance-flood") in places
+    assert report["overrides_exclusions"][0]["phrase"] == "not covered"
+    assert report["delta"]["monotone"] is False
+    assert {f["question_id"] for f in report["delta"]["flips"]} == {"insurance-flood"}
+
+
+def test_sql_is_read_only_and_stays_inside_the_warehouse(warehouse):
+    db = warehouse / "ragpipe.duckdb"
+    n = len(run_query(db, "SELECT * FROM grades"))
+    for statement in ["DELETE FROM grades", "DROP TABLE grades", "CREATE TABLE x AS SELECT 1",
+                      "INSERT INTO grades SELECT * FROM grades"]:
+        with pytest.raises(SqlRefused, match="read-only"):
+            run_query(db, statement)
+    with pytest.raises(SqlRefused, match="outside the warehouse"):
+        run_query(db, "SELECT * FROM read_csv('/etc/hostname')")
+    with pytest.raises(SqlRefused):
+        run_query(db, f"ATTACH '{warehouse / 'other.duckdb'}' AS other")
+    assert len(run_query(db, "SELECT * FROM grades")) == n
+    assert not (warehouse / "other.duckdb").exists()
