@@ -45,6 +45,18 @@ def _cell(value) -> str:
     return str(list(value)) if hasattr(value, "tolist") else str(value)
 
 
+def _from_warehouse(compute):
+    """Run `compute(conn)` on a read-only warehouse connection; a LookupError is a clean exit."""
+    conn = readonly_connection(database_path())
+    try:
+        return compute(conn)
+    except LookupError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
+    finally:
+        conn.close()
+
+
 def _rules(path: Optional[Path]):
     try:
         return load_rules(path or rules_path())
@@ -58,11 +70,7 @@ def regrade() -> None:
     """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
     (corpus, configuration) pair with stored answers. Answers are never regenerated."""
     rules = _rules(None)
-    conn = readonly_connection(database_path())
-    try:
-        pairs = stored_pairs(conn)
-    finally:
-        conn.close()
+    pairs = _from_warehouse(stored_pairs)
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
@@ -120,14 +128,7 @@ def delta(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Every verdict a grader change flipped, by direction and rule, with scorecards side by side."""
-    conn = readonly_connection(database_path())
-    try:
-        result = delta_between(conn, from_version, to_version)
-    except LookupError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1)
-    finally:
-        conn.close()
+    result = _from_warehouse(lambda conn: delta_between(conn, from_version, to_version))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return
@@ -151,14 +152,7 @@ def whatif(
     """Grade every stored answer with candidate rules and show the delta against the current grades.
     Nothing is recorded."""
     rules = _rules(rules_file)
-    conn = readonly_connection(database_path())
-    try:
-        result = whatif_delta(conn, rules)
-    except LookupError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1)
-    finally:
-        conn.close()
+    result = _from_warehouse(lambda conn: whatif_delta(conn, rules))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return
@@ -173,14 +167,7 @@ def audit(
     """Where would proposed decline phrases collide (needles, money keys, gold answers, answers graded
     correct), and what would they flip? Nothing is recorded."""
     rules = _rules(None)
-    conn = readonly_connection(database_path())
-    try:
-        result = audit_rules(conn, rules, add_decline)
-    except LookupError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1)
-    finally:
-        conn.close()
+    result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return

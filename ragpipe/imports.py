@@ -7,7 +7,7 @@ import pandas as pd
 from ragpipe.answering import ANSWER_COLUMNS, imported_answers
 from ragpipe.labels import LABEL_COLUMNS, read_labeled_folder
 from ragpipe.manifest import CorpusManifest
-from ragpipe.questions import Problem
+from ragpipe.problems import Problem
 
 
 def read_imports(manifest: CorpusManifest) -> tuple[pd.DataFrame, list[Problem]]:

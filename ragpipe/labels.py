@@ -6,12 +6,12 @@ verdict: `Correct Answer`, `Incorrect Answer` or `Refusal`.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
 
-from ragpipe.questions import Problem
+from ragpipe.jsonl import read_jsonl
+from ragpipe.problems import Problem
 
 HUMAN_CLASSES = ("Correct Answer", "Incorrect Answer", "Refusal")
 LABEL_COLUMNS = ["answer_set", "question_id", "model", "mode", "answer", "label", "file", "line"]
@@ -23,15 +23,9 @@ def answer_set_name(path: Path) -> str:
 
 
 def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
-    rows, problems = [], []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
-            continue
+    problems: list[Problem] = []
+    rows = []
+    for lineno, r in read_jsonl(path, problems):
         missing = [f for f in ("financebench_id", "model_answer", "label") if f not in r]
         if missing:
             problems.extend(Problem(str(path), lineno, f, "missing") for f in missing)
@@ -43,7 +37,7 @@ def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
             answer_set_name(path), r["financebench_id"], r.get("model_name"), r.get("eval_mode"),
             r["model_answer"] if isinstance(r["model_answer"], str) else "", r["label"], path.name, lineno,
         ])
-    return pd.DataFrame(rows, columns=LABEL_COLUMNS), problems
+    return pd.DataFrame(rows, columns=LABEL_COLUMNS), sorted(problems, key=lambda p: p.line)
 
 
 def read_labeled_folder(folder: Path) -> tuple[pd.DataFrame, list[Problem]]:

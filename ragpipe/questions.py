@@ -18,9 +18,11 @@ from typing import Any, Literal
 
 import pandas as pd
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragpipe.figures import parse_figure
+from ragpipe.jsonl import read_jsonl
+from ragpipe.problems import Problem
 
 Kind = Literal["answerable", "negative", "ambiguous"]
 
@@ -48,7 +50,7 @@ class Question(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(min_length=1)
-    text: str = Field(min_length=1)
+    text: str = Field(min_length=1, validation_alias=AliasChoices("text", "question"))
     kind: Kind
     question_type: str | None = None
     gold_answer: str = ""
@@ -75,17 +77,6 @@ class Question(BaseModel):
             if any(p < 1 for p in pages):
                 raise ValueError(f"pages of {doc!r} must be 1-indexed (>= 1)")
         return value
-
-
-@dataclass
-class Problem:
-    file: str
-    line: int
-    field: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: field {self.field}: {self.message}"
 
 
 @dataclass
@@ -118,15 +109,8 @@ def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
     except OSError as exc:
         return [], [Problem(str(path), 0, "(file)", f"cannot read: {exc.strerror}")]
     if path.suffix == ".jsonl":
-        rows, problems = [], []
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append((lineno, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
-        return rows, problems
+        problems: list[Problem] = []
+        return read_jsonl(path, problems), problems
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -15,7 +15,8 @@ from pydantic import ValidationError
 
 from ragpipe.ingest import doc_id_for
 from ragpipe.manifest import CorpusManifest
-from ragpipe.questions import LoadedQuestions, Problem, Question, validation_problems
+from ragpipe.problems import Problem
+from ragpipe.questions import LoadedQuestions, Question, validation_problems
 
 
 def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:

@@ -10,15 +10,16 @@ may not be derivable); one with no filing of its company at all is
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from ragpipe.figures import find_figures
+from ragpipe.jsonl import read_jsonl
 from ragpipe.manifest import CorpusManifest
-from ragpipe.questions import Evidence, LoadedQuestions, Problem, Question, validation_problems
+from ragpipe.problems import Problem
+from ragpipe.questions import Evidence, LoadedQuestions, Question, validation_problems
 
 QUESTIONS_FILE = "financebench_open_source.jsonl"
 DOCUMENTS_FILE = "financebench_document_information.jsonl"
@@ -26,23 +27,6 @@ DOCUMENTS_FILE = "financebench_document_information.jsonl"
 
 def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:
     return data / "pdfs"
-
-
-def _jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
-    rows = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
-            continue
-        if not isinstance(row, dict):
-            problems.append(Problem(str(path), lineno, "(line)", "expected a JSON object"))
-            continue
-        rows.append((lineno, row))
-    return rows
 
 
 def answer_key(answer: str) -> tuple[str | None, list[str]]:
@@ -75,12 +59,12 @@ def _company_of(doc_name: str, info: dict[str, dict]) -> str:
 
 def read_questions(manifest: CorpusManifest, folder: Path, documents: set[str]) -> LoadedQuestions:
     problems: list[Problem] = []
-    info = {row["doc_name"]: row for _, row in _jsonl(folder / DOCUMENTS_FILE, problems) if "doc_name" in row}
+    info = {row["doc_name"]: row for _, row in read_jsonl(folder / DOCUMENTS_FILE, problems) if "doc_name" in row}
     companies = {_company_of(d, info) for d in documents}
     path = folder / QUESTIONS_FILE
     questions: list[Question] = []
     seen: set[str] = set()
-    for lineno, row in _jsonl(path, problems):
+    for lineno, row in read_jsonl(path, problems):
         missing = [f for f in ("financebench_id", "question", "answer", "doc_name") if not isinstance(row.get(f), str)]
         if missing:
             problems.extend(Problem(str(path), lineno, f, "missing or not a string") for f in missing)
