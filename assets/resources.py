@@ -1,5 +1,7 @@
 """Resources: the DuckDB warehouse and where the project's files are."""
 
+import json
+import os
 from pathlib import Path
 
 from dagster import ConfigurableResource
@@ -16,6 +18,7 @@ class Project(ConfigurableResource):
     corpora_dir: str
     warehouse_dir: str
     rules_path: str = ""
+    engine_override: str = ""  # JSON {"engine", "settings", "concurrency"} from `ragpipe run --engine`; never a key
 
     @property
     def root(self) -> Path:
@@ -25,7 +28,14 @@ class Project(ConfigurableResource):
         return list_corpora(Path(self.corpora_dir))[corpus]
 
     def config(self, corpus: str, name: str) -> PipelineConfig:
-        return resolve_config(self.manifest(corpus), name, load_configs(Path(self.corpora_dir)))
+        knobs = resolve_config(self.manifest(corpus), name, load_configs(Path(self.corpora_dir)))
+        if self.engine_override:
+            override = json.loads(self.engine_override)
+            knobs = knobs.model_copy(update={
+                "engine": override["engine"], "engine_settings": override.get("settings", {}),
+                "concurrency": override.get("concurrency", knobs.concurrency),
+            })
+        return knobs
 
     def rules(self) -> Rules:
         return load_rules(Path(self.rules_path) if self.rules_path else None)
@@ -38,6 +48,7 @@ def default_resources() -> dict:
     return {
         "duckdb": DuckDBResource(database=str(database_path())),
         "project": Project(
-            corpora_dir=str(corpora_dir()), warehouse_dir=str(warehouse_dir()), rules_path=str(rules_path() or "")
+            corpora_dir=str(corpora_dir()), warehouse_dir=str(warehouse_dir()), rules_path=str(rules_path() or ""),
+            engine_override=os.environ.get("RAGPIPE_ENGINE", ""),
         ),
     }

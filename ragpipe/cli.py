@@ -101,6 +101,23 @@ def _use_data_dir(corpora: list[str], data_dir: Optional[Path]) -> None:
     os.environ[manifest.data_dir_env] = str(data_dir.resolve())
 
 
+def _engine_override(engine: str, base_url, model, api_key_env: str, url, concurrency) -> dict:
+    """The engine a run uses instead of the configuration's. Holds the key's variable name, never the key."""
+    if engine == "openai":
+        if not base_url or not model:
+            raise typer.BadParameter("--engine openai needs --base-url and --model")
+        settings = {"base_url": base_url, "model": model, "api_key_env": api_key_env}
+    elif engine == "http":
+        if not url:
+            raise typer.BadParameter("--engine http needs --url")
+        settings = {"url": url}
+    elif engine == "extractive":
+        settings = {}
+    else:
+        raise typer.BadParameter(f"unknown engine {engine!r}; known: openai, http, extractive")
+    return {"engine": engine, "settings": settings, **({"concurrency": concurrency} if concurrency else {})}
+
+
 def _check_names(names: list[str], known: list[str], what: str) -> None:
     for name in names:
         if name not in known:
@@ -113,8 +130,17 @@ def run(
     config: list[str] = typer.Option(None, "--config", help="configuration (repeatable); default all"),
     all_corpora: bool = typer.Option(False, "--all", help="every corpus whose data is present (and every configuration unless --config)"),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"),
+    engine: Optional[str] = typer.Option(None, "--engine", help="override the configuration's engine: openai | http | extractive"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: the server, e.g. http://127.0.0.1:8080/v1"),
+    model: Optional[str] = typer.Option(None, "--model", help="openai: the model name"),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="openai: the environment variable holding the key (never stored)"),
+    url: Optional[str] = typer.Option(None, "--url", help="http: the RAG service's endpoint"),
+    concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="requests in flight (default 4)"),
 ) -> None:
     """Materialize every asset for the corpus (and configurations), then print the scorecards."""
+    if engine:
+        os.environ["RAGPIPE_ENGINE"] = json.dumps(_engine_override(engine, base_url, model, api_key_env, url, concurrency))
+        os.environ["RAGPIPE_PROGRESS_BAR"] = "1"
     manifests = list_corpora(corpora_dir())
     configs_known = sorted(load_configs(corpora_dir()))
     _check_names(corpus or [], sorted(manifests), "corpus")
@@ -135,8 +161,8 @@ def run(
     instance = DagsterInstance.get()
     blocked: list[dict] = []
     for name in corpora:
-        with console.status(f"materializing {name} x {', '.join(configs)}"):
-            results = run_corpus(name, configs, instance=instance)
+        console.print(f"materializing {name} x {', '.join(configs)}")
+        results = run_corpus(name, configs, instance=instance)
         money = failed_money_checks(results)
         blocked.extend(money)
         if any(not r.success for r in results) and len(money) < sum(not r.success for r in results):
@@ -205,11 +231,11 @@ def _has_corpus(name: str, folder: Optional[Path] = None) -> bool:
         return False
     conn = connect(path, read_only=True)
     try:
-        if not (table_exists(conn, "needles") and conn.execute("SELECT count(*) FROM needles WHERE corpus = ?", [name]).fetchone()[0]):
+        if not (table_exists(conn, "needles") and conn.execute("SELECT count(*) FROM needles WHERE corpus = ?", [name]).fetchall()[0][0]):
             return False
         if folder is None:
             return True
-        files = conn.execute("SELECT count(*) FROM documents WHERE corpus = ?", [name]).fetchone()[0]
+        files = conn.execute("SELECT count(*) FROM documents WHERE corpus = ?", [name]).fetchall()[0][0]
         return files == len(list((folder / "pdfs").glob("*.pdf")))
     finally:
         conn.close()

@@ -31,6 +31,7 @@ class PipelineConfig(BaseModel):
     top_k: int = Field(5, ge=1, le=100)
     engine: str = "extractive"
     engine_settings: dict[str, Any] = Field(default_factory=dict)
+    concurrency: int = Field(4, ge=1, le=64, description="engine requests in flight at once")
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> "PipelineConfig":

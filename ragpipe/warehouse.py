@@ -25,10 +25,11 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
 
 
 def table_exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
-    row = conn.execute(
+    # fetchall, not fetchone: a half-read result blocks the connection's next call
+    rows = conn.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?", [table]
-    ).fetchone()
-    return bool(row and row[0])
+    ).fetchall()
+    return bool(rows and rows[0][0])
 
 
 def _concrete(dtype: str) -> str:
@@ -65,9 +66,9 @@ def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataF
         conn.execute("BEGIN TRANSACTION")
         _ensure_schema(conn, table)
         on = " AND ".join(f't."{k}" IS NOT DISTINCT FROM n."{k}"' for k in key)
-        before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0]
+        before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
         conn.execute(f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n WHERE NOT EXISTS (SELECT 1 FROM "{table}" t WHERE {on})')
-        added = conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] - before
+        added = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
         conn.execute("COMMIT")
         return added
     except Exception:

@@ -6,8 +6,10 @@ from typing import Any
 
 from ragpipe.engines.base import Engine, EngineAnswer, RetrievalContext
 from ragpipe.engines.extractive import ExtractiveEngine
+from ragpipe.engines.http_service import HttpServiceEngine
+from ragpipe.engines.openai_chat import OpenAIChatEngine
 
-ENGINES = {"extractive": ExtractiveEngine}
+ENGINES = {"extractive": ExtractiveEngine, "openai": OpenAIChatEngine, "http": HttpServiceEngine}
 
 
 def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
@@ -15,7 +17,10 @@ def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
         cls = ENGINES[name]
     except KeyError:
         raise ValueError(f"unknown engine {name!r}; known: {', '.join(sorted(ENGINES))}") from None
-    return cls(**(settings or {}))
+    try:
+        return cls(**(settings or {}))
+    except TypeError as exc:
+        raise ValueError(f"engine {name!r}: bad settings: {exc}") from None
 
 
 __all__ = ["ENGINES", "Engine", "EngineAnswer", "RetrievalContext", "make_engine"]

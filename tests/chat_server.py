@@ -1,0 +1,115 @@
+"""A real chat-completions (and RAG service) server on 127.0.0.1 for engine tests.
+
+It can be told to fail: each request takes the next action from `script`
+(then `default`): "ok", "slow:<s>", "500", "429:<retry-after>", "malformed",
+"drop" (close the connection without answering). It records every request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class ChatServer:
+    def __init__(self, default: str = "ok"):
+        self.script: list[str] = []
+        self.default = default
+        self.requests: list[dict] = []
+        self.served: list[str] = []  # questions answered 200 OK, in order
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.lock = threading.Lock()
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    @property
+    def rag_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/rag"
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def next_action(self) -> str:
+        with self.lock:
+            return self.script.pop(0) if self.script else self.default
+
+    def _handler(server):  # noqa: N805 - closes over the ChatServer
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+                question = _question_of(body)
+                with server.lock:
+                    server.requests.append({"path": self.path, "question": question, "auth": self.headers.get("authorization")})
+                    server.in_flight += 1
+                    server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                try:
+                    self._act(server.next_action(), body, question)
+                finally:
+                    with server.lock:
+                        server.in_flight -= 1
+
+            def _act(self, action: str, body: dict, question: str):
+                if action.startswith("slow:"):
+                    time.sleep(float(action.split(":")[1]))
+                    action = "ok"
+                if action == "drop":
+                    self.connection.shutdown(2)
+                    self.close_connection = True
+                    return
+                if action == "500":
+                    return self._send(500, b'{"error": "boom"}')
+                if action.startswith("429:"):
+                    return self._send(429, b'{"error": "slow down"}', {"Retry-After": action.split(":")[1]})
+                if action == "malformed":
+                    return self._send(200, b"<html>this is not json")
+                if self.path.endswith("/rag"):
+                    payload = {"answer": f"The answer to {body.get('question_id')} is in the lease.", "citations": ["apartment-lease"]}
+                else:
+                    source = _first_source(body)
+                    payload = {"choices": [{"message": {"role": "assistant", "content": f"{source} [1]"}}]}
+                with server.lock:
+                    server.served.append(question)
+                self._send(200, json.dumps(payload).encode())
+
+            def _send(self, status: int, data: bytes, headers: dict | None = None):
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
+
+
+def _question_of(body: dict) -> str:
+    if "question" in body:
+        return body["question"]
+    text = body.get("messages", [{}])[-1].get("content", "")
+    m = re.search(r"Question: (.*)$", text, re.S)
+    return m.group(1).strip() if m else ""
+
+
+def _first_source(body: dict) -> str:
+    """The first line of source [1] after its header: an extractive stand-in for a model."""
+    text = body.get("messages", [{}])[-1].get("content", "")
+    m = re.search(r"\[1\] \([^)]*\)\n([^\n]*)", text)
+    return m.group(1) if m else "I could not find this in the provided documents."

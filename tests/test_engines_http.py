@@ -1,0 +1,135 @@
+"""LLM and RAG-service engines against a real HTTP server on 127.0.0.1 that fails on demand."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ragpipe.answering import answer_questions
+from ragpipe.chunking import chunk_pages
+from ragpipe.engines import RetrievalContext, make_engine
+from ragpipe.questions import Question
+from ragpipe.retrieval import ChunkIndex
+from tests.chat_server import ChatServer
+from tests.conftest import ROOT
+
+FAST = {"attempts": 4, "base_delay": 0.01, "max_delay": 0.05}
+Q = Question(id="rent", text="How much is the monthly rent under the lease?", kind="answerable")
+
+
+@pytest.fixture(scope="module")
+def context(demo_ingested):
+    chunks = chunk_pages(demo_ingested.pages, "demo", "t", 200, 40)
+    return RetrievalContext(ChunkIndex.build(chunks), chunks.set_index("chunk_id"), 3)
+
+
+def openai(server, **kw):
+    return make_engine("openai", {"base_url": server.base_url, "model": "test-model", "api_key_env": "RAGPIPE_TEST_KEY", **FAST, **kw})
+
+
+def test_chat_answer_with_citations_and_the_key_in_the_header(context, monkeypatch):
+    monkeypatch.setenv("RAGPIPE_TEST_KEY", "sk-test-header")
+    with ChatServer() as server:
+        a = openai(server).answer(Q, context)
+    assert a.answer.endswith("[1]") and a.citations == ["apartment-lease"] and a.cited_chunks[0].startswith("apartment-lease#")
+    assert server.requests[0]["auth"] == "Bearer sk-test-header"
+
+
+def test_500_429_and_a_dropped_connection_are_retried(context):
+    with ChatServer() as server:
+        server.script = ["500", "429:0.01", "drop"]
+        a = openai(server).answer(Q, context)
+    assert len(server.requests) == 4 and a.answer
+
+
+def test_retry_after_is_honoured():
+    from ragpipe.engines.retrying import RetryPolicy
+
+    policy = RetryPolicy(attempts=3, base_delay=0.5, max_delay=8)
+    assert policy.delay(0, "3") == 3 and policy.delay(0, "999") == 8 and policy.delay(2, None) == 2.0
+
+
+def test_giving_up_is_an_error_row_and_the_run_goes_on(context):
+    with ChatServer(default="500") as server:
+        frame = answer_questions(openai(server), [Q, Q.model_copy(update={"id": "again"})], context, "demo", "t", "openai", {})
+    assert len(frame) == 2 and frame["error"].str.contains("gave up after 4 attempts: HTTP 500").all()
+    assert len(server.requests) == 8
+
+
+def test_malformed_responses_keep_the_raw_body(context):
+    with ChatServer(default="malformed") as server:
+        frame = answer_questions(openai(server), [Q], context, "demo", "t", "openai", {})
+    assert "not JSON" in frame["error"].iloc[0] and frame["raw"].iloc[0] == "<html>this is not json"
+
+
+def test_slow_responses_time_out(context):
+    with ChatServer(default="slow:1.0") as server:
+        frame = answer_questions(openai(server, timeout=0.2, attempts=2), [Q], context, "demo", "t", "openai", {})
+    assert "timeout" in frame["error"].iloc[0]
+
+
+def test_concurrency_is_bounded(context):
+    questions = [Q.model_copy(update={"id": f"q{i}"}) for i in range(12)]
+    with ChatServer(default="slow:0.15") as server:
+        frame = answer_questions(openai(server), questions, context, "demo", "t", "openai", {}, concurrency=4)
+    assert frame["error"].isna().all() and 2 <= server.max_in_flight <= 4
+
+
+def test_http_service_contract(context):
+    with ChatServer() as server:
+        engine = make_engine("http", {"url": server.rag_url, **FAST})
+        a = engine.answer(Q, context)
+        server.script = ["malformed"]
+        frame = answer_questions(engine, [Q], context, "demo", "t", "http", {})
+    assert a.answer == "The answer to rent is in the lease." and a.citations == ["apartment-lease"]
+    assert server.requests[0]["question"] == Q.text
+    assert "not JSON" in frame["error"].iloc[0]
+
+
+SECRET = "sk-never-persist-31337"
+
+
+def _run(env, port_url, extra=()):
+    return subprocess.Popen(
+        [f"{os.path.dirname(sys.executable)}/ragpipe", "run", "--corpus", "demo", "--config", "default", "--engine", "openai",
+         "--base-url", port_url, "--model", "test-model", "--api-key-env", "RAGPIPE_TEST_KEY", "--concurrency", "2", *extra],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores_the_key(tmp_path):
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh"), "RAGPIPE_TEST_KEY": SECRET}
+    db = tmp_path / "wh" / "ragpipe.duckdb"
+    with ChatServer(default="slow:0.2") as server:
+        first = _run(env, server.base_url)
+        deadline = time.time() + 120
+        while len(server.served) < 8 and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.1)
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+        assert first.returncode == -signal.SIGKILL
+        with duckdb.connect(str(db), read_only=True) as conn:
+            logged = {r[0] for r in conn.execute("SELECT question_id FROM answer_log WHERE error IS NULL").fetchall()}
+        assert 1 <= len(logged) < 31
+        server.served.clear()
+        second = _run(env, server.base_url)
+        out, err = second.communicate(timeout=300)
+        assert second.returncode == 0, err
+        asked_again = set(server.served)
+    with duckdb.connect(str(db), read_only=True) as conn:
+        answers = conn.execute("SELECT question_id, error, engine_settings FROM answers WHERE answer_set = 'openai:test-model'").df()
+        texts = dict(conn.execute("SELECT question_id, text FROM questions").fetchall())
+    assert len(answers) == 31 and answers["question_id"].is_unique and answers["error"].isna().all()
+    assert not {texts[q] for q in logged} & asked_again  # nothing persisted was asked twice
+    assert json.loads(answers["engine_settings"].iloc[0])["api_key_env"] == "RAGPIPE_TEST_KEY"
+    leaked = [str(p) for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
+    assert leaked == []
