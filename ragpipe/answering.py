@@ -44,7 +44,8 @@ def _ask(engine: Engine, question: Question, context: RetrievalContext) -> tuple
     except Exception as exc:  # the engine's failure is data, not a crash
         raw = getattr(exc, "raw", None)
         result = EngineAnswer(error=f"{type(exc).__name__}: {exc}")
-    return result, raw, (time.perf_counter() - start) * 1000
+    measured = (time.perf_counter() - start) * 1000
+    return result, raw, result.latency_ms if result.latency_ms is not None else measured
 
 
 def answer_questions(

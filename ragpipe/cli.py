@@ -101,7 +101,7 @@ def _use_data_dir(corpora: list[str], data_dir: Optional[Path]) -> None:
     os.environ[manifest.data_dir_env] = str(data_dir.resolve())
 
 
-def _engine_override(engine: str, base_url, model, api_key_env: str, url, concurrency) -> dict:
+def _engine_override(engine: str, base_url, model, api_key_env: str, url, concurrency, answers_file=None) -> dict:
     """The engine a run uses instead of the configuration's. Holds the key's variable name, never the key."""
     if engine == "openai":
         if not base_url or not model:
@@ -111,10 +111,14 @@ def _engine_override(engine: str, base_url, model, api_key_env: str, url, concur
         if not url:
             raise typer.BadParameter("--engine http needs --url")
         settings = {"url": url}
+    elif engine == "import":
+        if not answers_file:
+            raise typer.BadParameter("--engine import needs --answers FILE")
+        settings = {"path": str(answers_file.resolve())}
     elif engine == "extractive":
         settings = {}
     else:
-        raise typer.BadParameter(f"unknown engine {engine!r}; known: openai, http, extractive")
+        raise typer.BadParameter(f"unknown engine {engine!r}; known: openai, http, import, extractive")
     return {"engine": engine, "settings": settings, **({"concurrency": concurrency} if concurrency else {})}
 
 
@@ -130,16 +134,17 @@ def run(
     config: list[str] = typer.Option(None, "--config", help="configuration (repeatable); default all"),
     all_corpora: bool = typer.Option(False, "--all", help="every corpus whose data is present (and every configuration unless --config)"),
     data_dir: Optional[Path] = typer.Option(None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"),
-    engine: Optional[str] = typer.Option(None, "--engine", help="override the configuration's engine: openai | http | extractive"),
+    engine: Optional[str] = typer.Option(None, "--engine", help="override the configuration's engine: openai | http | import | extractive"),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: the server, e.g. http://127.0.0.1:8080/v1"),
     model: Optional[str] = typer.Option(None, "--model", help="openai: the model name"),
     api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="openai: the environment variable holding the key (never stored)"),
     url: Optional[str] = typer.Option(None, "--url", help="http: the RAG service's endpoint"),
+    answers_file: Optional[Path] = typer.Option(None, "--answers", help="import: a JSONL file of question_id, answer, citations, latency_ms"),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="requests in flight (default 4)"),
 ) -> None:
     """Materialize every asset for the corpus (and configurations), then print the scorecards."""
     if engine:
-        os.environ["RAGPIPE_ENGINE"] = json.dumps(_engine_override(engine, base_url, model, api_key_env, url, concurrency))
+        os.environ["RAGPIPE_ENGINE"] = json.dumps(_engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file))
         os.environ["RAGPIPE_PROGRESS_BAR"] = "1"
     manifests = list_corpora(corpora_dir())
     configs_known = sorted(load_configs(corpora_dir()))

@@ -133,3 +133,18 @@ def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores
     assert json.loads(answers["engine_settings"].iloc[0])["api_key_env"] == "RAGPIPE_TEST_KEY"
     leaked = [str(p) for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
     assert leaked == []
+
+
+def test_import_engine_reads_the_generic_format(context, tmp_path):
+    path = tmp_path / "mine.jsonl"
+    path.write_text(
+        '{"question_id": "rent", "answer": "Monthly rent is $2,150 [1].", "citations": ["apartment-lease"], "latency_ms": 812}\n'
+        "not json\n"
+    )
+    engine = make_engine("import", {"path": str(path)})
+    frame = answer_questions(engine, [Q, Q.model_copy(update={"id": "other"})], context, "demo", "t", engine.answer_set, {})
+    rows = frame.set_index("question_id")
+    assert rows.loc["rent", "answer"] == "Monthly rent is $2,150 [1]." and rows.loc["rent", "latency_ms"] == 812
+    assert list(rows.loc["rent", "citations"]) == ["apartment-lease"] and engine.answer_set == "import:mine"
+    assert "no answer for question 'other'" in rows.loc["other", "error"]
+    assert [(p.line, p.field) for p in engine.problems] == [(2, "(line)")]

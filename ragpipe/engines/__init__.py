@@ -7,9 +7,10 @@ from typing import Any
 from ragpipe.engines.base import Engine, EngineAnswer, RetrievalContext
 from ragpipe.engines.extractive import ExtractiveEngine
 from ragpipe.engines.http_service import HttpServiceEngine
+from ragpipe.engines.import_file import ImportEngine
 from ragpipe.engines.openai_chat import OpenAIChatEngine
 
-ENGINES = {"extractive": ExtractiveEngine, "openai": OpenAIChatEngine, "http": HttpServiceEngine}
+ENGINES = {"extractive": ExtractiveEngine, "openai": OpenAIChatEngine, "http": HttpServiceEngine, "import": ImportEngine}
 
 
 def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:

@@ -23,6 +23,7 @@ class EngineAnswer(BaseModel):
     citations: list[str] = Field(default_factory=list, description="cited document ids, in [n] order")
     cited_chunks: list[str] = Field(default_factory=list)
     error: str | None = None
+    latency_ms: float | None = Field(None, description="as reported by an imported answer; otherwise measured")
 
 
 @dataclass
