@@ -11,12 +11,13 @@ import typer
 from rich.table import Table
 
 from ragpipe.audit import audit as audit_rules
-from ragpipe.cli import _dagster_home, app, console, read_scorecards
+from ragpipe.cli import _dagster_home, app, console
 from ragpipe.delta import grade_delta
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.history import grader_versions, verdicts_at
 from ragpipe.settings import database_path, rules_path
 from ragpipe.sql import SqlRefused, readonly_connection, run_query
+from ragpipe.warehouse import table_exists
 from ragpipe.whatif import stored_pairs, whatif as whatif_delta
 
 
@@ -118,7 +119,21 @@ def delta_between(conn, before: Optional[str], after: Optional[str]) -> dict:
                 **{f"{k}_before": by_version[before][k] for k in ("overall_pct", "correct", "partial", "wrong", "money_bar")},
                 **{f"{k}_after": by_version[after][k] for k in ("overall_pct", "correct", "partial", "wrong", "money_bar")},
             })
-    return {"from_version": before, "to_version": after, **delta, "scorecards": side}
+    agreement = []
+    if table_exists(conn, "agreement"):
+        rows = conn.execute(
+            "SELECT corpus, config, grader_version, n, accuracy, kappa, refusal_f1, false_correct, false_correct_numeric "
+            "FROM agreement WHERE scope = 'overall' AND grader_version IN (?, ?) ORDER BY corpus, config", [before, after]
+        ).df()
+        for (corpus, config), g in rows.groupby(["corpus", "config"], sort=True):
+            by_version = {r["grader_version"]: r for r in g.to_dict("records")}
+            if before in by_version and after in by_version:
+                agreement.append({"corpus": corpus, "config": config, **{
+                    f"{k}_{side_name}": by_version[v][k]
+                    for side_name, v in (("before", before), ("after", after))
+                    for k in ("accuracy", "kappa", "refusal_f1", "false_correct", "false_correct_numeric")
+                }})
+    return {"from_version": before, "to_version": after, **delta, "scorecards": side, "agreement": agreement}
 
 
 @app.command()
@@ -141,6 +156,14 @@ def delta(
             table.add_row(c["corpus"], c["config"], c["answer_set"], str(c["overall_pct_before"]), str(c["overall_pct_after"]),
                           f"{c['correct_before']}/{c['partial_before']}/{c['wrong_before']}", f"{c['correct_after']}/{c['partial_after']}/{c['wrong_after']}",
                           c["money_bar_before"], c["money_bar_after"])
+        console.print(table)
+    if result["agreement"]:
+        table = Table(title="agreement with people before / after")
+        for column in ("corpus", "config", "accuracy", "kappa", "refusal F1", "false correct"):
+            table.add_column(column)
+        for a in result["agreement"]:
+            table.add_row(a["corpus"], a["config"], f"{a['accuracy_before']} -> {a['accuracy_after']}", f"{a['kappa_before']} -> {a['kappa_after']}",
+                          f"{a['refusal_f1_before']} -> {a['refusal_f1_after']}", f"{a['false_correct_before']} -> {a['false_correct_after']}")
         console.print(table)
 
 

@@ -140,3 +140,35 @@ def test_sql_is_read_only_and_stays_inside_the_warehouse(warehouse):
         run_query(db, f"ATTACH '{warehouse / 'other.duckdb'}' AS other")
     assert len(run_query(db, "SELECT * FROM grades")) == n
     assert not (warehouse / "other.duckdb").exists()
+
+
+def test_the_commands_a_user_runs(tmp_path):
+    """run with candidate rules -> regrade with the shipped ones -> delta -> whatif -> sql, as subprocesses."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    bin_dir = os.path.dirname(sys.executable)
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
+    candidate = _rules_without(tmp_path, "could not find")
+
+    def ragpipe(*args, rules=None, check=True):
+        run_env = {**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}
+        return subprocess.run([f"{bin_dir}/ragpipe", *args], cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=600, check=check)
+
+    ragpipe("run", "--corpus", "demo", "--config", "default", rules=candidate)
+    assert "regraded 1 pair(s)" in ragpipe("regrade").stdout
+    delta = json.loads(ragpipe("delta", "--json").stdout)
+    assert delta["from_version"] == load_rules(candidate).version and delta["to_version"] == load_rules().version
+    assert delta["changed"] >= 4 and delta["monotone"] is True  # declines recognised again: wrong -> correct
+    assert all(f["old_verdict"] == "wrong" and f["new_verdict"] == "correct" for f in delta["flips"] if f["question_id"].startswith("neg-"))
+    assert delta["scorecards"] and delta["scorecards"][0]["overall_pct_after"] > delta["scorecards"][0]["overall_pct_before"]
+    whatif_back = json.loads(ragpipe("whatif", "--rules", str(candidate), "--json").stdout)
+    assert whatif_back["changed"] == delta["changed"] and whatif_back["monotone"] is False
+    refused = ragpipe("sql", "DELETE FROM grades", check=False)
+    assert refused.returncode == 2 and "read-only" in refused.stdout
+    rows = json.loads(ragpipe("sql", "SELECT count(DISTINCT grader_version) AS n FROM grade_history", "--json").stdout)
+    assert rows == [{"n": 2}]
