@@ -193,3 +193,19 @@ def test_question_unit_reads_bare_keys_and_answers(rules):
     for answer in ["Capex was $1,577 million.", "Capex was $1.577 billion.", "Capex was 1,577.", "Capex was $1,576.8 million."]:
         assert grade(question, answer, [], rules).verdict == "correct", answer
     assert grade(question, "Capex was $1,677 million.", [], rules).failure == "wrong money figure"
+
+
+def test_yes_no_questions(rules):
+    question = q(text="Is 3M a capital-intensive business?", polarity="no", golden_docs=[])
+    assert grade(question, "No, 3M manages its capex efficiently.", [], rules).verdict == "correct"
+    g = grade(question, "Based on the filing, yes, it is capital intensive.", [], rules)
+    assert (g.verdict, g.failure, g.matched[0]["needle"]) == ("wrong", "wrong yes/no", "yes")
+    assert grade(question, "It invests heavily in plants.", [], rules).verdict == "ungradable"
+
+
+def test_financebench_polarity_comes_from_the_gold_answer():
+    from ragpipe.adapters.financebench import polarity_of
+
+    assert polarity_of("Is Boeing's business subject to cyclicality?", "Yes, Boeing's business is cyclical.") == "yes"
+    assert polarity_of("What drove margins?", "No single factor.") is None  # not a yes/no question
+    assert polarity_of("Does AMD pay a dividend?", "AMD does not pay one.") is None  # no leading Yes/No

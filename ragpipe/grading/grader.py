@@ -13,9 +13,13 @@ Verdicts:
   not the key (by value, at the key's precision) makes it `wrong` with
   `wrong money figure`, whatever else the answer says.
 - a question with no authored needle and no money key is graded on its kept
-  mined needles (all kept figures, and one of the kept names, quotes or
-  phrases); with none of those either its verdict is `ungradable`, counted
-  apart rather than silently graded.
+  mined needles (all kept figures, or, without figures, one of the kept
+  names, quotes or phrases); with none of those either its verdict is
+  `ungradable`, counted apart rather than silently graded.
+- a yes/no question (authored `polarity`) is `wrong` when the answer opens
+  with the opposite word; the matching word is one more check.
+- figures and needles count only in the answer's own voice (see voice.py);
+  declines are decided on the whole answer (see declines.py).
 """
 
 from __future__ import annotations
@@ -64,10 +68,14 @@ def is_money_question(question: Question, rules: Rules) -> bool:
 _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
 
 
-def stated_polarity(text: str) -> str | None:
-    """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ...")."""
+def stated_polarity(text: str) -> tuple[str, int, int] | None:
+    """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ..."), and its span."""
     m = _LEADING_YES_NO.match(text)
-    return m.group(1).lower() if m else None
+    return (m.group(1).lower(), m.start(1), m.end(1)) if m else None
+
+
+def _decline_spans(decision) -> list[dict]:
+    return [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
 
 
 def money_key(question: Question) -> Figure:
@@ -97,8 +105,7 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
     matched: list[dict] = []
     decision = decide(whole, rules)
     if decision.declined:
-        spans = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
-        return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=spans)
+        return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=_decline_spans(decision))
 
     key = money_key(question) if question.money_key is not None else None
     if money_q and key is not None:
@@ -127,11 +134,11 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         if terms and not checks:
             checks.append(("mined_any", terms))
     stated = stated_polarity(text)
-    if question.polarity and stated and stated != question.polarity:
-        span = {"kind": "polarity", "needle": stated, "start": text.lower().find(stated), "end": text.lower().find(stated) + len(stated)}
+    if question.polarity and stated and stated[0] != question.polarity:
+        span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
         return Grade("wrong", False, "wrong yes/no", "polarity.wrong", money_q, matched=[span])
-    if question.polarity and stated == question.polarity:
-        checks.append(("polarity", [(stated, "polarity")]))
+    if question.polarity and stated:
+        checks.append(("polarity", [(stated[0], "polarity")]))
     if not checks and key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
         reason = "ungradable: no yes/no stated" if question.polarity else "ungradable: no needles"
@@ -166,8 +173,7 @@ def grade(question: Question, answer: str, citations: list[str], rules: Rules, m
     if question.kind == "negative":
         decision = decide(_blank_citations(answer), rules)
         if decision.declined:
-            matched = [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
-            return Grade("correct", True, None, "negative.declined", money_q, matched=matched)
+            return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
     result = _grade_answerable(question, answer, citations, rules, list(mined), money_q)
     if question.kind == "ambiguous" and result.declined:
