@@ -50,10 +50,13 @@ def _ensure_schema(conn: duckdb.DuckDBPyConnection, table: str) -> None:
     if not table_exists(conn, table):
         columns = ", ".join(f'"{name}" {dtype}' for name, dtype in incoming)
         conn.execute(f'CREATE TABLE "{table}" ({columns})')
-    existing = {r[0] for r in conn.execute(f'DESCRIBE "{table}"').fetchall()}
+    existing = {r[0]: r[1] for r in conn.execute(f'DESCRIBE "{table}"').fetchall()}
     for name, dtype in incoming:
         if name not in existing:
             conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
+        elif re.search(r"\bNULL\b", existing[name]) and dtype != existing[name]:
+            # a column an older warehouse created with nothing but NULLs takes the type of real values
+            conn.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{name}" TYPE {dtype}')
 
 
 def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:

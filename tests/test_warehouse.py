@@ -49,3 +49,10 @@ def test_rows_outside_the_partition_are_refused(conn):
 def test_reading_a_table_that_does_not_exist_says_what_to_do(conn):
     with pytest.raises(LookupError, match="materialize its asset first"):
         read_partition(conn, "nope", {})
+
+
+def test_a_legacy_null_typed_column_takes_real_values(conn, tmp_path):
+    conn.execute("CREATE TABLE legacy AS SELECT 'a' AS corpus, NULL AS note")
+    assert "NULL" in conn.execute("DESCRIBE legacy").fetchall()[1][1]
+    store(conn, tmp_path, "legacy", pd.DataFrame({"corpus": ["b"], "note": ["text"]}), {"corpus": "b"})
+    assert read_partition(conn, "legacy", {"corpus": "b"})["note"].tolist() == ["text"]
