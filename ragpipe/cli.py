@@ -119,7 +119,7 @@ def _engine_override(engine: str, base_url, model, api_key_env: str, url, concur
         settings = {}
     else:
         raise typer.BadParameter(f"unknown engine {engine!r}; known: openai, http, import, extractive")
-    return {"engine": engine, "settings": settings, **({"concurrency": concurrency} if concurrency else {})}
+    return {"engine": engine, "settings": settings, "concurrency": concurrency or (1 if engine == "extractive" else 4)}
 
 
 def _check_names(names: list[str], known: list[str], what: str) -> None:
