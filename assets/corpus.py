@@ -6,7 +6,7 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import corpus_partitions
 from assets.resources import Project
 from ragpipe.adapters import pdf_folder, read_corpus_questions
-from ragpipe.ingest import ingest_folder
+from ragpipe.ingest import ingest_folder, stored_ingest
 from ragpipe.needles import mine_needles
 from ragpipe.questions import problems_frame, question_from_row, questions_frame
 from ragpipe.warehouse import read_partition, store
@@ -21,11 +21,14 @@ from ragpipe.warehouse import read_partition, store
     partitions_def=corpus_partitions,
 )
 def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
-    """Extract every PDF of the corpus (pypdfium2, pypdf fallback)."""
+    """Extract every PDF of the corpus (pypdfium2, pypdf fallback); a PDF whose path and content hash
+    the warehouse already holds is reused, not parsed again."""
     corpus = context.partition_key
     folder = pdf_folder(project.manifest(corpus), project.root)
-    result = ingest_folder(corpus, folder)
     keys = {"corpus": corpus}
+    with duckdb.get_connection() as conn:
+        previous = stored_ingest(conn, corpus)
+    result = ingest_folder(corpus, folder, previous=previous)  # unchanged PDFs are not parsed again
     with duckdb.get_connection() as conn:
         paths = {
             name: store(conn, project.root, name, frame, keys)
@@ -33,6 +36,7 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
         }
     yield MaterializeResult(asset_key="documents", metadata={
         "dagster/row_count": len(result.documents), "folder": str(folder), "parquet": str(paths["documents"]),
+        "pdfs_parsed": result.parsed, "pdfs_reused": result.reused,
         "pages": int(result.documents["pages"].sum()),
     })
     yield MaterializeResult(asset_key="pages", metadata={

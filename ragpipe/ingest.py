@@ -26,6 +26,8 @@ class Ingested:
     documents: pd.DataFrame
     pages: pd.DataFrame
     failed: pd.DataFrame
+    parsed: int = 0
+    reused: int = 0
 
 
 def doc_id_for(path: Path) -> str:
@@ -33,32 +35,81 @@ def doc_id_for(path: Path) -> str:
     return path.stem
 
 
-def ingest_folder(corpus: str, folder: Path, progress=None) -> Ingested:
-    """Extract every `*.pdf` under `folder` (sorted, so row order is stable)."""
+def ingest_folder(corpus: str, folder: Path, progress=None, previous: Ingested | None = None) -> Ingested:
+    """Extract every `*.pdf` under `folder` (sorted, so row order is stable).
+
+    With `previous` (what the warehouse already holds for this corpus), a file
+    whose path and content hash are unchanged is not parsed again: its rows
+    are reused, and only new or changed PDFs are read. `parsed` and `reused`
+    on the result say how many of each.
+    """
     if not folder.is_dir():
         raise FileNotFoundError(f"corpus {corpus!r}: PDF folder {folder} does not exist")
+    known_docs, known_failed, known_pages = _previous(previous)
     docs, pages, failed = [], [], []
+    parsed = reused = 0
     files = sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
     for path in files:
         data = path.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         doc_id = doc_id_for(path)
         rel = str(path.relative_to(folder))
-        try:
-            extracted = extract_pdf(path, data)
-        except ExtractionError as exc:
-            failed.append([corpus, doc_id, rel, digest, str(exc)])
+        if (rel, digest) in known_docs:
+            reused += 1
+            docs.append(known_docs[(rel, digest)])
+            pages.extend(known_pages.get(doc_id, []))
+        elif (rel, digest) in known_failed:
+            reused += 1
+            failed.append(known_failed[(rel, digest)])
         else:
-            texts = extracted.pages
-            docs.append([
-                corpus, doc_id, rel, digest, len(data), len(texts), sum(len(t) for t in texts),
-                sum(1 for t in texts if not t.strip()), extracted.extractor, "; ".join(extracted.warnings),
-            ])
-            pages.extend([corpus, doc_id, i + 1, t, len(t)] for i, t in enumerate(texts))
+            parsed += 1
+            try:
+                extracted = extract_pdf(path, data)
+            except ExtractionError as exc:
+                failed.append([corpus, doc_id, rel, digest, str(exc)])
+            else:
+                texts = extracted.pages
+                docs.append([
+                    corpus, doc_id, rel, digest, len(data), len(texts), sum(len(t) for t in texts),
+                    sum(1 for t in texts if not t.strip()), extracted.extractor, "; ".join(extracted.warnings),
+                ])
+                pages.extend([corpus, doc_id, i + 1, t, len(t)] for i, t in enumerate(texts))
         if progress is not None:
             progress(path)
     return Ingested(
         documents=pd.DataFrame(docs, columns=DOCUMENT_COLUMNS),
         pages=pd.DataFrame(pages, columns=PAGE_COLUMNS),
         failed=pd.DataFrame(failed, columns=FAILED_COLUMNS),
+        parsed=parsed,
+        reused=reused,
+    )
+
+
+def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:
+    """Rows of a previous ingest, keyed by (file, sha256), and its pages by document."""
+    if previous is None:
+        return {}, {}, {}
+
+    def rows(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
+        return frame[columns].to_dict("records")
+
+    docs = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.documents, DOCUMENT_COLUMNS)}
+    failed = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.failed, FAILED_COLUMNS)}
+    pages: dict[str, list] = {}
+    for r in rows(previous.pages.sort_values(["doc_id", "page"]), PAGE_COLUMNS):
+        pages.setdefault(r["doc_id"], []).append(list(r.values()))
+    return docs, failed, pages
+
+
+def stored_ingest(conn, corpus: str) -> Ingested | None:
+    """What the warehouse holds for `corpus` from earlier ingests, if anything."""
+    from ragpipe.warehouse import read_partition, table_exists
+
+    if not all(table_exists(conn, t) for t in ("documents", "pages", "failed_documents")):
+        return None
+    keys = {"corpus": corpus}
+    return Ingested(
+        documents=read_partition(conn, "documents", keys),
+        pages=read_partition(conn, "pages", keys),
+        failed=read_partition(conn, "failed_documents", keys),
     )

@@ -69,3 +69,19 @@ def test_shared_pdfs_extract_with_pdfium_when_present():
     result = extract_pdf(sample)
     assert result.extractor == "pypdfium2" and len(result.pages) > 10
     assert sum(len(p) for p in result.pages) > 10_000
+
+
+def test_ingest_is_incremental_by_content_hash(tmp_path):
+    _pdf(tmp_path / "a.pdf", ["Rent is $2,150 a month."])
+    _pdf(tmp_path / "b.pdf", ["Deposit is $4,300."])
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\ngarbage")
+    first = ingest_folder("t", tmp_path)
+    assert (first.parsed, first.reused) == (3, 0)
+    again = ingest_folder("t", tmp_path, previous=first)
+    assert (again.parsed, again.reused) == (0, 3)
+    for name in ("documents", "pages", "failed"):
+        assert getattr(again, name).reset_index(drop=True).equals(getattr(first, name).reset_index(drop=True)), name
+    _pdf(tmp_path / "b.pdf", ["Deposit is $5,000 now."])
+    changed = ingest_folder("t", tmp_path, previous=again)
+    assert (changed.parsed, changed.reused) == (1, 2)
+    assert "$5,000" in changed.pages[changed.pages["doc_id"] == "b"]["text"].iloc[0]

@@ -91,6 +91,9 @@ def test_rematerializing_replaces_rows_and_grades_are_byte_identical(warehouse):
     results = run_corpus("demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(warehouse))
     assert all(r.success for r in results)
     assert grade_hash() == before
+    (documents,) = [e for e in results[0].get_asset_materialization_events() if e.asset_key.to_user_string() == "documents"]
+    metadata = documents.materialization.metadata
+    assert (metadata["pdfs_parsed"].value, metadata["pdfs_reused"].value) == (0, 11)  # unchanged PDFs are not parsed
 
 
 def test_library_scorecard_matches_the_stored_one(warehouse):
