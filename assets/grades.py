@@ -15,11 +15,11 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
-from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.grade_table import grade_pair
 from ragpipe.history import record_grades
 from ragpipe.grading.rules import load_rules
 from ragpipe.settings import rules_path
-from ragpipe.warehouse import read_partition, store
+from ragpipe.warehouse import store
 
 
 @asset(
@@ -36,10 +36,7 @@ def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     corpus, config = pair_of(context.partition_key)
     rules = project.rules()
     with duckdb.get_connection() as conn:
-        answer_rows = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-        question_rows = read_partition(conn, "questions", {"corpus": corpus})
-        needle_rows = read_partition(conn, "needles", {"corpus": corpus})
-        frame = grade_answers(answer_rows, question_rows, needle_rows, rules)
+        frame, answer_rows = grade_pair(conn, corpus, config, rules)
         path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
         new = record_grades(conn, frame, answer_rows, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     counts = frame["verdict"].value_counts().to_dict()

@@ -6,9 +6,9 @@ import duckdb
 import pandas as pd
 
 from ragpipe.delta import grade_delta
-from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.grade_table import grade_pair
 from ragpipe.grading.rules import Rules
-from ragpipe.warehouse import read_partition, table_exists
+from ragpipe.warehouse import table_exists
 
 
 def stored_pairs(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
@@ -19,12 +19,7 @@ def stored_pairs(conn: duckdb.DuckDBPyConnection) -> list[tuple[str, str]]:
 
 def regrade_in_memory(conn: duckdb.DuckDBPyConnection, rules: Rules) -> pd.DataFrame:
     """Grades of every stored answer of every pair under `rules` (nothing written)."""
-    frames = []
-    for corpus, config in stored_pairs(conn):
-        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-        questions = read_partition(conn, "questions", {"corpus": corpus})
-        needles = read_partition(conn, "needles", {"corpus": corpus})
-        frames.append(grade_answers(answers, questions, needles, rules))
+    frames = [grade_pair(conn, corpus, config, rules)[0] for corpus, config in stored_pairs(conn)]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 

@@ -45,3 +45,13 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
             a.get("error"), rules.version,
         ])
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
+
+
+def grade_pair(conn, corpus: str, config: str, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(grades, answers) of one stored (corpus, configuration) under `rules`; nothing written."""
+    from ragpipe.warehouse import read_partition
+
+    answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+    questions = read_partition(conn, "questions", {"corpus": corpus})
+    needles = read_partition(conn, "needles", {"corpus": corpus})
+    return grade_answers(answers, questions, needles, rules), answers
