@@ -202,16 +202,7 @@ def corpus_stats_command(
     _check_names([name], sorted(manifests), "corpus")
     _use_data_dir([name], data_dir)
     if refresh or not _has_corpus(name):
-        _dagster_home()
-        from dagster import DagsterInstance
-
-        from assets.runner import run_corpus_stages
-
-        with console.status(f"materializing the corpus stages of {name}"):
-            result = run_corpus_stages(name, instance=DagsterInstance.get())
-        if not result.success:
-            console.print(f"[red]materializing {name} failed[/red]")
-            raise typer.Exit(1)
+        _materialize_corpus_stages(name)
     conn = connect(database_path(), read_only=True)
     try:
         stats = corpus_stats(conn, name)
@@ -226,6 +217,20 @@ def corpus_stats_command(
     for key, value in stats.items():
         table.add_row(key, str(value))
     console.print(table)
+
+
+def _materialize_corpus_stages(name: str) -> None:
+    """Ingest, questions and needles of one corpus, through Dagster; exit 1 if that fails."""
+    _dagster_home()
+    from dagster import DagsterInstance
+
+    from assets.runner import run_corpus_stages
+
+    with console.status(f"materializing the corpus stages of {name} (ingest, questions, needles)"):
+        result = run_corpus_stages(name, instance=DagsterInstance.get())
+    if not result.success:
+        console.print(f"[red]materializing {name} failed[/red]")
+        raise typer.Exit(1)
 
 
 def _has_corpus(name: str, folder: Optional[Path] = None) -> bool:
@@ -304,15 +309,7 @@ def agreement(
     questions, needles and grades are derived afresh with the current code and rules."""
     os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
     if not _has_corpus("financebench", data.resolve()):
-        _dagster_home()
-        from dagster import DagsterInstance
-
-        from assets.runner import run_corpus_stages
-
-        with console.status("materializing the FinanceBench corpus stages (ingest, questions, needles)"):
-            if not run_corpus_stages("financebench", instance=DagsterInstance.get()).success:
-                console.print("[red]materializing financebench failed[/red]")
-                raise typer.Exit(1)
+        _materialize_corpus_stages("financebench")
     from ragpipe.grading.agreement import agreement_for_labels
 
     conn = connect(database_path(), read_only=True)
