@@ -12,7 +12,7 @@ import pandas as pd
 
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
-from ragpipe.questions import question_from_row
+from ragpipe.questions import Question, question_from_row
 
 GRADE_COLUMNS = [
     "corpus", "config", "answer_set", "question_id", "answer_id", "kind", "verdict", "declined", "failure", "rule",
@@ -24,27 +24,41 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
     by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
     kept = needles[needles["status"] == "kept"]
     mined = {qid: list(zip(group["needle"], group["kind"])) for qid, group in kept.groupby("question_id", sort=True)}
+    as_kind: dict[tuple[str, str], Question] = {}
+    verdicts: dict[tuple, tuple] = {}  # grading is pure: an answer seen before for the same question is not re-read
     rows = []
     for a in answers.sort_values(["answer_set", "question_id"]).to_dict("records"):
         q = by_id.get(a["question_id"])
         if q is None:
             raise KeyError(f"answer {a['answer_id']}: field question_id: unknown question {a['question_id']!r}")
         if isinstance(a.get("graded_as"), str):  # e.g. labelled imports, judged against the gold answer
-            q = q.model_copy(update={"kind": a["graded_as"]})
-        if a.get("error"):
-            # an engine error is no answer: graded as the empty answer, labelled as an error
-            g = grade(q, "", [], rules, mined.get(q.id, []))
-            failure, rule = "engine error", "engine.error"
-            verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
-        else:
-            g = grade(q, a["answer"] or "", list(a["citations"]), rules, mined.get(q.id, []))
-            verdict, failure, rule = g.verdict, g.failure, g.rule
+            key = (q.id, a["graded_as"])
+            if key not in as_kind:
+                as_kind[key] = q.model_copy(update={"kind": a["graded_as"]})
+            q = as_kind[key]
+        failed = bool(a.get("error"))
+        text = "" if failed else (a["answer"] or "")
+        citations = () if failed else tuple(a["citations"])
+        memo = (q.id, q.kind, text, citations, failed)
+        if memo not in verdicts:
+            verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, []))
+        verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable = verdicts[memo]
         rows.append([
-            a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, g.declined, failure,
-            rule, g.money_question, g.wrong_money, json.dumps(g.matched, sort_keys=True), g.ungradable,
-            a.get("error"), rules.version,
+            a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, declined, failure,
+            rule, money_q, list(wrong_money), matched, ungradable, a.get("error"), rules.version,
         ])
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
+
+
+def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list) -> tuple:
+    """One grade row's verdict columns; an engine error is graded as the empty answer, labelled as an error."""
+    g = grade(q, text, citations, rules, mined)
+    verdict, failure, rule = g.verdict, g.failure, g.rule
+    if failed:
+        failure, rule = "engine error", "engine.error"
+        verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
+    return (verdict, g.declined, failure, rule, g.money_question, tuple(g.wrong_money),
+            json.dumps(g.matched, sort_keys=True), g.ungradable)
 
 
 def grade_pair(conn, corpus: str, config: str, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
