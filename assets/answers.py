@@ -1,55 +1,117 @@
-"""The system under test answers every question of the corpus for one configuration."""
+"""The system under test answers every question of the corpus for one configuration.
+
+Answering is cut into shards by question-id hash (`RAGPIPE_SHARDS`): each shard
+step reads Parquet, asks its questions and writes Parquet, so a multiprocess or
+Kubernetes executor runs shards side by side; one step stores them in DuckDB.
+"""
+
+from pathlib import Path
 
 import pandas as pd
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from dagster import AssetIn, DynamicOut, DynamicOutput, In, MetadataValue, Nothing, OpExecutionContext, Output, graph_asset, op
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
-from ragpipe.answer_log import log_answer, logged_answers
+from ragpipe.answer_log import FileLog, absorb_file_logs, log_dir, logged_answers
 from ragpipe.answering import answer_questions, settings_hash
-from ragpipe.progress import progress_reporter
 from ragpipe.engines import RetrievalContext, make_engine
 from ragpipe.imports import import_answers
+from ragpipe.progress import progress_reporter
 from ragpipe.questions import question_from_row
 from ragpipe.retrieval import ChunkIndex
-from ragpipe.warehouse import read_partition, store
+from ragpipe.shards import clean, consolidate, read, split, work_dir, write
+from ragpipe.warehouse import parquet_path, read_partition, store, write_parquet
 
 
-@asset(partitions_def=pair_partitions, group_name="answers", kinds={"duckdb"}, deps=["chunk_index", "questions"])
-def answers(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
-    """One answer per question from the configured engine, with citations, latency and engine settings;
-    plus the corpus's imported answer sets (e.g. FinanceBench's human-labelled model answers)."""
-    corpus, config = pair_of(context.partition_key)
+def _engine(project: Project, corpus: str, config: str):
+    """The configured engine, its recorded settings and the key its answer log is filed under."""
     knobs = project.config(corpus, config)
     engine = make_engine(knobs.engine, knobs.engine_settings)
-    with duckdb.get_connection() as conn:
-        chunk_rows = read_partition(conn, "chunks", {"corpus": corpus, "config": config}).set_index("chunk_id")
-        qs = [question_from_row(r) for r in read_partition(conn, "questions", {"corpus": corpus}, order_by="question_id").to_dict("records")]
-    retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, knobs.top_k)
     settings = {**engine.settings, "top_k": knobs.top_k, "chunk_size": knobs.chunk_size, "chunk_overlap": knobs.chunk_overlap}
+    return knobs, engine, settings, settings_hash(engine.name, settings)
+
+
+@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
+def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
+    """Absorb earlier shard logs, then hand each shard its questions (Parquet) and its already-logged answers."""
+    corpus, config = pair_of(context.partition_key)
+    keys = {"corpus": corpus, "config": config}
+    _, engine, _, key = _engine(project, corpus, config)
     answer_set = getattr(engine, "answer_set", engine.name)
-    key = settings_hash(engine.name, settings)
+    folder = work_dir(project.root, "answers", corpus, config, context.run_id)
     with duckdb.get_connection() as conn:
+        absorb_file_logs(conn, log_dir(project.root, corpus, config))  # answers a killed run logged
         done = logged_answers(conn, corpus, config, answer_set, key)
+        questions = read_partition(conn, "questions", {"corpus": corpus}, order_by="question_id")
+        if not parquet_path(project.root, "chunks", keys).is_file():  # shards read the chunks' Parquet copy
+            write_parquet(project.root, "chunks", read_partition(conn, "chunks", keys), keys)
+    for k, part in enumerate(split(questions, project.shards)):
+        mine = {q: done[q] for q in part["question_id"] if q in done}
+        path = write(part, folder / f"questions-{k}.parquet")
+        yield DynamicOutput({"questions": path, "done": mine, "shard": k}, mapping_key=f"shard_{k}")
+
+
+@op
+def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> dict:
+    """Ask one shard's questions that have no logged answer; each answer is logged to the shard's file as it completes."""
+    corpus, config = pair_of(context.partition_key)
+    knobs, engine, settings, key = _engine(project, corpus, config)
+    answer_set = getattr(engine, "answer_set", engine.name)
+    chunk_rows = read(parquet_path(project.root, "chunks", {"corpus": corpus, "config": config})).set_index("chunk_id")
+    retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, knobs.top_k)
+    qs = [question_from_row(r) for r in read(shard["questions"]).to_dict("records")]
+    log = FileLog(log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl", key)
+    try:
         frame = answer_questions(
-            engine, qs, retrieval, corpus, config, answer_set, settings, progress=progress_reporter(context, answer_set),
-            concurrency=knobs.concurrency, done=done, on_answer=lambda row: log_answer(conn, row, key),
+            engine, qs, retrieval, corpus, config, answer_set, settings,
+            progress=progress_reporter(context, f"{answer_set} shard {shard['shard']}"),
+            concurrency=knobs.concurrency, done=shard["done"], on_answer=log,
         )
-    imported, problems = import_answers(project.manifest(corpus), corpus, config, {q.id for q in qs})
+    finally:
+        log.close()
+    path = write(frame, Path(shard["questions"]).with_name(f"answers-{shard['shard']}.parquet"))
+    return {"path": path, "asked": len(qs) - len(shard["done"]), "resumed": len(shard["done"])}
+
+
+@op
+def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[dict]) -> Output:
+    """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets."""
+    corpus, config = pair_of(context.partition_key)
+    keys = {"corpus": corpus, "config": config}
+    knobs, engine, _, _ = _engine(project, corpus, config)
+    frame = consolidate([s["path"] for s in shards], ["question_id"])
+    with duckdb.get_connection() as conn:
+        known = set(read_partition(conn, "questions", {"corpus": corpus})["question_id"])
+        imported, problems = import_answers(project.manifest(corpus), corpus, config, known)
+        if len(imported):
+            frame = pd.concat([frame, imported], ignore_index=True)
+        absorb_file_logs(conn, log_dir(project.root, corpus, config))
+        path = store(conn, project.root, "answers", frame, keys)
     for problem in problems:
         context.log.warning(f"import skipped {problem}")
-    if len(imported):
-        frame = pd.concat([frame, imported], ignore_index=True)
-    with duckdb.get_connection() as conn:
-        path = store(conn, project.root, "answers", frame, {"corpus": corpus, "config": config})
-    return MaterializeResult(metadata={
+    clean(work_dir(project.root, "answers", corpus, config, context.run_id))
+    latency = frame["latency_ms"].dropna()
+    return Output(None, metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "engine": engine.name,
         "errors": int(frame["error"].notna().sum()),
-        "resumed": len(done),
-        "asked": int(len(qs) - len(done)),
+        "resumed": sum(s["resumed"] for s in shards),
+        "asked": sum(s["asked"] for s in shards),
+        "shards": len(shards),
         "concurrency": knobs.concurrency,
         "answer_sets": MetadataValue.json(sorted(frame["answer_set"].unique().tolist())),
         "imported": int((frame["engine"] == "import").sum()),
-        "median_latency_ms": float(frame["latency_ms"].dropna().median()) if frame["latency_ms"].notna().any() else 0.0,
+        "median_latency_ms": float(latency.median()) if len(latency) else 0.0,
     })
+
+
+@graph_asset(
+    partitions_def=pair_partitions,
+    group_name="answers",
+    kinds={"duckdb"},
+    ins={name: AssetIn(dagster_type=Nothing) for name in ("chunk_index", "questions")},
+)
+def answers(chunk_index, questions):
+    """One answer per question from the configured engine, with citations, latency and engine settings;
+    plus the corpus's imported answer sets (e.g. FinanceBench's human-labelled model answers)."""
+    return store_answers(plan_answer_shards(inputs=[chunk_index, questions]).map(answer_shard).collect())

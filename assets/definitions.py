@@ -3,6 +3,7 @@
 from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
 
 from assets import agreement, answers, corpus, delta, grades, index, scorecards
+from assets.jobs import pair_in_processes, regrade_in_processes
 from assets.resources import default_resources
 
 _modules = [corpus, index, answers, grades, scorecards, agreement, delta]
@@ -10,6 +11,17 @@ _modules = [corpus, index, answers, grades, scorecards, agreement, delta]
 defs = Definitions(
     assets=load_assets_from_modules(_modules),
     asset_checks=load_asset_checks_from_modules(_modules),
+    jobs=[pair_in_processes, regrade_in_processes],
     resources=default_resources(),
     executor=in_process_executor,  # one DuckDB writer at a time
 )
+
+
+
+# module-level, argument-free, for `reconstructable`: each step process loads the definitions afresh
+def pair_in_processes_job():
+    return defs.resolve_job_def("pair_in_processes")
+
+
+def regrade_in_processes_job():
+    return defs.resolve_job_def("regrade_in_processes")

@@ -1,50 +1,90 @@
 """Grades: the verdict on every answer under the current grader rules."""
 
+from pathlib import Path
+
 import pandas as pd
 from dagster import (
     AssetCheckExecutionContext,
     AssetCheckResult,
     AssetCheckSeverity,
-    AssetExecutionContext,
-    MaterializeResult,
+    AssetIn,
+    DynamicOut,
+    DynamicOutput,
+    In,
     MetadataValue,
-    asset,
+    Nothing,
+    OpExecutionContext,
+    Output,
     asset_check,
+    graph_asset,
+    op,
 )
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
-from ragpipe.grading.grade_table import grade_pair
+from ragpipe.grading.grade_table import grade_answers
 from ragpipe.history import record_grades
 from ragpipe.grading.rules import load_rules
 from ragpipe.settings import rules_path
-from ragpipe.warehouse import store
+from ragpipe.shards import clean, consolidate, read, split, work_dir, write
+from ragpipe.warehouse import read_partition, store
 
 
-@asset(
+@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
+def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
+    """Export the pair's answers, cut by question-id hash, with its questions and needles, as Parquet."""
+    corpus, config = pair_of(context.partition_key)
+    folder = work_dir(project.root, "grades", corpus, config, context.run_id)
+    with duckdb.get_connection() as conn:
+        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+        write(read_partition(conn, "questions", {"corpus": corpus}), folder / "questions.parquet")
+        write(read_partition(conn, "needles", {"corpus": corpus}), folder / "needles.parquet")
+    for k, part in enumerate(split(answers, project.shards)):
+        path = write(part, folder / f"answers-{k}-of-{project.shards}.parquet")
+        yield DynamicOutput({"folder": str(folder), "answers": path, "shard": k}, mapping_key=f"shard_{k}")
+
+
+@op
+def grade_shard(context: OpExecutionContext, project: Project, shard: dict) -> str:
+    """Grade one shard from Parquet to Parquet; no warehouse connection, so shards run side by side."""
+    folder = Path(shard["folder"])
+    frame = grade_answers(read(shard["answers"]), read(folder / "questions.parquet"), read(folder / "needles.parquet"), project.rules())
+    return write(frame, folder / f"grades-{shard['shard']}.parquet")
+
+
+@op
+def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[str]) -> Output:
+    """The one writer: the shards' grades, in one process's order, into DuckDB, Parquet and grade_history."""
+    corpus, config = pair_of(context.partition_key)
+    frame = consolidate(shards, ["answer_set", "question_id"])
+    rules = project.rules()
+    with duckdb.get_connection() as conn:
+        path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
+        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+        new = record_grades(conn, frame, answers, context.run.run_id, pd.Timestamp.now(tz="UTC"))
+    clean(Path(shards[0]).parent if shards else work_dir(project.root, "grades", corpus, config, context.run_id))
+    counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
+    return Output(None, metadata={
+        "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
+        "new_in_history": new, "shards": len(shards),
+        **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
+    })
+
+
+@graph_asset(
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},
-    deps=["answers", "questions", "needles"],
+    ins={name: AssetIn(dagster_type=Nothing) for name in ("answers", "questions", "needles")},
     code_version=load_rules(rules_path()).version,  # a rules change makes grades stale, nothing upstream
 )
-def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
+def grades(answers, questions, needles):
     """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per answer.
     Its code version is the grader version: a rules change makes grades (and what follows) stale, nothing upstream.
-    Every verdict is also appended to `grade_history` (keyed by answer, answer text and grader version)."""
-    corpus, config = pair_of(context.partition_key)
-    rules = project.rules()
-    with duckdb.get_connection() as conn:
-        frame, answer_rows = grade_pair(conn, corpus, config, rules)
-        path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
-        new = record_grades(conn, frame, answer_rows, context.run.run_id, pd.Timestamp.now(tz="UTC"))
-    counts = frame["verdict"].value_counts().to_dict()
-    return MaterializeResult(metadata={
-        "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
-        "new_in_history": new,
-        **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
-    })
+    Graded in shards by question-id hash (`RAGPIPE_SHARDS`), side by side under a multiprocess or Kubernetes
+    executor; one step stores them. Every verdict is also appended to `grade_history`."""
+    return store_grades(plan_grade_shards(inputs=[answers, questions, needles]).map(grade_shard).collect())
 
 
 @asset_check(

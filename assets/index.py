@@ -6,8 +6,9 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from ragpipe.chunking import chunk_pages
-from ragpipe.retrieval import ChunkIndex
-from ragpipe.warehouse import read_partition, store
+from ragpipe.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint
+from ragpipe.retrieval import ChunkIndex, index_fingerprint
+from ragpipe.warehouse import parquet_path, read_partition, store, table_exists
 
 
 @asset(partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb"}, deps=["pages"])
@@ -15,12 +16,20 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     """Overlapping chunks of whole lines, each with its document and page span (chunk_size/overlap in words)."""
     corpus, config = pair_of(context.partition_key)
     knobs = project.config(corpus, config)
+    keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
-        pages = read_partition(conn, "pages", {"corpus": corpus}, order_by="doc_id, page")
-        frame = chunk_pages(pages, corpus, config, knobs.chunk_size, knobs.chunk_overlap)
-        path = store(conn, project.root, "chunks", frame, {"corpus": corpus, "config": config})
+        fingerprint = chunks_fingerprint(read_partition(conn, "documents", {"corpus": corpus}), knobs.chunk_size, knobs.chunk_overlap)
+        unchanged = stored_fingerprint(conn, "chunks", corpus, config) == fingerprint and table_exists(conn, "chunks")
+        if unchanged:  # same pages, same knobs: the stored chunks are the chunks
+            frame = conn.execute("SELECT words FROM chunks WHERE corpus = ? AND config = ?", [corpus, config]).df()
+            path = parquet_path(project.root, "chunks", keys)
+        else:
+            pages = read_partition(conn, "pages", {"corpus": corpus}, order_by="doc_id, page")
+            frame = chunk_pages(pages, corpus, config, knobs.chunk_size, knobs.chunk_overlap)
+            path = store(conn, project.root, "chunks", frame, keys)
+            record_fingerprint(conn, "chunks", corpus, config, fingerprint)
     return MaterializeResult(metadata={
-        "dagster/row_count": len(frame), "parquet": str(path),
+        "dagster/row_count": len(frame), "parquet": str(path), "rechunked": not unchanged, "fingerprint": fingerprint,
         "chunk_size": knobs.chunk_size, "chunk_overlap": knobs.chunk_overlap,
         "mean_words": round(float(frame["words"].mean()), 1) if len(frame) else 0.0,
     })
@@ -30,11 +39,17 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
 def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """A BM25 index (bm25s, Lucene idf, k1=1.5, b=0.75) over the pair's chunks, saved beside the warehouse."""
     corpus, config = pair_of(context.partition_key)
-    with duckdb.get_connection() as conn:
-        frame = read_partition(conn, "chunks", {"corpus": corpus, "config": config}, order_by="chunk_id")
-    index = ChunkIndex.build(frame)
     folder = project.index_dir(corpus, config)
-    index.save(folder)
+    with duckdb.get_connection() as conn:
+        fingerprint = stored_fingerprint(conn, "chunks", corpus, config)
+        rebuilt = fingerprint is None or index_fingerprint(folder) != fingerprint
+        if rebuilt:
+            frame = read_partition(conn, "chunks", {"corpus": corpus, "config": config}, order_by="chunk_id")
+    if rebuilt:  # the saved index was built from other chunks (or is missing)
+        index = ChunkIndex.build(frame)
+        index.save(folder, fingerprint)
+    else:
+        index = ChunkIndex.load(folder)
     return MaterializeResult(metadata={
-        "dagster/row_count": len(frame), "vocabulary": index.vocabulary_size, "path": str(folder),
+        "dagster/row_count": index.n_docs, "vocabulary": index.vocabulary_size, "path": str(folder), "rebuilt": rebuilt,
     })

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 from dagster import ConfigurableResource
+from pydantic import Field
 from dagster_duckdb import DuckDBResource
 
 from ragpipe.grading.rules import Rules, load_rules
@@ -18,6 +19,7 @@ class Project(ConfigurableResource):
     corpora_dir: str
     warehouse_dir: str
     rules_path: str = ""
+    shards: int = Field(default=1, ge=1)  # answers and grades are cut into this many shards by question-id hash (RAGPIPE_SHARDS)
     engine_override: str = ""  # JSON {"engine", "settings", "concurrency"} from `ragpipe run --engine`; never a key
 
     @property
@@ -49,6 +51,6 @@ def default_resources() -> dict:
         "duckdb": DuckDBResource(database=str(database_path())),
         "project": Project(
             corpora_dir=str(corpora_dir()), warehouse_dir=str(warehouse_dir()), rules_path=str(rules_path() or ""),
-            engine_override=os.environ.get("RAGPIPE_ENGINE", ""),
+            engine_override=os.environ.get("RAGPIPE_ENGINE", ""), shards=int(os.environ.get("RAGPIPE_SHARDS", "1")),
         ),
     }

@@ -6,15 +6,12 @@ for its corpus-level stages and one run per configuration for the rest.
 
 from __future__ import annotations
 
-from dagster import AssetSelection, DagsterInstance, materialize
+from dagster import DagsterInstance, execute_job, materialize, reconstructable
 
-from assets.definitions import defs
-from assets.partitions import CONFIGS, pair_key
+from assets.definitions import defs, pair_in_processes_job, regrade_in_processes_job
+from assets.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
+from assets.partitions import CONFIGS, pair_key, pair_partitions
 from assets.resources import default_resources
-
-CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "question_problems", "needles")
-PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta")
-REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta")
 
 
 # the console logger at WARNING: run history keeps every event; the terminal does not need them
@@ -63,3 +60,15 @@ def failed_money_checks(results: list) -> list[dict]:
             if evaluation.check_name == "zero_wrong_money" and not evaluation.passed:
                 failed.append({k: v.value for k, v in evaluation.metadata.items()})
     return failed
+
+
+
+def run_pair_in_processes(corpus: str, config: str, instance: DagsterInstance, regrade_only: bool = False):
+    """One pair's stages through a multiprocess job, its shards side by side. Resources come from the
+    environment (RAGPIPE_WAREHOUSE, RAGPIPE_SHARDS, ...), which every step process inherits; the
+    instance must be persistent (DAGSTER_HOME), since steps report to it from other processes."""
+    job = regrade_in_processes_job if regrade_only else pair_in_processes_job
+    return execute_job(
+        reconstructable(job), instance=instance, run_config=QUIET,
+        tags=pair_partitions.get_tags_for_partition_key(pair_key(corpus, config)),
+    )

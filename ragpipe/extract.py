@@ -99,3 +99,14 @@ def extract_pdf(path: Path, data: bytes | None = None) -> ExtractedPdf:
             raise
         except Exception:
             raise ExtractionError(_explain(pdfium_exc)) from pdfium_exc
+
+
+def extract_file(path: Path) -> tuple[int, ExtractedPdf | str]:
+    """(size, pages) of one PDF, or (size, the reason it failed): what an ingest worker sends back.
+
+    It lives here, away from pandas, so a spawned worker starts in a fraction of a second."""
+    data = path.read_bytes()
+    try:
+        return len(data), extract_pdf(path, data)
+    except ExtractionError as exc:
+        return len(data), str(exc)

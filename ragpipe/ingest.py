@@ -9,12 +9,16 @@ its adapter on the way in).
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from ragpipe.extract import ExtractionError, extract_pdf
+from ragpipe.extract import ExtractedPdf, extract_file
 
 DOCUMENT_COLUMNS = ["corpus", "doc_id", "file", "sha256", "bytes", "pages", "chars", "empty_pages", "extractor", "warnings"]
 PAGE_COLUMNS = ["corpus", "doc_id", "page", "text", "chars"]
@@ -35,13 +39,18 @@ def doc_id_for(path: Path) -> str:
     return path.stem
 
 
-def ingest_folder(corpus: str, folder: Path, progress=None, previous: Ingested | None = None) -> Ingested:
+def ingest_folder(
+    corpus: str, folder: Path, progress=None, previous: Ingested | None = None, workers: int | None = None
+) -> Ingested:
     """Extract every `*.pdf` under `folder` (sorted, so row order is stable).
 
     With `previous` (what the warehouse already holds for this corpus), a file
     whose path and content hash are unchanged is not parsed again: its rows
     are reused, and only new or changed PDFs are read. `parsed` and `reused`
     on the result say how many of each.
+
+    New PDFs are parsed by `workers` processes (default: one per core); they
+    only return text, and the caller is the one writer that stores it.
     """
     if not folder.is_dir():
         raise FileNotFoundError(f"corpus {corpus!r}: PDF folder {folder} does not exist")
@@ -49,11 +58,11 @@ def ingest_folder(corpus: str, folder: Path, progress=None, previous: Ingested |
     docs, pages, failed = [], [], []
     parsed = reused = 0
     files = sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
-    for path in files:
-        data = path.read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
+    hashed = [(path, str(path.relative_to(folder)), _sha256(path)) for path in files]
+    to_parse = [path for path, rel, digest in hashed if (rel, digest) not in known_docs and (rel, digest) not in known_failed]
+    outcomes = _extract_all(to_parse, workers)
+    for path, rel, digest in hashed:
         doc_id = doc_id_for(path)
-        rel = str(path.relative_to(folder))
         if (rel, digest) in known_docs:
             reused += 1
             docs.append(known_docs[(rel, digest)])
@@ -63,14 +72,13 @@ def ingest_folder(corpus: str, folder: Path, progress=None, previous: Ingested |
             failed.append(known_failed[(rel, digest)])
         else:
             parsed += 1
-            try:
-                extracted = extract_pdf(path, data)
-            except ExtractionError as exc:
-                failed.append([corpus, doc_id, rel, digest, str(exc)])
+            size, extracted = next(outcomes)
+            if isinstance(extracted, str):
+                failed.append([corpus, doc_id, rel, digest, extracted])
             else:
                 texts = extracted.pages
                 docs.append([
-                    corpus, doc_id, rel, digest, len(data), len(texts), sum(len(t) for t in texts),
+                    corpus, doc_id, rel, digest, size, len(texts), sum(len(t) for t in texts),
                     sum(1 for t in texts if not t.strip()), extracted.extractor, "; ".join(extracted.warnings),
                 ])
                 pages.extend([corpus, doc_id, i + 1, t, len(t)] for i, t in enumerate(texts))
@@ -83,6 +91,31 @@ def ingest_folder(corpus: str, folder: Path, progress=None, previous: Ingested |
         parsed=parsed,
         reused=reused,
     )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+PARALLEL_MIN_BYTES = 16 << 20  # below this, starting worker processes costs more than it saves
+
+
+def _extract_all(paths: list[Path], workers: int | None) -> Iterator[tuple[int, ExtractedPdf | str]]:
+    """Outcomes in the order of `paths`; in worker processes (spawned: no forked threads) when it pays."""
+    workers = workers or os.cpu_count() or 1
+    if workers <= 1 or len(paths) <= 1 or sum(p.stat().st_size for p in paths) < PARALLEL_MIN_BYTES:
+        return map(extract_file, paths)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(paths)), mp_context=multiprocessing.get_context("spawn"))
+
+    def ordered() -> Iterator[tuple[int, ExtractedPdf | str]]:
+        with pool:
+            yield from pool.map(extract_file, paths)
+
+    return ordered()
 
 
 def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:

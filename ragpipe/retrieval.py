@@ -22,6 +22,15 @@ K1 = 1.5
 B = 0.75
 
 
+FINGERPRINT_FILE = "chunks.fingerprint"
+
+
+def index_fingerprint(folder: Path) -> str | None:
+    """The fingerprint of the chunks the saved index in `folder` was built from, if any."""
+    path = folder / FINGERPRINT_FILE
+    return path.read_text().strip() if path.is_file() else None
+
+
 @dataclass
 class Hit:
     rank: int
@@ -51,10 +60,15 @@ class ChunkIndex:
         model.index(tokens, show_progress=False)
         return cls(model, list(chunks["chunk_id"]))
 
-    def save(self, folder: Path) -> None:
+    def save(self, folder: Path, fingerprint: str | None = None) -> None:
+        """Save the index; `fingerprint` (of the chunks it was built from) is written last, so a
+        crash mid-save leaves no fingerprint and the next run rebuilds."""
         folder.mkdir(parents=True, exist_ok=True)
+        (folder / FINGERPRINT_FILE).unlink(missing_ok=True)
         self.model.save(str(folder))
         (folder / "chunk_ids.json").write_text(json.dumps(self.chunk_ids))
+        if fingerprint:
+            (folder / FINGERPRINT_FILE).write_text(fingerprint)
 
     @classmethod
     def load(cls, folder: Path) -> "ChunkIndex":

@@ -94,6 +94,26 @@ def test_rematerializing_replaces_rows_and_grades_are_byte_identical(warehouse):
     (documents,) = [e for e in results[0].get_asset_materialization_events() if e.asset_key.to_user_string() == "documents"]
     metadata = documents.materialization.metadata
     assert (metadata["pdfs_parsed"].value, metadata["pdfs_reused"].value) == (0, 11)  # unchanged PDFs are not parsed
+    for result in results[1:]:  # unchanged pages: no pair is re-chunked or re-indexed
+        events = {e.asset_key.to_user_string(): e.materialization.metadata for e in result.get_asset_materialization_events()}
+        assert events["chunks"]["rechunked"].value is False and events["chunk_index"]["rebuilt"].value is False
+
+
+def test_an_index_built_from_other_chunks_is_rebuilt(tmp_path):
+    from ragpipe.fingerprint import stored_fingerprint
+
+    resources = _resources(tmp_path)
+    first = run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=resources)
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
+        before = stored_fingerprint(conn, "chunks", "demo", "default")
+    (tmp_path / "index" / "demo" / "default" / "chunks.fingerprint").write_text("stale")
+    again = run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=resources)
+    events = {e.asset_key.to_user_string(): e.materialization.metadata for e in again[1].get_asset_materialization_events()}
+    assert all(r.success for r in first + again)
+    assert events["chunks"]["rechunked"].value is False  # same pages and knobs
+    assert events["chunk_index"]["rebuilt"].value is True  # the saved index says it was built from other chunks
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
+        assert stored_fingerprint(conn, "chunks", "demo", "default") == before
 
 
 def test_library_scorecard_matches_the_stored_one(warehouse):

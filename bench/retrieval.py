@@ -1,0 +1,102 @@
+"""Retrieval benchmark: the project's BM25 (bm25s) against rank-bm25 on FinanceBench chunks.
+
+Both rank the same chunks (cut from the filings with the default configuration's
+knobs) for every FinanceBench question, with the same tokenizer
+(`ragpipe.tokenize`) and the same parameters (k1=1.5, b=0.75, Lucene's idf):
+rank-bm25's `BM25Okapi.get_scores` with its idf swapped for Lucene's, so the
+two must agree on the top 10 and only speed may differ.
+
+    python bench/retrieval.py [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import tempfile
+import sys
+from pathlib import Path
+
+import numpy as np
+from rank_bm25 import BM25Okapi
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import financebench_folder, report, timed  # noqa: E402
+
+from ragpipe.adapters import read_corpus_questions  # noqa: E402
+from ragpipe.chunking import chunk_pages  # noqa: E402
+from ragpipe.ingest import ingest_folder  # noqa: E402
+from ragpipe.manifest import list_corpora, resolve_config, load_configs  # noqa: E402
+from ragpipe.retrieval import B, K1, ChunkIndex  # noqa: E402
+from ragpipe.settings import corpora_dir  # noqa: E402
+from ragpipe.tokenize import tokenize  # noqa: E402
+
+
+class LuceneOkapi(BM25Okapi):
+    """rank-bm25's BM25Okapi scoring, with Lucene's idf (what the project's index uses)."""
+
+    def _calc_idf(self, nd):
+        for word, freq in nd.items():
+            self.idf[word] = math.log(1 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
+
+
+def top10(scores: np.ndarray) -> list[int]:
+    order = sorted(range(len(scores)), key=lambda i: (-float(scores[i]), i))
+    return [i for i in order[:10] if scores[i] > 0]
+
+
+def corpus_sample(quick: bool):
+    """(chunks, questions): every filing, or the 10 filings most questions ask about (--quick)."""
+    manifest = list_corpora(corpora_dir())["financebench"]
+    folder = financebench_folder()
+    questions = read_corpus_questions(manifest, {p.stem for p in folder.glob("*.pdf")}).questions
+    if quick:
+        counts: dict[str, int] = {}
+        for q in questions:
+            for doc in q.golden_docs:
+                counts[doc] = counts.get(doc, 0) + 1
+        keep = sorted(sorted(counts, key=lambda d: (-counts[d], d))[:10])
+        tmp = Path(tempfile.mkdtemp(prefix="bench-retrieval-"))  # a copy of the sample, removed below
+        for doc in keep:
+            shutil.copy(folder / f"{doc}.pdf", tmp / f"{doc}.pdf")
+        folder = tmp
+        questions = [q for q in questions if set(q.golden_docs) & set(keep)]
+    knobs = resolve_config(manifest, "default", load_configs(corpora_dir()))
+    pages = ingest_folder("financebench", folder).pages
+    if quick:
+        shutil.rmtree(folder)
+    return chunk_pages(pages, "financebench", "default", knobs.chunk_size, knobs.chunk_overlap), questions
+
+
+def run(quick: bool) -> dict:
+    chunks, questions = corpus_sample(quick)
+    index = ChunkIndex.build(chunks)
+    reference = LuceneOkapi([tokenize(t) or ["\u2205"] for t in chunks["text"]], k1=K1, b=B)
+    queries = [[t for t in tokenize(q.text) if t in index._df] for q in questions]
+    queries = [q for q in queries if q]
+    with timed() as ours_t:
+        ours = [top10(index.model.get_scores(q)) for q in queries]
+    with timed() as ref_t:
+        ref = [top10(reference.get_scores(q)) for q in queries]
+    overlaps = [len(set(a) & set(b)) / max(1, len(b)) for a, b in zip(ours, ref)]
+    return {
+        "speedup_vs_rank_bm25": round(ref_t.seconds / ours_t.seconds, 1),
+        "top10_overlap": round(float(np.mean(overlaps)), 4),
+        "queries": len(queries),
+        "chunks": len(chunks),
+        "queries_per_s": round(len(queries) / ours_t.seconds, 1),
+        "rank_bm25_queries_per_s": round(len(queries) / ref_t.seconds, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the 10 most-asked filings; under a minute")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    report("retrieval: bm25s vs rank-bm25 (same tokens, same parameters)", run(args.quick), args.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Shards: a pair's questions split by a stable hash of the question id.
+
+A team with 100,000 questions or a slow model fans answering and grading out
+over many processes (or pods). Each shard reads its inputs from Parquet and
+writes its output to Parquet; one consolidating step stores the union in
+DuckDB, so the warehouse keeps its single writer. Sharding never changes a
+result: the consolidated rows are sorted exactly as one process sorts them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def shard_of(question_id: str, shards: int) -> int:
+    """The shard of a question: sha256, not Python's hash(), so every process agrees."""
+    return int.from_bytes(hashlib.sha256(question_id.encode()).digest()[:8], "big") % shards
+
+
+def split(frame: pd.DataFrame, shards: int) -> list[pd.DataFrame]:
+    """`frame` cut into `shards` frames by question id (some may be empty)."""
+    which = frame["question_id"].map(lambda q: shard_of(q, shards)) if len(frame) else pd.Series(dtype=int)
+    return [frame[which == k].reset_index(drop=True) for k in range(shards)]
+
+
+def work_dir(root: Path, stage: str, corpus: str, config: str, run_id: str) -> Path:
+    """Where one run's shards of one stage exchange Parquet files."""
+    return root / "shards" / stage / f"corpus={corpus}" / f"config={config}" / f"run={run_id}"
+
+
+def write(frame: pd.DataFrame, path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
+    tmp.replace(path)
+    return str(path)
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    return pq.read_table(path).to_pandas()
+
+
+def consolidate(paths: list[str], sort_by: list[str]) -> pd.DataFrame:
+    """The union of the shard outputs, in the order one process would have produced."""
+    frames = [read(p) for p in sorted(paths)]
+    frames = [f for f in frames if len(f)] or frames[:1]
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return frame.sort_values(sort_by, kind="stable").reset_index(drop=True) if len(frame) else frame
+
+
+def clean(folder: Path) -> None:
+    """Remove a run's exchange folder once its shards are stored."""
+    shutil.rmtree(folder, ignore_errors=True)

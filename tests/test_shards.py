@@ -1,0 +1,59 @@
+"""Answers and grades cut into shards by question-id hash: same results, side by side in processes."""
+
+from __future__ import annotations
+
+import hashlib
+
+import duckdb
+import pandas as pd
+from dagster import DagsterEventType, DagsterInstance
+
+from assets.runner import run_corpus, run_corpus_stages, run_pair_in_processes
+from ragpipe.shards import shard_of, split
+from tests.conftest import warehouse_resources
+
+
+def test_a_question_always_lands_in_the_same_shard():
+    ids = [f"q{n}" for n in range(200)]
+    frame = pd.DataFrame({"question_id": ids})
+    parts = split(frame, 4)
+    assert sorted(q for p in parts for q in p["question_id"]) == sorted(ids)  # every question once
+    assert all(len(p) > 20 for p in parts)  # the hash spreads them
+    assert [shard_of(q, 4) for q in ids] == [shard_of(q, 4) for q in ids]
+    assert shard_of("q7", 4) == int.from_bytes(hashlib.sha256(b"q7").digest()[:8], "big") % 4
+
+
+def _grades(warehouse) -> tuple[str, int]:
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        frame = conn.execute("SELECT * FROM grades ORDER BY answer_set, question_id").df()
+    return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest(), len(frame)
+
+
+def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monkeypatch):
+    one = tmp_path / "one"
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(one)))
+
+    many = tmp_path / "many"
+    monkeypatch.setenv("RAGPIPE_WAREHOUSE", str(many))  # every step process reads it
+    monkeypatch.setenv("RAGPIPE_SHARDS", "3")
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "dagster_home"))
+    (tmp_path / "dagster_home").mkdir()
+    assert run_corpus_stages("demo", DagsterInstance.ephemeral(), warehouse_resources(many)).success
+    with DagsterInstance.get() as instance:
+        result = run_pair_in_processes("demo", "default", instance)
+        assert result.success
+        records = instance.all_logs(result.run_id)
+
+    assert _grades(many) == _grades(one)  # sharding changes nothing, byte for byte
+    steps: dict[str, dict] = {}
+    for record in records:
+        event = record.dagster_event
+        if event and event.step_key and "shard[" in event.step_key:
+            steps.setdefault(event.step_key, {}).setdefault(event.event_type, record.timestamp)
+            steps[event.step_key].setdefault("pids", set()).add(event.pid)
+    answer_steps = sorted(k for k in steps if k.startswith("answers.answer_shard["))
+    assert len(answer_steps) == 3 and len([k for k in steps if k.startswith("grades.grade_shard[")]) == 3
+    assert len(set().union(*(steps[k]["pids"] for k in answer_steps))) >= 2  # different processes
+    spans = sorted((steps[k][DagsterEventType.STEP_WORKER_STARTING], steps[k][DagsterEventType.STEP_SUCCESS]) for k in answer_steps)
+    assert any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:]))  # at least two at once
+    assert not list((many / "shards").rglob("*.parquet"))  # exchange files are cleaned once stored
