@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test dev clean
+.PHONY: run test dev bench bench-quick clean
 
 $(BIN)/ragpipe: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,17 @@ run: $(BIN)/ragpipe
 
 test: $(BIN)/ragpipe
 	$(BIN)/python -m pytest -q
+
+# the three benchmarks, each measuring its alternative in the same run (needs ../shared/data)
+bench: $(BIN)/ragpipe
+	$(BIN)/python bench/ingest.py
+	$(BIN)/python bench/retrieval.py
+	$(BIN)/python bench/regrade.py
+
+bench-quick: $(BIN)/ragpipe
+	$(BIN)/python bench/ingest.py --quick
+	$(BIN)/python bench/retrieval.py --quick
+	$(BIN)/python bench/regrade.py --quick
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)

@@ -12,17 +12,16 @@ two must agree on the top 10 and only speed may differ.
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import tempfile
 import sys
 from pathlib import Path
 
 import numpy as np
-from rank_bm25 import BM25Okapi
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, report, timed  # noqa: E402
+from reference_bm25 import LuceneOkapi, top_k  # noqa: E402
 
 from ragpipe.adapters import read_corpus_questions  # noqa: E402
 from ragpipe.chunking import chunk_pages  # noqa: E402
@@ -31,19 +30,6 @@ from ragpipe.manifest import list_corpora, resolve_config, load_configs  # noqa:
 from ragpipe.retrieval import B, K1, ChunkIndex  # noqa: E402
 from ragpipe.settings import corpora_dir  # noqa: E402
 from ragpipe.tokenize import tokenize  # noqa: E402
-
-
-class LuceneOkapi(BM25Okapi):
-    """rank-bm25's BM25Okapi scoring, with Lucene's idf (what the project's index uses)."""
-
-    def _calc_idf(self, nd):
-        for word, freq in nd.items():
-            self.idf[word] = math.log(1 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
-
-
-def top10(scores: np.ndarray) -> list[int]:
-    order = sorted(range(len(scores)), key=lambda i: (-float(scores[i]), i))
-    return [i for i in order[:10] if scores[i] > 0]
 
 
 def corpus_sample(quick: bool):
@@ -76,9 +62,9 @@ def run(quick: bool) -> dict:
     queries = [[t for t in tokenize(q.text) if t in index._df] for q in questions]
     queries = [q for q in queries if q]
     with timed() as ours_t:
-        ours = [top10(index.model.get_scores(q)) for q in queries]
+        ours = [top_k(index.model.get_scores(q)) for q in queries]
     with timed() as ref_t:
-        ref = [top10(reference.get_scores(q)) for q in queries]
+        ref = [top_k(reference.get_scores(q)) for q in queries]
     overlaps = [len(set(a) & set(b)) / max(1, len(b)) for a, b in zip(ours, ref)]
     return {
         "speedup_vs_rank_bm25": round(ref_t.seconds / ours_t.seconds, 1),

@@ -1,0 +1,102 @@
+"""Regrade benchmark: grading throughput, and a regrade-only run against a full one.
+
+1. A scratch warehouse gets a full materialization of the FinanceBench default
+   pair (demo with --quick): ingest, questions, needles, chunks, index,
+   answers, grades, scorecards. Then a regrade-only materialization (grades,
+   scorecards, agreement, delta) of the same pair. Both timed, same run.
+2. A synthetic history of 100,000 stored answers (10,000 with --quick) built
+   from that warehouse's real questions, needles and labelled model answers
+   (`bench/synthetic.py`) is graded by the library, in one process and in two
+   processes (shards by question-id hash, as the multiprocess job cuts them).
+
+    python bench/regrade.py [--quick] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+from dagster import DagsterInstance
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import financebench_folder, report, timed  # noqa: E402
+from synthetic import synthetic_answers  # noqa: E402
+
+from assets.runner import regrade_pair, run_corpus  # noqa: E402
+from ragpipe.grading.grade_table import grade_answers  # noqa: E402
+from ragpipe.grading.rules import load_rules  # noqa: E402
+from ragpipe.shards import split  # noqa: E402
+from ragpipe.warehouse import read_partition  # noqa: E402
+
+
+def _resources(folder: Path) -> dict:
+    from dagster_duckdb import DuckDBResource
+
+    from assets.resources import Project
+    from ragpipe.settings import corpora_dir
+
+    return {
+        "duckdb": DuckDBResource(database=str(folder / "ragpipe.duckdb")),
+        "project": Project(corpora_dir=str(corpora_dir()), warehouse_dir=str(folder)),
+    }
+
+
+def _grade(args) -> int:
+    answers, questions, needles = args
+    return len(grade_answers(answers, questions, needles, load_rules()))
+
+
+def run(quick: bool) -> dict:
+    corpus = "demo" if quick else "financebench"
+    if not quick:
+        financebench_folder()  # exits with the reason when the data is absent
+    with tempfile.TemporaryDirectory(prefix="bench-regrade-") as tmp:
+        folder = Path(tmp)
+        instance = DagsterInstance.ephemeral()
+        with timed() as full_t:
+            results = run_corpus(corpus, ["default"], instance=instance, resources=_resources(folder))
+        assert all(r.success for r in results), "full materialization failed"
+        with timed() as regrade_t:
+            assert regrade_pair(corpus, "default", instance=instance, resources=_resources(folder)).success
+        with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
+            questions = read_partition(conn, "questions", {"corpus": corpus})
+            needles = read_partition(conn, "needles", {"corpus": corpus})
+            real = read_partition(conn, "answers", {"corpus": corpus, "config": "default"})
+    history = synthetic_answers(questions, needles, real, 10_000 if quick else 100_000)
+    with timed() as one_t:
+        graded = _grade((history, questions, needles))
+    shards = [(part, questions, needles) for part in split(history, 2)]
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        list(pool.map(_grade, [(part.head(1), questions, needles) for part, _, _ in shards]))  # workers up before timing
+        with timed() as two_t:
+            graded_two = sum(pool.map(_grade, shards))
+    assert graded == graded_two == len(history)
+    unique = history[["question_id", "answer"]].drop_duplicates()
+    return {
+        "answers_per_s": round(len(history) / one_t.seconds),
+        "answers_per_s_two_processes": round(len(history) / two_t.seconds),
+        "answers": len(history),
+        "unique_answer_share": round(len(unique) / len(history), 3),
+        "regrade_vs_full_speedup": round(full_t.seconds / regrade_t.seconds, 1),
+        "full_s": round(full_t.seconds, 1),
+        "regrade_s": round(regrade_t.seconds, 1),
+        "corpus": corpus,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="demo corpus and 10,000 answers; under a minute")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    report("regrade: grading throughput and regrade-only vs full", run(args.quick), args.json)
+
+
+if __name__ == "__main__":
+    main()
