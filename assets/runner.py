@@ -30,11 +30,18 @@ def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, reso
     )
 
 
-def run_corpus(corpus: str, configs: list[str] | None = None, instance: DagsterInstance | None = None, resources: dict | None = None) -> list:
-    """Materialize everything for `corpus` and each configuration; returns the run results."""
+def run_corpus(
+    corpus: str, configs: list[str] | None = None, instance: DagsterInstance | None = None, resources: dict | None = None,
+    in_processes: bool = False,
+) -> list:
+    """Materialize everything for `corpus` and each configuration; returns the run results.
+    `in_processes`: each pair through the multiprocess job (resources from the environment)."""
     resources = resources or default_resources()
     results = [run_corpus_stages(corpus, instance, resources)]
     for config in configs or CONFIGS:
+        if in_processes:
+            results.append(run_pair_in_processes(corpus, config, instance))
+            continue
         results.append(
             materialize(
                 _all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance,

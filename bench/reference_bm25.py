@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from rank_bm25 import BM25Okapi
 
 
@@ -21,5 +23,7 @@ class LuceneOkapi(BM25Okapi):
 
 def top_k(scores, k: int = 10) -> list[int]:
     """Indices of the k best positive scores, ties broken by position (as the project's search does)."""
-    order = sorted(range(len(scores)), key=lambda i: (-float(scores[i]), i))
-    return [i for i in order[:k] if scores[i] > 0]
+    k = min(k, len(scores))
+    best = np.argpartition(-scores, k - 1)[:k] if k else []
+    order = sorted(best, key=lambda i: (-float(scores[i]), int(i)))
+    return [int(i) for i in order if scores[i] > 0]

@@ -67,6 +67,8 @@ def synthetic_answers(questions: pd.DataFrame, needles: pd.DataFrame, real: pd.D
             text = f"To answer, we look at page {page} and compute the figure step by step. {gold} That is the answer."
         else:
             text = rng.choice(real_by_q.get(q["question_id"], [gold]))
+        if rng.random() < 0.6:  # most real answers point somewhere
+            text += rng.choice([" (see page {page})", " [source: page {page}]", " Source: the filing, p. {page}."]).format(page=rng.randint(1, 400))
         answer_set = f"synthetic-{i // len(qs)}"
         rows.append([
             q["corpus"], "bench", answer_set, q["question_id"], answer_id(q["corpus"], "bench", answer_set, q["question_id"]),

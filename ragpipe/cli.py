@@ -141,8 +141,12 @@ def run(
     url: Optional[str] = typer.Option(None, "--url", help="http: the RAG service's endpoint"),
     answers_file: Optional[Path] = typer.Option(None, "--answers", help="import: a JSONL file of question_id, answer, citations, latency_ms"),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", min=1, max=64, help="requests in flight (default 4)"),
+    shards: Optional[int] = typer.Option(None, "--shards", min=1, max=1024, help="cut answers and grades into N shards by question-id hash"),
+    processes: bool = typer.Option(False, "--processes", help="run each pair's steps, shards side by side, in worker processes"),
 ) -> None:
     """Materialize every asset for the corpus (and configurations), then print the scorecards."""
+    if shards:
+        os.environ["RAGPIPE_SHARDS"] = str(shards)  # read by every step process
     if engine:
         os.environ["RAGPIPE_ENGINE"] = json.dumps(_engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file))
         os.environ["RAGPIPE_PROGRESS_BAR"] = "1"
@@ -167,7 +171,7 @@ def run(
     blocked: list[dict] = []
     for name in corpora:
         console.print(f"materializing {name} x {', '.join(configs)}")
-        results = run_corpus(name, configs, instance=instance)
+        results = run_corpus(name, configs, instance=instance, in_processes=processes)
         money = failed_money_checks(results)
         blocked.extend(money)
         if any(not r.success for r in results) and len(money) < sum(not r.success for r in results):

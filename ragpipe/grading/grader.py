@@ -98,14 +98,14 @@ def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
 
 def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]], money_q: bool) -> Grade:
     whole = _blank_citations(answer)
+    decision = decide(whole, rules)
+    if decision.declined:
+        return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=_decline_spans(decision))
     text = own_voice(whole, rules)  # figures and needles count only in the answer's own voice
     figures = find_figures(text)
     tol = Decimal(str(rules.money.relative_tolerance))
     scale = question_scale(question.text)
     matched: list[dict] = []
-    decision = decide(whole, rules)
-    if decision.declined:
-        return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=_decline_spans(decision))
 
     key = money_key(question) if question.money_key is not None else None
     if money_q and key is not None:

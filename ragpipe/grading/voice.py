@@ -32,6 +32,12 @@ def _compile(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE) if patterns else None
 
 
+@lru_cache(maxsize=64)
+def _context_free(patterns: tuple[str, ...]) -> bool:
+    """Markers without anchors or lookaround match inside a sentence only where they match in the whole text."""
+    return not any(tok in p for p in patterns for tok in ("^", "$", "\\A", "\\Z", "(?<", "(?=", "(?!"))
+
+
 def _opens_sentence(sentence: str, start: int) -> bool:
     """Nothing but filler before the attribution ("According to", "Based on the")."""
     return not re.search(r"[a-z0-9$%]", sentence[:start], re.IGNORECASE)
@@ -46,6 +52,8 @@ def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list
     pattern = _compile(tuple(rules.attribution.markers))
     if mode == "none" or pattern is None:
         return []
+    if _context_free(tuple(rules.attribution.markers)) and not pattern.search(answer):
+        return []  # no marker anywhere, so none in any sentence: skip the split (most answers)
     spans = []
     for start, end in sentences(answer):
         sentence = answer[start:end]
