@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test dev bench bench-quick clean
+.PHONY: run test chromium dev bench bench-quick clean
 
 $(BIN)/ragpipe: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,8 +16,16 @@ run: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/ragpipe run --corpus demo
 
-test: $(BIN)/ragpipe
+test: $(BIN)/ragpipe chromium
 	$(BIN)/python -m pytest -q
+
+# the review report's browser test drives Debian's chromium; without it that test skips, saying why
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo "sudo -n" ); \
+	  ( $$SUDO apt-get install -y --no-install-recommends chromium || \
+	    { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; } ) >/dev/null 2>&1 \
+	  || echo "chromium could not be installed here: the browser test will skip"; }
 
 # the three benchmarks, each measuring its alternative in the same run (needs ../shared/data)
 bench: $(BIN)/ragpipe
@@ -35,4 +43,4 @@ dev: $(BIN)/ragpipe
 	$(BIN)/dagster dev -w workspace.yaml
 
 clean:
-	rm -rf warehouse/ragpipe.duckdb warehouse/parquet warehouse/index warehouse/corpora
+	rm -rf warehouse/ragpipe.duckdb warehouse/parquet warehouse/index warehouse/corpora warehouse/reports warehouse/shards warehouse/answer_log

@@ -2,11 +2,11 @@
 
 from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
 
-from assets import agreement, answers, corpus, delta, grades, index, scorecards
+from assets import agreement, answers, corpus, delta, grades, index, review, scorecards
 from assets.jobs import pair_in_processes, regrade_in_processes
 from assets.resources import default_resources
 
-_modules = [corpus, index, answers, grades, scorecards, agreement, delta]
+_modules = [corpus, index, answers, grades, scorecards, agreement, delta, review]
 
 defs = Definitions(
     assets=load_assets_from_modules(_modules),

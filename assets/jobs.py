@@ -11,8 +11,8 @@ from dagster import AssetSelection, define_asset_job, multiprocess_executor
 
 
 CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "question_problems", "needles")
-PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta")
-REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta")
+PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report")
+REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta", "review_report")
 
 _processes = multiprocess_executor.configured({"max_concurrent": 0})  # 0: one step per core
 

@@ -335,7 +335,7 @@ def agreement(
     console.print(table)
 
 
-from ragpipe import cli_grader  # noqa: E402,F401  registers regrade, delta, whatif, audit, sql
+from ragpipe import cli_grader, cli_review  # noqa: E402,F401  registers regrade, delta, whatif, audit, sql, review
 
 if __name__ == "__main__":
     app()

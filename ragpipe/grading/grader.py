@@ -81,8 +81,12 @@ def _decline_spans(decision) -> list[dict]:
 def money_key(question: Question) -> Figure:
     """The key as a value: a bare key in a question that declares its unit
     ("in USD millions") is read in that unit."""
-    key = parse_figure(question.money_key)
-    scale = question_scale(question.text)
+    return money_key_value(question.money_key, question.text)
+
+
+def money_key_value(key_text: str, question_text: str) -> Figure:
+    key = parse_figure(key_text)
+    scale = question_scale(question_text)
     if scale == 1 or key.scale_word is not None:
         return key
     # a key in the question's unit ("$382.00" in USD millions) is padded to two

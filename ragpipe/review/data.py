@@ -1,0 +1,153 @@
+"""Everything the review report shows, read from the warehouse (read-only) into plain data.
+
+A report is for one (corpus, configuration), optionally one answer set, at the
+current grader version or an older one from `grade_history`. An older verdict
+whose answer text has changed since is flagged, not silently re-annotated.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ragpipe.delta import grade_delta
+from ragpipe.grading.agreement import grader_class
+from ragpipe.history import answer_sha, grader_versions, verdicts_at
+from ragpipe.labels import HUMAN_CLASSES
+from ragpipe.scorecard import build_scorecard
+from ragpipe.warehouse import read_partition, table_exists
+
+
+class ReviewError(LookupError):
+    """The warehouse has nothing to review for what was asked; the message says what it has."""
+
+
+@dataclass
+class Review:
+    corpus: str
+    config: str
+    answer_set: str | None
+    grader_version: str
+    rows: list[dict]
+    needles: dict[str, list[dict]]
+    scorecards: list[dict]
+    pairs: pd.DataFrame  # verdict counts per (corpus, config, answer set) at this grader version
+    latencies: list[float]
+    confusion: dict[str, dict[str, int]] | None
+    delta_from: str | None
+    flips: list[dict]
+    audit_sample: list[str]  # answer ids of the PASS audit, in the order drawn
+    seed: int = 0
+    versions: list[str] = field(default_factory=list)
+
+
+def _grades(conn, corpus: str, config: str, grader: str | None) -> tuple[pd.DataFrame, str]:
+    keys = {"corpus": corpus, "config": config}
+    if not table_exists(conn, "grades"):
+        raise ReviewError("the warehouse has no grades yet: run `ragpipe run` first")
+    current = read_partition(conn, "grades", keys)
+    if current.empty:
+        raise ReviewError(f"no grades for corpus {corpus!r}, config {config!r}: run `ragpipe run --corpus {corpus} --config {config}`")
+    if grader is None or grader == current["grader_version"].iloc[0]:
+        return current, current["grader_version"].iloc[0]
+    older = verdicts_at(conn, grader, corpus, config)
+    if older.empty:
+        known = ", ".join(grader_versions(conn, corpus, config)) or "none"
+        raise ReviewError(f"grader version {grader!r} never graded {corpus}/{config}; versions that did: {known}")
+    return older, grader
+
+
+def _cited_pages(conn, corpus: str, config: str) -> dict[str, tuple[str, int, int]]:
+    rows = conn.execute(
+        "SELECT chunk_id, doc_id, page_start, page_end FROM chunks WHERE corpus = ? AND config = ?", [corpus, config]
+    ).fetchall() if table_exists(conn, "chunks") else []
+    return {r[0]: (r[1], int(r[2]), int(r[3])) for r in rows}
+
+
+def _golden(docs, pages_json) -> list[tuple[str, list[int]]]:
+    """(document, 1-indexed evidence pages) for each golden document."""
+    pages = json.loads(pages_json) if isinstance(pages_json, str) and pages_json else {}
+    return [(d, list(pages.get(d, []))) for d in _listed(docs)]
+
+
+def _listed(value) -> list:
+    return [] if value is None or (isinstance(value, float) and pd.isna(value)) else list(value)
+
+
+def load_review(
+    conn, corpus: str, config: str, answer_set: str | None = None, grader: str | None = None,
+    delta_from: str | None = None, seed: int = 0, audit_size: int = 20,
+) -> Review:
+    grades, version = _grades(conn, corpus, config, grader)
+    answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+    if answer_set is not None:
+        if answer_set not in set(grades["answer_set"]):
+            raise ReviewError(f"answer set {answer_set!r} not in {corpus}/{config}; it has: {', '.join(sorted(set(grades['answer_set'])))}")
+        grades, answers = grades[grades["answer_set"] == answer_set], answers[answers["answer_set"] == answer_set]
+    questions = read_partition(conn, "questions", {"corpus": corpus}).set_index("question_id")
+    chunks = _cited_pages(conn, corpus, config)
+    by_answer = answers.set_index("answer_id")
+    rows = []
+    for g in grades.sort_values(["answer_set", "question_id"]).to_dict("records"):
+        a = by_answer.loc[g["answer_id"]] if g["answer_id"] in by_answer.index else None
+        q = questions.loc[g["question_id"]]
+        text = "" if a is None or a["answer"] is None else str(a["answer"])
+        citations = _listed(None if a is None else a["citations"])
+        stale = "answer_sha" in g and a is not None and g["answer_sha"] != answer_sha(a["answer"], a["citations"])
+        cited = [chunks[c] for c in _listed(None if a is None else a["cited_chunks"]) if c in chunks]
+        rows.append({
+            **{k: g[k] for k in ("answer_set", "question_id", "answer_id", "kind", "verdict", "rule", "matched", "money_question")},
+            "declined": bool(g["declined"]), "failure": None if pd.isna(g["failure"]) else g["failure"],
+            "wrong_money": _listed(g["wrong_money"]), "error": None if pd.isna(g["error"]) else g["error"],
+            "question": q["text"], "gold_answer": q["gold_answer"], "money_key": None if pd.isna(q["money_key"]) else q["money_key"], "question_type": q["question_type"],
+            "golden": _golden(q["golden_docs"], q["golden_pages"]),
+            "answer": text, "citations": citations, "cited_pages": cited, "stale": bool(stale),
+            "latency_ms": None if a is None or pd.isna(a["latency_ms"]) else float(a["latency_ms"]),
+            "label": None if a is None or pd.isna(a["label"]) else a["label"],
+        })
+    needles: dict[str, list[dict]] = {}
+    for n in read_partition(conn, "needles", {"corpus": corpus}).to_dict("records"):
+        needles.setdefault(n["question_id"], []).append({k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")})
+    documents = len(read_partition(conn, "documents", {"corpus": corpus}))
+    failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
+    cards = [
+        build_scorecard(group, answers[answers["answer_set"] == s], documents + failed, failed)
+        for s, group in grades.groupby("answer_set", sort=True)
+    ]
+    labelled = [r for r in rows if r["label"] in HUMAN_CLASSES]
+    confusion = None
+    if labelled:
+        confusion = {h: {c: 0 for c in HUMAN_CLASSES} for h in HUMAN_CLASSES}
+        for r in labelled:
+            confusion[r["label"]][grader_class(r["verdict"], r["declined"])] += 1
+    versions = grader_versions(conn, corpus, config)
+    if delta_from is None and version in versions and versions.index(version) > 0:
+        delta_from = versions[versions.index(version) - 1]
+    flips = []
+    if delta_from:
+        old = verdicts_at(conn, delta_from, corpus, config)
+        if answer_set is not None:
+            old = old[old["answer_set"] == answer_set]
+        flips = grade_delta(old, grades)["flips"] if len(old) else []
+    passed = sorted(r["answer_id"] for r in rows if r["verdict"] == "correct")
+    sample = random.Random(seed).sample(passed, min(audit_size, len(passed)))
+    return Review(
+        corpus=corpus, config=config, answer_set=answer_set, grader_version=version, rows=rows, needles=needles,
+        scorecards=cards, pairs=_pair_counts(conn, version), latencies=[r["latency_ms"] for r in rows if r["latency_ms"] is not None],
+        confusion=confusion, delta_from=delta_from, flips=flips, audit_sample=sample, seed=seed, versions=versions,
+    )
+
+
+def _pair_counts(conn, version: str) -> pd.DataFrame:
+    """Correct/partial/wrong per (corpus, config, answer set) graded at `version`, for the overview plot."""
+    source = "grades" if conn.execute("SELECT count(*) FROM grades WHERE grader_version = ?", [version]).fetchall()[0][0] else "grade_history"
+    return conn.execute(
+        f"SELECT corpus, config, answer_set, count(*) FILTER (verdict = 'correct') AS correct, "
+        f"count(*) FILTER (verdict = 'partial') AS partial, count(*) FILTER (verdict = 'wrong') AS wrong "
+        f"FROM (SELECT DISTINCT ON (answer_id) * FROM {source} WHERE grader_version = ?) "
+        "WHERE answer_set NOT LIKE 'labeled:%' GROUP BY ALL ORDER BY corpus, config, answer_set",
+        [version],
+    ).df()

@@ -1,0 +1,81 @@
+"""The report's plots as inline SVG (matplotlib, no network, deterministic output)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import matplotlib
+
+matplotlib.use("svg")  # no display, no GUI toolkit
+import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
+
+plt.rcParams.update({"svg.hashsalt": "ragpipe", "svg.fonttype": "none", "font.size": 9})
+COLORS = {"correct": "#2e7d32", "partial": "#f9a825", "wrong": "#c62828"}
+
+
+def _svg(fig) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    text = buffer.getvalue()
+    text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL)  # RDF boilerplate, no content
+    return text[text.index("<svg"):]  # drop the XML prolog: the SVG sits inside HTML
+
+
+def verdicts_plot(pairs) -> str:
+    """Stacked bars: correct / partial / wrong share for each (corpus, configuration, answer set)."""
+    if pairs is None or len(pairs) == 0:
+        return ""
+    labels = [f"{r.corpus} / {r.config}\n{r.answer_set}" for r in pairs.itertuples()]
+    totals = (pairs["correct"] + pairs["partial"] + pairs["wrong"]).clip(lower=1)
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(pairs) + 1))
+    left = [0.0] * len(pairs)
+    for verdict in ("correct", "partial", "wrong"):
+        share = list(100 * pairs[verdict] / totals)
+        ax.barh(labels, share, left=left, color=COLORS[verdict], label=verdict)
+        left = [a + b for a, b in zip(left, share)]
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of answers")
+    ax.legend(ncol=3, loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    return _svg(fig)
+
+
+def latency_plot(latencies: list[float]) -> str:
+    """Histogram of answer latency (ms), log-spaced so fast and slow engines both show."""
+    if not latencies:
+        return ""
+    import numpy as np
+
+    low, high = max(min(latencies), 0.01), max(max(latencies), 0.02)
+    bins = np.geomspace(low, high * 1.01, 30) if high > low else 10
+    fig, ax = plt.subplots(figsize=(7, 2.4))
+    ax.hist(latencies, bins=bins, color="#546e7a")
+    if high > low:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_xlabel("latency (ms)")
+    ax.set_ylabel("answers")
+    return _svg(fig)
+
+
+def confusion_plot(confusion: dict[str, dict[str, int]] | None) -> str:
+    """People (rows) against the grader (columns) on labelled answers, with counts."""
+    if not confusion:
+        return ""
+    classes = list(confusion)
+    grid = [[confusion[h][g] for g in classes] for h in classes]
+    fig, ax = plt.subplots(figsize=(4.2, 3.4))
+    ax.imshow(grid, cmap="Blues")
+    ax.set_xticks(range(len(classes)), [c.replace(" Answer", "") for c in classes])
+    ax.set_yticks(range(len(classes)), [c.replace(" Answer", "") for c in classes])
+    ax.set_xlabel("grader")
+    ax.set_ylabel("person")
+    peak = max(max(row) for row in grid) or 1
+    for i, row in enumerate(grid):
+        for j, n in enumerate(row):
+            ax.text(j, i, str(n), ha="center", va="center", color="white" if n > peak / 2 else "black")
+    return _svg(fig)

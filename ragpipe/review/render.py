@@ -1,0 +1,56 @@
+"""Render a Review as one self-contained HTML file: inline CSS, inline SVG plots, inline script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+
+from ragpipe.grading.rules import Rules
+from ragpipe.review.annotate import annotate
+from ragpipe.review.data import Review
+from ragpipe.review.plots import confusion_plot, latency_plot, verdicts_plot
+
+_ENV = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2", "html"]))
+
+
+def answer_html(row: dict, rules: Rules) -> Markup:
+    """The answer with its marks as spans; a stale verdict's answer is shown plain."""
+    if row["stale"]:
+        return escape(row["answer"])
+    parts = []
+    key = (row["money_key"], row["question"]) if row["money_key"] else None
+    for run in annotate(row["answer"], row["matched"], row["wrong_money"], bool(row["money_question"]), rules, key):
+        if not run.marks:
+            parts.append(escape(run.text))
+        else:
+            parts.append(Markup('<span class="{}" title="{}">{}</span>').format(" ".join(run.marks), "; ".join(run.notes), run.text))
+    return Markup("").join(parts)
+
+
+def render_report(review: Review, rules: Rules) -> str:
+    by_id = {row["answer_id"]: row for row in review.rows}
+    return _ENV.get_template("report.html.j2").render(
+        r=review,
+        answers_html={row["answer_id"]: answer_html(row, rules) for row in review.rows},
+        audit=[by_id[a] for a in review.audit_sample],
+        verdicts=sorted({row["verdict"] for row in review.rows}),
+        failures=sorted({row["failure"] for row in review.rows if row["failure"]}),
+        sets=sorted({row["answer_set"] for row in review.rows}),
+        plots={
+            "verdicts": verdicts_plot(review.pairs),
+            "latency": latency_plot(review.latencies),
+            "confusion": confusion_plot(review.confusion),
+        },
+        meta={"corpus": review.corpus, "config": review.config, "grader_version": review.grader_version},
+    )
+
+
+def write_report(review: Review, rules: Rules, out: Path) -> Path:
+    """Write atomically (temp file, then rename): a reader never sees half a report."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(render_report(review, rules), encoding="utf-8")
+    tmp.replace(out)
+    return out

@@ -1,0 +1,201 @@
+"""The review report: built from a real warehouse, checked in a real headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from dagster import DagsterInstance
+
+from assets.runner import regrade_pair, run_corpus
+from ragpipe.grading.rules import DEFAULT_RULES, load_rules
+from ragpipe.review.data import ReviewError, load_review
+from ragpipe.review.render import write_report
+from tests.conftest import warehouse_resources
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory) -> dict:
+    """The demo pair graded, then re-graded without the decline phrase "could not find" (a real delta)."""
+    folder = tmp_path_factory.mktemp("review-warehouse")
+    instance = DagsterInstance.ephemeral()
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(folder)))
+    candidate = folder / "rules-candidate.yaml"
+    candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
+    result = regrade_pair("demo", "default", instance=instance, resources=warehouse_resources(folder, rules_path=candidate))
+    assert result.success
+    (event,) = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "review_report"]
+    with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
+        data = load_review(conn, "demo", "default", seed=3, audit_size=5)
+        grades = conn.execute("SELECT * FROM grades WHERE corpus = 'demo' AND config = 'default'").df()
+    report = write_report(data, load_rules(candidate), folder / "review.html")
+    return {"folder": folder, "data": data, "grades": grades, "report": report, "asset": event.materialization.metadata}
+
+
+def test_the_asset_links_the_report_it_wrote_after_scorecards(reviewed):
+    path = Path(reviewed["asset"]["report"].value)
+    assert path.is_file() and path.read_text().count('<article class="row"') == len(reviewed["grades"])
+    assert reviewed["asset"]["flips"].value == len(reviewed["data"].flips) > 0
+
+
+def test_report_data_explains_every_verdict(reviewed):
+    data, grades = reviewed["data"], reviewed["grades"]
+    assert len(data.rows) == len(grades) and data.delta_from and data.delta_from != data.grader_version
+    assert all(f["old_rule"].endswith(".declined") and f["old_declined"] for f in data.flips)  # the removed phrase decided them
+    assert all(r["verdict"] == "correct" for r in data.rows if r["answer_id"] in data.audit_sample)
+    assert len(data.audit_sample) == 5 and data.audit_sample == load_review_again(reviewed).audit_sample  # seeded
+    html = reviewed["report"].read_text()
+    assert not any(ref in html for ref in ('src="http', "href='http", 'href="http', "url(http", "@import", "<link"))  # fetches nothing
+
+
+def load_review_again(reviewed):
+    with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
+        return load_review(conn, "demo", "default", seed=3, audit_size=5)
+
+
+def test_unknown_answer_set_or_version_names_what_exists(reviewed):
+    with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
+        with pytest.raises(ReviewError, match="it has: extractive"):
+            load_review(conn, "demo", "default", answer_set="nope")
+        with pytest.raises(ReviewError, match="versions that did: g"):
+            load_review(conn, "demo", "default", grader="g0-unknown")
+
+
+@pytest.fixture(scope="module")
+def page(reviewed, tmp_path_factory):
+    if not CHROMIUM.exists() and not shutil.which("chromium"):
+        pytest.skip("Chromium is not installed (make test installs Debian's chromium package; it could not here)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: pip install -e '.[dev]'")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")), args=["--no-sandbox"])
+        tab = browser.new_page(viewport={"width": 1200, "height": 1000}, accept_downloads=True)
+        errors: list[str] = []
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.goto(reviewed["report"].as_uri())
+        yield tab, errors
+        browser.close()
+
+
+def _visible(tab) -> int:
+    return tab.locator("#answers article.row:visible").count()
+
+
+def test_page_loads_without_errors_and_filters_change_the_rows(page, reviewed, tmp_path_factory):
+    tab, errors = page
+    grades = reviewed["grades"]
+    assert _visible(tab) == len(grades)
+    tab.select_option("#f-verdict", "wrong")
+    assert _visible(tab) == int((grades["verdict"] == "wrong").sum()) > 0
+    tab.select_option("#f-verdict", "")
+    tab.check("#f-money")
+    assert _visible(tab) == int(grades["money_question"].sum())
+    tab.uncheck("#f-money")
+    tab.select_option("#f-declined", "yes")
+    assert _visible(tab) == int(grades["declined"].sum())
+    tab.select_option("#f-declined", "")
+    failure = grades["failure"].dropna().iloc[0]
+    tab.select_option("#f-failure", failure)
+    assert _visible(tab) == int((grades["failure"] == failure).sum())
+    assert tab.locator("#visible-count").inner_text() == str(_visible(tab))
+    tab.select_option("#f-failure", "")
+    shot = tmp_path_factory.mktemp("screens") / "review.png"
+    tab.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    assert errors == []
+
+
+_HIT_OFFSETS = """
+(row) => {
+  const spans = []; let at = 0;
+  for (const node of row.querySelector('.answer').childNodes) {
+    const len = node.textContent.length;
+    if (node.nodeType === 1 && node.classList.contains('hit')) spans.push([at, at + len]);
+    at += len;
+  }
+  return spans;
+}
+"""
+
+
+def _merged(spans):
+    out = []
+    for s, e in sorted(spans):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def test_highlights_sit_on_the_matched_text(page, reviewed):
+    tab, errors = page
+    checked = 0
+    for g in reviewed["grades"].itertuples():
+        matched = json.loads(g.matched)
+        if not matched:
+            continue
+        row = tab.locator(f"#a-{g.answer_id}")
+        shown = row.evaluate(_HIT_OFFSETS)
+        assert _merged(shown) == _merged([[m["start"], m["end"]] for m in matched]), g.question_id
+        text = row.locator(".answer").inner_text()
+        for m in (m for m in matched if m["kind"] == "decline"):  # a decline span records the phrase it found
+            assert text[m["start"]:m["end"]].lower() == m["needle"], g.question_id
+        checked += 1
+    assert checked >= 20
+    money = tab.locator("#a-" + reviewed["grades"].set_index("question_id").loc["bank-overdraft-fee", "answer_id"] + " .money-key")
+    assert money.inner_text() == "$20.00"
+    assert errors == []
+
+
+def test_pass_audit_exports_disagreements_as_jsonl(page, reviewed, tmp_path_factory):
+    tab, errors = page
+    tab.click('nav button[data-tab="audit"]')
+    cards = tab.locator("article.audit")
+    assert cards.count() == 5
+    first = cards.nth(0)
+    first.locator(".disagree").check()
+    first.locator(".note").fill("the figure is the prior year's")
+    with tab.expect_download() as download:
+        tab.click("#export")
+    path = tmp_path_factory.mktemp("audit") / "disagreements.jsonl"
+    download.value.save_as(path)
+    (line,) = path.read_text().splitlines()
+    row = json.loads(line)
+    assert row["answer_id"] == reviewed["data"].audit_sample[0] and row["disagree"] is True
+    assert row["note"] == "the figure is the prior year's" and row["verdict"] == "correct"
+    assert row["grader_version"] == reviewed["data"].grader_version
+    assert errors == []
+
+
+def test_delta_view_lists_only_flipped_answers(page, reviewed):
+    tab, errors = page
+    tab.click('nav button[data-tab="delta"]')
+    rows = tab.locator("#flips tr")
+    assert rows.count() - 1 == len(reviewed["data"].flips)  # a header, then one row per flip
+    assert ".declined" in rows.nth(1).inner_text()
+    assert errors == []
+
+
+def _marks(runs, text):
+    return [set(r.marks) for r in runs if r.text == text]
+
+
+def test_money_figures_are_marked_key_wrong_or_mentioned(rules):
+    from ragpipe.review.annotate import annotate
+
+    answer = ("Total current assets are $19,815 million and total current liabilities are $13,997 million. "
+              "Therefore, the net working capital is $5,818 million.")
+    question = "What is the FY2021 net working capital? Answer in USD millions."
+    runs = annotate(answer, "[]", ["$19,815 million", "$13,997 million"], True, rules, ("$5818.00", question))
+    assert {"money-key"} <= _marks(runs, "$5,818 million")[0]  # the key by value, though the grade stopped before it
+    assert {"money-wrong"} <= _marks(runs, "$19,815 million")[0]
+    quoted = "This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is $26.99."
+    runs = annotate(quoted, "[]", [], True, rules, ("$26.99", "What is the amount due?"))
+    assert {"src", "money-mentioned"} <= _marks(runs, "$42.99")[0]  # the source's voice: mentioned, not asserted
+    assert {"money-key"} <= _marks(runs, "$26.99")[0] and "src" not in _marks(runs, "$26.99")[0]
