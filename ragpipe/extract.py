@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 from pypdf import PdfReader
 
-logging.getLogger("pypdf").setLevel(logging.ERROR)  # we report failures ourselves, in words
+logging.getLogger("pypdf").setLevel(logging.CRITICAL)  # we report failures ourselves, in words
 
 
 class ExtractionError(Exception):
@@ -56,9 +57,66 @@ def _with_pdfium(data: bytes) -> ExtractedPdf:
                 page.close()
             except Exception as exc:  # one bad page must not lose the document
                 pages.append(_pypdf_page(data, i, warnings, exc))
-        return ExtractedPdf(pages=pages, extractor="pypdfium2", warnings=warnings)
+        return ExtractedPdf(pages=pages, extractor="pypdfium2", warnings=warnings + _empty_pages(doc, data, pages))
     finally:
         doc.close()
+
+
+def _page_list(numbers: list[int]) -> str:
+    """[1, 2, 3, 7] -> "1-3, 7": a person reads ranges, not a thousand numbers."""
+    parts, start = [], None
+    for n, nxt in zip(numbers, numbers[1:] + [None]):
+        start = n if start is None else start
+        if nxt != n + 1:
+            parts.append(str(start) if start == n else f"{start}-{n}")
+            start = None
+    return ", ".join(parts)
+
+
+def _undecodable(page) -> bool:
+    """The page has content bytes that do not decode (a damaged stream), as opposed to no content at all."""
+    contents = page.get("/Contents")
+    if contents is None:
+        return False
+    contents = contents.get_object()
+    streams = [c.get_object() for c in contents] if isinstance(contents, list) else [contents]
+    for stream in streams:
+        raw = getattr(stream, "_data", b"") or b""
+        try:
+            decoded = stream.get_data()
+        except Exception:
+            return True
+        if raw.strip() and not decoded:
+            return True
+    return False
+
+
+def _empty_pages(doc, data: bytes, pages: list[str]) -> list[str]:
+    """Why pages came out empty: pictures without a text layer (needs OCR), or a damaged content stream.
+    A document with no text on any page and nothing to show for it is no document (ExtractionError)."""
+    empty = [i for i, text in enumerate(pages) if not text.strip()]
+    if not empty:
+        return []
+    images, damaged, reader = [], [], None
+    for i in empty:
+        page = doc[i]
+        kinds = {obj.type for obj in page.get_objects()}
+        page.close()
+        if pdfium_c.FPDF_PAGEOBJ_IMAGE in kinds:
+            images.append(i + 1)
+        elif not kinds:
+            reader = reader or PdfReader(io.BytesIO(data))
+            if _undecodable(reader.pages[i]):
+                damaged.append(i + 1)
+    if len(empty) == len(pages) and not images:
+        detail = f"; page(s) {_page_list(damaged)} have damaged content streams" if damaged else ""
+        raise ExtractionError(f"no text on any of its {len(pages):,} page(s): a blank document{detail}")
+    notes = []
+    if images:
+        notes.append(f"no text layer on page(s) {_page_list(images)}: image-only (scanned?), needs OCR to be searchable")
+    if damaged:
+        notes.append(f"page(s) {_page_list(damaged)}: content stream damaged, no text could be extracted")
+    return notes
 
 
 def _pypdf_page(data: bytes, index: int, warnings: list[str], first: Exception) -> str:
@@ -92,6 +150,8 @@ def extract_pdf(path: Path, data: bytes | None = None) -> ExtractedPdf:
         raise ExtractionError("not a PDF: the file does not start with a %PDF header")
     try:
         return _with_pdfium(data)
+    except ExtractionError:
+        raise  # pdfium read it and found it wanting (e.g. blank): pypdf would only agree, slower
     except Exception as pdfium_exc:
         try:
             return _with_pypdf(data)

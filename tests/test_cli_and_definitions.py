@@ -72,7 +72,7 @@ def test_definitions_load_with_descriptions_and_lineage():
 
     graph = defs.resolve_asset_graph()
     keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
-    assert keys == {"documents", "pages", "failed_documents", "questions", "question_problems", "needles", "chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta"}
+    assert keys == {"documents", "pages", "failed_documents", "questions", "question_problems", "needles", "chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report"}
     for key in graph.get_all_asset_keys():
         assert graph.get(key).description, key
     parents = {p.to_user_string() for p in graph.get(next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "grades")).parent_keys}
