@@ -8,6 +8,7 @@ from assets.resources import Project
 from ragpipe.adapters import pdf_folder, read_corpus_questions
 from ragpipe.ingest import ingest_folder, stored_ingest
 from ragpipe.needles import mine_needles
+from ragpipe.preflight import CorpusRefused, check_corpus
 from ragpipe.questions import problems_frame, question_from_row, questions_frame
 from ragpipe.warehouse import read_partition, store
 
@@ -24,7 +25,9 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     """Extract every PDF of the corpus (pypdfium2, pypdf fallback); a PDF whose path and content hash
     the warehouse already holds is reused, not parsed again."""
     corpus = context.partition_key
-    folder = pdf_folder(project.manifest(corpus), project.root)
+    manifest = project.manifest(corpus)
+    folder = pdf_folder(manifest, project.root)
+    check_corpus(manifest, folder)  # bad questions refuse the corpus here, before anything is written
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:
         previous = stored_ingest(conn, corpus)
@@ -65,6 +68,8 @@ def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
     with duckdb.get_connection() as conn:
         docs = set(read_partition(conn, "documents", keys)["doc_id"]) | set(read_partition(conn, "failed_documents", keys)["doc_id"])
         loaded = read_corpus_questions(project.manifest(corpus), docs)
+        if loaded.problems:  # the file changed since ingest checked it: still refused, nothing written
+            raise CorpusRefused(corpus, loaded.problems)
         frame = questions_frame(corpus, loaded.questions)
         problems = problems_frame(corpus, loaded.problems)
         path = store(conn, project.root, "questions", frame, keys)

@@ -94,7 +94,8 @@ def _read_yaml(path: Path) -> Any:
     except FileNotFoundError as exc:
         raise ManifestError(f"{path}: file not found") from exc
     except UnicodeDecodeError as exc:
-        raise ManifestError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ManifestError(f"{path}: line {line}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -103,19 +104,58 @@ def _read_yaml(path: Path) -> Any:
         raise ManifestError(f"{path}:{where} invalid YAML: {exc}") from exc
 
 
-def _fields(err: ValidationError) -> str:
-    return "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+def _fields(err: ValidationError, text: str | None = None) -> str:
+    def where(loc) -> str:
+        line = _line_of_key(text, loc) if text else None
+        return f"line {line} " if line else ""
+
+    return "; ".join(f"{where(e['loc'])}field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+
+
+def _line_of_key(text: str, loc) -> int | None:
+    """The 1-based line of the deepest key of `loc` found in the YAML `text` (the top key, at least)."""
+    try:
+        node = yaml.compose(text)
+    except yaml.YAMLError:
+        return None
+    line = None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next(((k, v) for k, v in node.value if k.value == str(part)), None)
+            if match is None:
+                break
+            line, node = match[0].start_mark.line + 1, match[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def _inside(base: Path, target: Path) -> bool:
+    return target == base or base in target.parents
 
 
 def load_manifest(path: Path) -> CorpusManifest:
     data = _read_yaml(path)
     if not isinstance(data, dict):
         raise ManifestError(f"{path}: expected a mapping at the top level")
+    text = path.read_text(encoding="utf-8")
     try:
         manifest = CorpusManifest.model_validate(data)
     except ValidationError as err:
-        raise ManifestError(f"{path}: {_fields(err)}") from err
+        raise ManifestError(f"{path}: {_fields(err, text)}") from err
     manifest.manifest_path = path.resolve()
+    for field in ("source", "questions"):  # the corpus's own files live beside its manifest
+        value = getattr(manifest, field)
+        if value and not _inside(path.resolve().parent, manifest.resolve(value)):
+            line = _line_of_key(text, [field])
+            raise ManifestError(f"{path}: line {line} field {field}: {value!r} escapes the corpus folder {path.resolve().parent}")
+    for i, item in enumerate(manifest.imports):
+        if Path(item.path).is_absolute() or ".." in Path(item.path).parts:
+            line = _line_of_key(text, ["imports", i, "path"])
+            raise ManifestError(f"{path}: line {line} field imports.{i}.path: {item.path!r} must stay inside the data folder")
     return manifest
 
 

@@ -105,7 +105,8 @@ def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        return [], [Problem(str(path), 0, "(file)", f"not UTF-8 text (byte {exc.start})")]
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        return [], [Problem(str(path), line, "(file)", f"not UTF-8 text (byte {exc.start})")]
     except OSError as exc:
         return [], [Problem(str(path), 0, "(file)", f"cannot read: {exc.strerror}")]
     if path.suffix == ".jsonl":

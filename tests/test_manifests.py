@@ -19,7 +19,7 @@ def test_shipped_manifests_and_configs_load():
 def test_unknown_field_in_manifest(tmp_path):
     path = tmp_path / "x.yaml"
     path.write_text("name: x\nadapter: folder\ndata_dir: pdfs\nquestions: q.yaml\ncolour: blue\n")
-    with pytest.raises(ManifestError, match=r"x.yaml: field colour"):
+    with pytest.raises(ManifestError, match=r"x.yaml: line 5 field colour"):
         load_manifest(path)
 
 
@@ -56,7 +56,7 @@ def test_question_errors_name_file_line_and_field(tmp_path):
         load_questions(jsonl)
 
 
-def test_bad_rows_cost_one_question_not_the_file(tmp_path):
+def test_every_bad_row_is_reported_with_file_line_and_field(tmp_path):
     path = tmp_path / "q.jsonl"
     path.write_text(
         '{"id": "a", "text": "t", "kind": "answerable", "golden_docs": ["lease"]}\n'
