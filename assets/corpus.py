@@ -28,6 +28,7 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     manifest = project.manifest(corpus)
     folder = pdf_folder(manifest, project.root)
     check_corpus(manifest, folder)  # bad questions refuse the corpus here, before anything is written
+    project.root.mkdir(parents=True, exist_ok=True)  # a new warehouse folder (RAGPIPE_WAREHOUSE) starts empty
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:
         previous = stored_ingest(conn, corpus)

@@ -35,6 +35,7 @@ from ragpipe.warehouse import read_partition, store
 def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
     """Export the pair's answers, cut by question-id hash, with its questions and needles, as Parquet."""
     corpus, config = pair_of(context.partition_key)
+    project.rules()  # a rules file that does not load stops the run here, before any grade is written
     folder = work_dir(project.root, "grades", corpus, config, context.run_id)
     with duckdb.get_connection() as conn:
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -23,6 +24,7 @@ from ragpipe.manifest import list_corpora, load_configs
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.settings import corpora_dir, database_path, rules_path, warehouse_dir
 from ragpipe.warehouse import connect, read_partition, table_exists
+from ragpipe.warehouse_lock import WarehouseBusy, writing
 
 app = typer.Typer(help="Evaluate RAG over PDFs, grader included.", no_args_is_help=True, add_completion=False)
 console = Console(width=None if Console().is_terminal else 200)  # pipes and CI get a wide table
@@ -171,7 +173,8 @@ def run(
     blocked: list[dict] = []
     for name in corpora:
         console.print(f"materializing {name} x {', '.join(configs)}")
-        results = run_corpus(name, configs, instance=instance, in_processes=processes)
+        with writing(warehouse_dir(), f"ragpipe run --corpus {name}"):
+            results = run_corpus(name, configs, instance=instance, in_processes=processes)
         money = failed_money_checks(results)
         blocked.extend(money)
         if any(not r.success for r in results) and len(money) < sum(not r.success for r in results):
@@ -230,7 +233,7 @@ def _materialize_corpus_stages(name: str) -> None:
 
     from assets.runner import run_corpus_stages
 
-    with console.status(f"materializing the corpus stages of {name} (ingest, questions, needles)"):
+    with console.status(f"materializing the corpus stages of {name} (ingest, questions, needles)"), writing(warehouse_dir(), f"materialize {name}"):
         result = run_corpus_stages(name, instance=DagsterInstance.get())
     if not result.success:
         console.print(f"[red]materializing {name} failed[/red]")
@@ -337,5 +340,15 @@ def agreement(
 
 from ragpipe import cli_grader, cli_review  # noqa: E402,F401  registers regrade, delta, whatif, audit, sql, review
 
+
+def main() -> None:
+    """The `ragpipe` command: a busy warehouse is a message and exit code 3, not a traceback."""
+    try:
+        app()
+    except WarehouseBusy as exc:
+        console.print(f"[red]{exc}[/red]")
+        sys.exit(3)
+
+
 if __name__ == "__main__":
-    app()
+    main()

@@ -15,7 +15,8 @@ from ragpipe.cli import _dagster_home, app, console
 from ragpipe.delta import grade_delta
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.history import grader_versions, verdicts_at
-from ragpipe.settings import database_path, rules_path
+from ragpipe.settings import database_path, rules_path, warehouse_dir
+from ragpipe.warehouse_lock import writing
 from ragpipe.sql import SqlRefused, readonly_connection, run_query
 from ragpipe.warehouse import table_exists
 from ragpipe.whatif import stored_pairs, whatif as whatif_delta
@@ -83,7 +84,7 @@ def regrade() -> None:
     instance = DagsterInstance.get()
     blocked = []
     for corpus, config in pairs:
-        with console.status(f"regrading {corpus}/{config} with grader {rules.version}"):
+        with console.status(f"regrading {corpus}/{config} with grader {rules.version}"), writing(warehouse_dir(), "ragpipe regrade"):
             result = regrade_pair(corpus, config, instance=instance)
         money = failed_money_checks([result])
         blocked.extend(money)

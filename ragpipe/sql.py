@@ -13,6 +13,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from ragpipe.warehouse_lock import open_read_only
+
 
 class SqlRefused(ValueError):
     """The statement was not run: it would write, or reach outside the warehouse."""
@@ -21,10 +23,8 @@ class SqlRefused(ValueError):
 def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
     if not path.exists():
         raise FileNotFoundError(f"no warehouse at {path}: run `ragpipe run` first")
-    return duckdb.connect(
-        str(path),
-        read_only=True,
-        config={"enable_external_access": False, "autoinstall_known_extensions": False, "autoload_known_extensions": False},
+    return open_read_only(
+        path, config={"enable_external_access": False, "autoinstall_known_extensions": False, "autoload_known_extensions": False},
     )
 
 

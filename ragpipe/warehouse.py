@@ -19,8 +19,12 @@ import pyarrow.parquet as pq
 
 
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    """Read-only connections wait (bounded) while a writer holds the file: see warehouse_lock."""
+    if read_only:
+        from ragpipe.warehouse_lock import open_read_only
+
+        return open_read_only(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     return duckdb.connect(str(path), read_only=read_only)
 
 

@@ -1,0 +1,83 @@
+"""Two ragpipe processes at once: writers take turns, readers wait briefly, nobody corrupts anything.
+
+DuckDB allows one writing process per file, or any number of read-only
+ones. Commands that write (`run`, `regrade`, ...) first take
+`warehouse/.write.lock` (a file lock), so a second writer waits for the
+first, up to RAGPIPE_LOCK_WAIT seconds (default 120), and then stops with
+"warehouse busy" and who holds the lock. Read-only commands (`sql`,
+`scorecard`, `review`) never take that lock: they open DuckDB read-only,
+retrying while a writer's step holds the file, for the same bounded wait.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+from filelock import FileLock, Timeout
+
+
+class WarehouseBusy(RuntimeError):
+    """Another process holds the warehouse longer than we were willing to wait."""
+
+
+def lock_wait() -> float:
+    return float(os.environ.get("RAGPIPE_LOCK_WAIT", "120"))
+
+
+def _is_lock_conflict(exc: Exception) -> bool:
+    return "lock" in str(exc).lower()
+
+
+def open_read_only(path: Path, config: dict | None = None, wait: float | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection, waiting (bounded) while a writer holds the file."""
+    wait = lock_wait() if wait is None else wait
+    deadline, delay = time.monotonic() + wait, 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path), read_only=True, config=config or {})
+        except duckdb.IOException as exc:
+            if not _is_lock_conflict(exc):
+                raise
+            if time.monotonic() >= deadline:
+                holder = re.search(r"PID (\d+)", str(exc))
+                who = f" (process {holder.group(1)})" if holder else ""
+                raise WarehouseBusy(
+                    f"warehouse busy: {path} is being written by another process{who}; waited {wait:.0f} s. "
+                    "Try again when it finishes, or raise RAGPIPE_LOCK_WAIT."
+                ) from exc
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
+@contextmanager
+def writing(root: Path, command: str, wait: float | None = None):
+    """Hold the warehouse's write lock for `command`; WarehouseBusy after a bounded wait."""
+    wait = lock_wait() if wait is None else wait
+    root.mkdir(parents=True, exist_ok=True)
+    lock, owner = FileLock(str(root / ".write.lock")), root / ".write.owner"
+    try:
+        lock.acquire(timeout=wait)
+    except Timeout:
+        try:
+            holder = json.loads(owner.read_text())
+            who = f"`{holder['command']}` (process {holder['pid']}, since {holder['since']})"
+        except (OSError, ValueError, KeyError):
+            who = "another process"
+        raise WarehouseBusy(
+            f"warehouse busy: {who} is writing to {root}; waited {wait:.0f} s. "
+            "Try again when it finishes, or raise RAGPIPE_LOCK_WAIT."
+        ) from None
+    try:
+        owner.write_text(json.dumps({"pid": os.getpid(), "command": command or " ".join(sys.argv[:2]),
+                                     "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+        yield
+    finally:
+        owner.unlink(missing_ok=True)
+        lock.release()

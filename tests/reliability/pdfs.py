@@ -1,0 +1,86 @@
+"""Real bad PDFs, written by code: each is a kind of file users really drop into a corpus folder."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from fpdf import FPDF
+from PIL import Image, ImageDraw
+
+
+def text_pdf(path: Path, pages: list[str], password: str | None = None) -> Path:
+    pdf = FPDF()
+    if password:
+        pdf.set_encryption(owner_password="owner", user_password=password)
+    pdf.set_font("Helvetica", size=12)
+    for text in pages:
+        pdf.add_page()
+        pdf.multi_cell(0, 8, text)
+    pdf.output(str(path))
+    return path
+
+
+def image_only_pdf(path: Path) -> Path:
+    """A 'scan': a picture of a bill with no text layer."""
+    img = Image.new("RGB", (600, 240), "white")
+    ImageDraw.Draw(img).text((20, 100), "Total due: $1,234.00", fill="black")
+    buffer = io.BytesIO()
+    img.save(buffer, format="PNG")
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(buffer, x=10, y=10, w=180)
+    pdf.output(str(path))
+    return path
+
+
+def blank_pdf(path: Path, pages: int = 3000) -> Path:
+    pdf = FPDF()
+    for _ in range(pages):
+        pdf.add_page()
+    pdf.output(str(path))
+    return path
+
+
+def damaged_page_pdf(path: Path) -> Path:
+    """Three pages; the second page's compressed content stream is garbage, so its text cannot be extracted."""
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=12)
+    for text in ("Page one: rent is $2,150.", "Page two: deposit is $4,300.", "Page three: late fee is $75."):
+        pdf.add_page()
+        pdf.cell(0, 10, text)
+    data = bytearray(pdf.output())
+    second = list(re.finditer(rb"stream\n(.*?)\nendstream", bytes(data), re.S))[1]
+    data[second.start(1):second.end(1)] = b"\x78\x9c" + b"\xff" * (second.end(1) - second.start(1) - 2)
+    path.write_bytes(bytes(data))
+    return path
+
+
+def bad_pdf_zoo(folder: Path) -> Path:
+    """One good lease and seven kinds of trouble."""
+    folder.mkdir(parents=True, exist_ok=True)
+    good = text_pdf(folder / "lease.pdf", ["Monthly rent is $2,150.", "Late fee is $75."])
+    (folder / "zero.pdf").write_bytes(b"")
+    (folder / "truncated.pdf").write_bytes(good.read_bytes()[:400])
+    (folder / "notes.pdf").write_text("meeting notes, saved with the wrong extension")
+    text_pdf(folder / "locked.pdf", ["salary: $120,000"], password="hunter2")
+    image_only_pdf(folder / "scan.pdf")
+    blank_pdf(folder / "blank.pdf", pages=3000)
+    damaged_page_pdf(folder / "damaged.pdf")
+    return folder
+
+
+def corpora_with(root: Path, name: str, pdfs: Path, questions: str) -> Path:
+    """A corpora folder: the project's configurations plus one `folder` corpus."""
+    import shutil
+
+    from tests.conftest import ROOT
+
+    corpora = root / "corpora"
+    corpora.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "corpora" / "configs.yaml", corpora / "configs.yaml")
+    (corpora / name).mkdir(exist_ok=True)
+    (corpora / name / "questions.yaml").write_text(questions)
+    (corpora / f"{name}.yaml").write_text(f"name: {name}\nadapter: folder\ndata_dir: {pdfs}\nquestions: {name}/questions.yaml\n")
+    return corpora

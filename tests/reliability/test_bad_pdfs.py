@@ -1,0 +1,57 @@
+"""Bad PDFs: each is a failed document with a reason in words (or a warning), and every other file ingests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from ragpipe.ingest import ingest_folder
+from tests.conftest import ROOT
+from tests.reliability.pdfs import bad_pdf_zoo, corpora_with
+
+QUESTIONS = """questions:
+  - id: rent
+    text: What is the monthly rent?
+    kind: answerable
+    gold_answer: $2,150 a month.
+    golden_docs: [lease]
+    money_key: "$2,150"
+  - id: pet-fee
+    text: What is the pet fee?
+    kind: negative
+"""
+
+
+def test_every_kind_of_bad_pdf_is_explained_and_the_rest_ingest(tmp_path):
+    result = ingest_folder("t", bad_pdf_zoo(tmp_path / "pdfs"))
+
+    reasons = dict(zip(result.failed["doc_id"], result.failed["reason"]))
+    assert reasons["zero"] == "empty file (0 bytes)"
+    assert reasons["notes"].startswith("not a PDF: the file does not start with a %PDF header")
+    assert reasons["locked"] == "encrypted: the PDF needs a password to open"
+    assert reasons["truncated"].startswith("not a readable PDF (damaged or truncated file)")
+    assert reasons["blank"] == "no text on any of its 3,000 page(s): a blank document"
+    warnings = dict(zip(result.documents["doc_id"], result.documents["warnings"]))
+    assert warnings["scan"] == "no text layer on page(s) 1: image-only (scanned?), needs OCR to be searchable"
+    assert warnings["damaged"] == "page(s) 2: content stream damaged, no text could be extracted"
+    assert warnings["lease"] == ""
+    pages = result.pages.set_index(["doc_id", "page"])["text"]
+    assert "$2,150" in pages[("lease", 1)] and "$75" in pages[("damaged", 3)] and pages[("damaged", 2)] == ""
+    assert set(result.documents["doc_id"]) == {"lease", "scan", "damaged"}
+    assert len(result.documents) + len(result.failed) == 8  # nothing lost, nothing counted twice
+
+
+def test_a_corpus_of_bad_pdfs_runs_end_to_end_and_the_scorecard_counts_them(tmp_path):
+    corpora = corpora_with(tmp_path, "zoo", bad_pdf_zoo(tmp_path / "pdfs"), QUESTIONS)
+    env = {**os.environ, "RAGPIPE_CORPORA": str(corpora), "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
+           "DAGSTER_HOME": str(tmp_path / "dh")}
+    ragpipe = str(Path(sys.executable).parent / "ragpipe")
+    run = subprocess.run([ragpipe, "run", "--corpus", "zoo", "--config", "default"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = subprocess.run([ragpipe, "scorecard", "--corpus", "zoo", "--json"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    (card,) = json.loads(out.stdout)
+    assert (card["documents"], card["documents_failed"]) == (8, 5)
+    assert card["answerable_correct"] == 1 and card["negatives_declined"] == 1  # the good lease still answers
