@@ -16,7 +16,7 @@ from ragpipe.delta import grade_delta
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.history import grader_versions, verdicts_at
 from ragpipe.settings import database_path, rules_path, warehouse_dir
-from ragpipe.warehouse_lock import writing
+from ragpipe.warehouse_lock import WarehouseBusy, writing
 from ragpipe.sql import SqlRefused, readonly_connection, run_query
 from ragpipe.warehouse import table_exists
 from ragpipe.whatif import stored_pairs, whatif as whatif_delta
@@ -218,6 +218,8 @@ def sql(
     except SqlRefused as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2)
+    except WarehouseBusy:
+        raise  # `ragpipe` says so and exits 3
     except Exception as exc:  # a bad query: say what DuckDB said
         console.print(f"[red]query failed: {str(exc).splitlines()[0]}[/red]")
         raise typer.Exit(1)

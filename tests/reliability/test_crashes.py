@@ -1,0 +1,118 @@
+"""SIGKILL during ingest, during answering and during grading: the next run finishes the work and
+the warehouse opens whole, with no half-written table and no duplicate history."""
+
+from __future__ import annotations
+
+import signal
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from dagster import DagsterEventType, DagsterInstance
+from dagster._core.instance.ref import InstanceRef
+
+from tests.chat_server import ChatServer
+from tests.reliability.helpers import env_for, ragpipe, start
+from tests.reliability.pdfs import corpora_with, text_pdf
+
+DOCS, PAGES = 24, 50
+
+
+@pytest.fixture(scope="module")
+def big_corpus(tmp_path_factory) -> Path:
+    """24 filings of 50 pages: ingest takes seconds, long enough to be killed in the middle of."""
+    root = tmp_path_factory.mktemp("crash-corpus")
+    pdfs = root / "pdfs"
+    pdfs.mkdir()
+    for d in range(DOCS):
+        text_pdf(pdfs / f"filing-{d:02d}.pdf", [
+            "\n".join(f"Line {line}: filing {d} page {p} reports revenue of ${(d + 1) * 1000 + p:,} thousand." for line in range(30))
+            for p in range(PAGES)
+        ])
+    questions = "questions:\n" + "".join(
+        f"  - id: q{d:02d}\n    text: What revenue does filing {d} report on page 7?\n    kind: answerable\n"
+        f"    gold_answer: ${(d + 1) * 1000 + 7:,} thousand.\n    golden_docs: [filing-{d:02d}]\n"
+        for d in range(DOCS)
+    )
+    return corpora_with(root, "big", pdfs, questions)
+
+
+def _instance(home: Path) -> DagsterInstance:
+    return DagsterInstance.from_ref(InstanceRef.from_dir(str(home)))
+
+
+def _started(home: Path, prefix: str) -> bool:
+    if not (home / "dagster.yaml").exists():
+        return False
+    instance = _instance(home)
+    try:
+        for run in instance.get_runs(limit=3):
+            for record in instance.all_logs(run.run_id, of_type=DagsterEventType.STEP_START):
+                if record.dagster_event.step_key.startswith(prefix):
+                    return True
+        return False
+    finally:
+        instance.dispose()
+
+
+def _kill_when(process, home: Path, prefix: str, extra=lambda: True, timeout: float = 300) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline and process.poll() is None:
+        if _started(home, prefix) and extra():
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=30)
+            assert process.returncode == -signal.SIGKILL, f"{prefix}: the run ended before it could be killed"
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"step {prefix} never started (exit {process.poll()}): {process.stderr.read()[-2000:]}")
+
+
+def _whole(db: Path) -> None:
+    """The warehouse opens, and every table holds whole partitions: nothing half-written, nothing twice."""
+    if not db.exists():
+        return
+    with duckdb.connect(str(db), read_only=True) as conn:
+        tables = {r[0] for r in conn.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        if {"documents", "pages"} <= tables:
+            torn = conn.execute(
+                "SELECT count(*) FROM documents d LEFT JOIN (SELECT corpus, doc_id, count(*) AS n FROM pages GROUP BY ALL) p "
+                "USING (corpus, doc_id) WHERE coalesce(p.n, 0) != d.pages"
+            ).fetchall()[0][0]
+            assert torn == 0
+        if "answers" in tables:
+            assert conn.execute("SELECT count(*) FROM (SELECT corpus, config, answer_set, question_id FROM answers GROUP BY ALL HAVING count(*) > 1)").fetchall()[0][0] == 0
+        if {"grades", "answers"} <= tables:
+            assert conn.execute(
+                "SELECT count(*) FROM (SELECT corpus, config, count(*) AS n FROM grades GROUP BY ALL) g "
+                "JOIN (SELECT corpus, config, count(*) AS n FROM answers GROUP BY ALL) a USING (corpus, config) WHERE g.n != a.n"
+            ).fetchall()[0][0] == 0
+        if "grade_history" in tables:
+            assert conn.execute(
+                "SELECT count(*) FROM (SELECT answer_id, grader_version, answer_sha FROM grade_history GROUP BY ALL HAVING count(*) > 1)"
+            ).fetchall()[0][0] == 0
+
+
+def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_corpus, tmp_path):
+    env = env_for(tmp_path, RAGPIPE_CORPORA=str(big_corpus), RAGPIPE_TEST_KEY="k")
+    home, db = tmp_path / "dh", tmp_path / "wh" / "ragpipe.duckdb"
+    with ChatServer(default="slow:0.15") as server:
+        args = ("run", "--corpus", "big", "--config", "default", "--engine", "openai", "--base-url", server.base_url,
+                "--model", "m", "--api-key-env", "RAGPIPE_TEST_KEY", "--concurrency", "2")
+        _kill_when(start(env, *args), home, "ingest")
+        _whole(db)
+        _kill_when(start(env, *args), home, "answers.answer_shard", extra=lambda: len(server.served) >= 4)
+        _whole(db)
+        _kill_when(start(env, *args), home, "grades.store_grades")
+        _whole(db)
+        server.served.clear()
+        final = ragpipe(env, *args)
+        assert final.returncode == 0, final.stderr[-3000:]
+    _whole(db)
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert conn.execute("SELECT count(*) FROM documents").fetchall()[0][0] == DOCS
+        assert conn.execute("SELECT count(*) FROM pages").fetchall()[0][0] == DOCS * PAGES
+        assert conn.execute("SELECT count(*) FROM answers WHERE answer_set = 'openai:m'").fetchall()[0][0] == DOCS
+        assert conn.execute("SELECT count(*) FROM grades").fetchall()[0][0] == DOCS
+        logged = {r[0] for r in conn.execute("SELECT DISTINCT question_id FROM answer_log WHERE error IS NULL").fetchall()}
+    assert len(logged) == DOCS and len(server.served) == 0  # the last run re-asked nothing: every answer was logged
