@@ -1,0 +1,151 @@
+"""The tool does only what it was asked: SQL cannot write or reach outside the warehouse, keys are
+never stored or printed, and nothing listens on a port (but `dagster dev`, on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from ragpipe.sql import SqlRefused, run_query
+from tests.chat_server import ChatServer
+from tests.conftest import ROOT
+from tests.reliability.helpers import env_for, ragpipe, start
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("security")
+    run = ragpipe(env_for(tmp), "run", "--corpus", "demo", "--config", "default")
+    assert run.returncode == 0, run.stderr[-2000:]
+    return tmp
+
+
+def _digest(db: Path) -> str:
+    return hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("statement", [
+    "INSERT INTO grades SELECT * FROM grades",
+    "UPDATE grades SET verdict = 'correct'",
+    "DELETE FROM grade_history",
+    "DROP TABLE grades",
+    "CREATE TABLE x AS SELECT 1",
+    "COPY grades TO '{tmp}/stolen.csv'",
+    "ATTACH '{tmp}/other.duckdb' AS other",
+    "INSTALL httpfs",
+    "LOAD httpfs",
+    "SELECT * FROM read_csv('/etc/passwd')",
+    "SELECT * FROM read_text('/etc/hostname')",
+    "SELECT * FROM read_parquet('{tmp}/outside.parquet')",
+    "SELECT * FROM glob('/etc/*')",
+    "SET enable_external_access = true",
+])
+def test_sql_cannot_write_attach_install_or_read_outside(warehouse, tmp_path, statement):
+    db = warehouse / "wh" / "ragpipe.duckdb"
+    duckdb.connect().execute(f"COPY (SELECT 42 AS x) TO '{tmp_path}/outside.parquet'")
+    before = _digest(db)
+    with pytest.raises((SqlRefused, duckdb.Error)):
+        run_query(db, statement.format(tmp=tmp_path))
+    assert _digest(db) == before
+    assert not (tmp_path / "stolen.csv").exists() and not (tmp_path / "other.duckdb").exists()
+
+
+def test_the_cli_says_refused_and_changes_nothing(warehouse):
+    db = warehouse / "wh" / "ragpipe.duckdb"
+    before = _digest(db)
+    out = ragpipe(env_for(warehouse), "sql", "DELETE FROM grades", timeout=60)
+    assert out.returncode == 2 and "refused" in out.stdout + out.stderr
+    assert _digest(db) == before
+
+
+SECRET = "sk-reliability-never-persist-4242"
+
+
+def test_keys_are_never_stored_or_printed_on_any_code_path(tmp_path):
+    env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
+    with ChatServer() as server:
+        run = ragpipe(env, "run", "--corpus", "demo", "--config", "default", "--engine", "openai", "--base-url", server.base_url,
+                      "--model", "m", "--api-key-env", "RAGPIPE_TEST_KEY", "--shards", "2", "--processes")
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert {r["auth"] for r in server.requests} == {f"Bearer {SECRET}"}  # the key was used...
+    review = ragpipe(env, "review", "--corpus", "demo", "--out", str(tmp_path / "wh" / "review.html"), timeout=120)
+    assert review.returncode == 0
+    assert SECRET not in run.stdout + run.stderr + review.stdout + review.stderr  # ...never printed...
+    leaked = [str(p) for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
+    assert leaked == []  # ...and never written: warehouse, Parquet, shard logs, reports, run history
+
+
+def _listening(pids: set[int]) -> list[str]:
+    """Listening TCP sockets (local address) owned by `pids`."""
+    inodes = set()
+    for pid in pids:
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            continue
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            parts = line.split()
+            if parts[3] == "0A" and parts[9] in inodes:  # 0A: LISTEN
+                found.append(parts[1])
+    return found
+
+
+def _tree(root: int) -> set[int]:
+    pids, changed = {root}, True
+    while changed:
+        changed = False
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid, ppid = int(stat.parent.name), int(fields[1])
+            if ppid in pids and pid not in pids:
+                pids.add(pid)
+                changed = True
+    return pids
+
+
+def test_a_run_listens_on_no_port(tmp_path):
+    process = start(env_for(tmp_path), "run", "--corpus", "demo", "--config", "default", "--processes")
+    seen = []
+    while process.poll() is None:
+        seen += _listening(_tree(process.pid))
+        time.sleep(0.05)
+    assert process.returncode == 0, process.stderr.read()[-2000:]
+    assert seen == []
+
+
+def test_dagster_dev_listens_on_localhost_only(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**env_for(tmp_path), "DAGSTER_HOME": str(tmp_path / "dh")}
+    (tmp_path / "dh").mkdir()
+    dev = subprocess.Popen(
+        [str(Path(sys.executable).parent / "dagster"), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    try:
+        deadline, addresses = time.time() + 120, []
+        while time.time() < deadline and not addresses:
+            addresses = [a for a in _listening(_tree(dev.pid)) if a.endswith(f":{port:04X}")]
+            time.sleep(0.5)
+        assert addresses, "dagster dev never listened"
+        assert all(a.startswith(("0100007F:", "00000000000000000000000001000000:")) for a in addresses), addresses
+    finally:
+        os.killpg(dev.pid, 9)
+        dev.wait(timeout=30)
