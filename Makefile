@@ -40,7 +40,7 @@ bench-quick: $(BIN)/ragpipe
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
-	$(BIN)/dagster dev -w workspace.yaml
+	$(BIN)/dagster dev -w workspace.yaml -h 127.0.0.1  # localhost only
 
 clean:
 	rm -rf warehouse/ragpipe.duckdb warehouse/parquet warehouse/index warehouse/corpora warehouse/reports warehouse/shards warehouse/answer_log
