@@ -7,6 +7,7 @@ every benchmark measures its alternative in the same run and reports ratios.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import time
@@ -57,3 +58,12 @@ def report(title: str, result: dict, as_json: bool) -> None:
     for key, value in result.items():
         table.add_row(key, f"{value:,.3f}" if isinstance(value, float) else str(value))
     Console().print(table)
+
+
+def main(run, title: str, description: str, quick_help: str) -> None:
+    """The command line every benchmark shares: --quick for a smaller sample, --json for one object."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help=quick_help)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args()
+    report(title, run(args.quick), args.json)

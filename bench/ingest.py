@@ -12,7 +12,6 @@ Measured side by side in one run, on the same pages:
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import shutil
@@ -24,7 +23,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import financebench_folder, report, timed  # noqa: E402
+from common import financebench_folder, main, timed  # noqa: E402
 
 from ragpipe.extract import extract_pdf  # noqa: E402
 from ragpipe.ingest import ingest_folder  # noqa: E402
@@ -94,13 +93,5 @@ def run(quick: bool) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the 10 smallest filings; under a minute")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args()
-    report("ingest: pypdfium2 vs pypdf (same pages)", run(args.quick), args.json)
-
-
 if __name__ == "__main__":
-    main()
+    main(run, "ingest: pypdfium2 vs pypdf (same pages)", __doc__.splitlines()[0], "the 10 smallest filings; under a minute")

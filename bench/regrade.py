@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
@@ -25,7 +24,7 @@ import pandas as pd
 from dagster import DagsterInstance
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import financebench_folder, report, timed  # noqa: E402
+from common import financebench_folder, main, timed  # noqa: E402
 from synthetic import synthetic_answers  # noqa: E402
 
 from assets.runner import regrade_pair, run_corpus  # noqa: E402
@@ -90,13 +89,5 @@ def run(quick: bool) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="demo corpus and 10,000 answers; under a minute")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args()
-    report("regrade: grading throughput and regrade-only vs full", run(args.quick), args.json)
-
-
 if __name__ == "__main__":
-    main()
+    main(run, "regrade: grading throughput and regrade-only vs full", __doc__.splitlines()[0], "demo corpus and 10,000 answers; under a minute")

@@ -11,7 +11,6 @@ two must agree on the top 10 and only speed may differ.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import tempfile
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import financebench_folder, report, timed  # noqa: E402
+from common import financebench_folder, main, timed  # noqa: E402
 from reference_bm25 import LuceneOkapi, top_k  # noqa: E402
 
 from ragpipe.adapters import read_corpus_questions  # noqa: E402
@@ -76,13 +75,5 @@ def run(quick: bool) -> dict:
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the 10 most-asked filings; under a minute")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    args = parser.parse_args()
-    report("retrieval: bm25s vs rank-bm25 (same tokens, same parameters)", run(args.quick), args.json)
-
-
 if __name__ == "__main__":
-    main()
+    main(run, "retrieval: bm25s vs rank-bm25 (same tokens, same parameters)", __doc__.splitlines()[0], "the 10 most-asked filings; under a minute")

@@ -2,22 +2,10 @@
 
 
 import pytest
-from fpdf import FPDF
 
 from ragpipe.extract import ExtractionError, extract_pdf
 from ragpipe.ingest import ingest_folder
-
-
-def _pdf(path, pages, encrypt=False):
-    pdf = FPDF()
-    if encrypt:
-        pdf.set_encryption(owner_password="owner", user_password="secret")
-    pdf.set_font("Helvetica", size=12)
-    for text in pages:
-        pdf.add_page()
-        pdf.multi_cell(0, 8, text)
-    pdf.output(str(path))
-    return path
+from tests.reliability.pdfs import text_pdf as _pdf
 
 
 def test_demo_ingest_records_the_broken_file_and_keeps_the_rest(demo_ingested):
@@ -36,7 +24,7 @@ def test_bad_files_each_fail_with_a_reason_and_good_files_still_ingest(tmp_path)
     (tmp_path / "notes.pdf").write_text("just some text, not a PDF")
     good = (tmp_path / "good.pdf").read_bytes()
     (tmp_path / "truncated.pdf").write_bytes(good[: len(good) // 3])
-    _pdf(tmp_path / "locked.pdf", ["secret"], encrypt=True)
+    _pdf(tmp_path / "locked.pdf", ["secret"], password="secret")
     result = ingest_folder("t", tmp_path)
     reasons = dict(zip(result.failed["doc_id"], result.failed["reason"]))
     assert reasons["empty"] == "empty file (0 bytes)"

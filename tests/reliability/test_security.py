@@ -69,20 +69,6 @@ def test_the_cli_says_refused_and_changes_nothing(warehouse):
 SECRET = "sk-reliability-never-persist-4242"
 
 
-def test_keys_are_never_stored_or_printed_on_any_code_path(tmp_path):
-    env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
-    with ChatServer() as server:
-        run = ragpipe(env, "run", "--corpus", "demo", "--config", "default", "--engine", "openai", "--base-url", server.base_url,
-                      "--model", "m", "--api-key-env", "RAGPIPE_TEST_KEY", "--shards", "2", "--processes")
-        assert run.returncode == 0, run.stderr[-2000:]
-        assert {r["auth"] for r in server.requests} == {f"Bearer {SECRET}"}  # the key was used...
-    review = ragpipe(env, "review", "--corpus", "demo", "--out", str(tmp_path / "wh" / "review.html"), timeout=120)
-    assert review.returncode == 0
-    assert SECRET not in run.stdout + run.stderr + review.stdout + review.stderr  # ...never printed...
-    leaked = [str(p) for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
-    assert leaked == []  # ...and never written: warehouse, Parquet, shard logs, reports, run history
-
-
 def _listening(pids: set[int]) -> list[str]:
     """Listening TCP sockets (local address) owned by `pids`."""
     inodes = set()
@@ -119,14 +105,24 @@ def _tree(root: int) -> set[int]:
     return pids
 
 
-def test_a_run_listens_on_no_port(tmp_path):
-    process = start(env_for(tmp_path), "run", "--corpus", "demo", "--config", "default", "--processes")
-    seen = []
-    while process.poll() is None:
-        seen += _listening(_tree(process.pid))
-        time.sleep(0.05)
-    assert process.returncode == 0, process.stderr.read()[-2000:]
-    assert seen == []
+def test_a_sharded_multiprocess_run_stores_and_prints_no_key_and_listens_on_no_port(tmp_path):
+    env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
+    seen: list[str] = []
+    with ChatServer() as server:
+        process = start(env, "run", "--corpus", "demo", "--config", "default", "--engine", "openai", "--base-url", server.base_url,
+                        "--model", "m", "--api-key-env", "RAGPIPE_TEST_KEY", "--shards", "2", "--processes")
+        while process.poll() is None:  # watch the whole process tree while it runs
+            seen += _listening(_tree(process.pid))
+            time.sleep(0.05)
+        out, err = process.communicate()
+        assert process.returncode == 0, err[-2000:]
+        assert {r["auth"] for r in server.requests} == {f"Bearer {SECRET}"}  # the key was used...
+    assert seen == []  # nothing listened (the engine server above is the test's, not ragpipe's)
+    review = ragpipe(env, "review", "--corpus", "demo", "--out", str(tmp_path / "wh" / "review.html"), timeout=120)
+    assert review.returncode == 0
+    assert SECRET not in out + err + review.stdout + review.stderr  # ...never printed...
+    leaked = [str(p) for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]
+    assert leaked == []  # ...and never written: warehouse, Parquet, shard logs, reports, run history
 
 
 def test_dagster_dev_listens_on_localhost_only(tmp_path):
