@@ -143,11 +143,12 @@ def load_review(
 
 def _pair_counts(conn, version: str) -> pd.DataFrame:
     """Correct/partial/wrong per (corpus, config, answer set) graded at `version`, for the overview plot."""
-    source = "grades" if conn.execute("SELECT count(*) FROM grades WHERE grader_version = ?", [version]).fetchall()[0][0] else "grade_history"
+    in_grades = conn.execute("SELECT count(*) FROM grades WHERE grader_version = ?", [version]).fetchall()[0][0]
+    source, order = ("grades", "answer_id") if in_grades else ("grade_history", "graded_at DESC, answer_sha")  # the latest verdict
     return conn.execute(
         f"SELECT corpus, config, answer_set, count(*) FILTER (verdict = 'correct') AS correct, "
         f"count(*) FILTER (verdict = 'partial') AS partial, count(*) FILTER (verdict = 'wrong') AS wrong "
-        f"FROM (SELECT DISTINCT ON (answer_id) * FROM {source} WHERE grader_version = ?) "
+        f"FROM (SELECT DISTINCT ON (answer_id) * FROM {source} WHERE grader_version = ? ORDER BY answer_id, {order}) "
         "WHERE answer_set NOT LIKE 'labeled:%' GROUP BY ALL ORDER BY corpus, config, answer_set",
         [version],
     ).df()
