@@ -19,6 +19,9 @@ from pypdf import PdfReader
 logging.getLogger("pypdf").setLevel(logging.CRITICAL)  # we report failures ourselves, in words
 
 
+EXTRACTOR_VERSION = "2"  # bump when what a PDF yields changes: ingest then reads every file again
+
+
 class ExtractionError(Exception):
     """The PDF could not be read at all; the message says why, in words."""
 

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from ragpipe.extract import ExtractedPdf, extract_file
+from ragpipe.extract import EXTRACTOR_VERSION, ExtractedPdf, extract_file
 
-DOCUMENT_COLUMNS = ["corpus", "doc_id", "file", "sha256", "bytes", "pages", "chars", "empty_pages", "extractor", "warnings"]
+DOCUMENT_COLUMNS = [
+    "corpus", "doc_id", "file", "sha256", "bytes", "pages", "chars", "empty_pages", "extractor", "warnings", "extractor_version",
+]
 PAGE_COLUMNS = ["corpus", "doc_id", "page", "text", "chars"]
-FAILED_COLUMNS = ["corpus", "doc_id", "file", "sha256", "reason"]
+FAILED_COLUMNS = ["corpus", "doc_id", "file", "sha256", "reason", "extractor_version"]
 
 
 @dataclass
@@ -74,12 +76,12 @@ def ingest_folder(
             parsed += 1
             size, extracted = next(outcomes)
             if isinstance(extracted, str):
-                failed.append([corpus, doc_id, rel, digest, extracted])
+                failed.append([corpus, doc_id, rel, digest, extracted, EXTRACTOR_VERSION])
             else:
                 texts = extracted.pages
                 docs.append([
                     corpus, doc_id, rel, digest, size, len(texts), sum(len(t) for t in texts),
-                    sum(1 for t in texts if not t.strip()), extracted.extractor, "; ".join(extracted.warnings),
+                    sum(1 for t in texts if not t.strip()), extracted.extractor, "; ".join(extracted.warnings), EXTRACTOR_VERSION,
                 ])
                 pages.extend([corpus, doc_id, i + 1, t, len(t)] for i, t in enumerate(texts))
         if progress is not None:
@@ -119,11 +121,16 @@ def _extract_all(paths: list[Path], workers: int | None) -> Iterator[tuple[int, 
 
 
 def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:
-    """Rows of a previous ingest, keyed by (file, sha256), and its pages by document."""
+    """Rows of a previous ingest, keyed by (file, sha256), and its pages by document. Rows an older
+    extractor wrote (another `extractor_version`, or none) are not reused: the file is read again."""
     if previous is None:
         return {}, {}, {}
 
     def rows(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
+        if "extractor_version" in columns:
+            if "extractor_version" not in frame.columns:
+                return []
+            frame = frame[frame["extractor_version"] == EXTRACTOR_VERSION]
         return frame[columns].to_dict("records")
 
     docs = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.documents, DOCUMENT_COLUMNS)}

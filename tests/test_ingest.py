@@ -87,3 +87,13 @@ def test_worker_processes_ingest_exactly_what_one_process_does(tmp_path, monkeyp
     assert (two.parsed, len(two.documents), len(two.failed)) == (5, 4, 1)
     for name in ("documents", "pages", "failed"):
         assert getattr(two, name).equals(getattr(one, name)), name
+
+
+def test_rows_an_older_extractor_wrote_are_read_again(tmp_path):
+    _pdf(tmp_path / "a.pdf", ["Rent is $2,150 a month."])
+    first = ingest_folder("t", tmp_path)
+    older = first.documents.assign(extractor_version="1")  # as an earlier ragpipe stored it
+    again = ingest_folder("t", tmp_path, previous=type(first)(older, first.pages, first.failed))
+    assert (again.parsed, again.reused) == (1, 0)
+    legacy = first.documents.drop(columns=["extractor_version"])  # a warehouse from before the column existed
+    assert ingest_folder("t", tmp_path, previous=type(first)(legacy, first.pages, first.failed)).parsed == 1
