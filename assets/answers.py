@@ -25,11 +25,11 @@ from ragpipe.warehouse import parquet_path, read_partition, store, write_parquet
 
 
 def _engine(project: Project, corpus: str, config: str):
-    """The configured engine, its recorded settings and the key its answer log is filed under."""
+    """The configured engine, its answer set, its recorded settings and the key its answer log is filed under."""
     knobs = project.config(corpus, config)
     engine = make_engine(knobs.engine, knobs.engine_settings)
     settings = {**engine.settings, "top_k": knobs.top_k, "chunk_size": knobs.chunk_size, "chunk_overlap": knobs.chunk_overlap}
-    return knobs, engine, settings, settings_hash(engine.name, settings)
+    return knobs, engine, getattr(engine, "answer_set", engine.name), settings, settings_hash(engine.name, settings)
 
 
 @op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
@@ -37,8 +37,7 @@ def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, proj
     """Absorb earlier shard logs, then hand each shard its questions (Parquet) and its already-logged answers."""
     corpus, config = pair_of(context.partition_key)
     keys = {"corpus": corpus, "config": config}
-    _, engine, _, key = _engine(project, corpus, config)
-    answer_set = getattr(engine, "answer_set", engine.name)
+    _, _, answer_set, _, key = _engine(project, corpus, config)
     folder = work_dir(project.root, "answers", corpus, config, context.run_id)
     with duckdb.get_connection() as conn:
         absorb_file_logs(conn, log_dir(project.root, corpus, config))  # answers a killed run logged
@@ -56,8 +55,7 @@ def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, proj
 def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> dict:
     """Ask one shard's questions that have no logged answer; each answer is logged to the shard's file as it completes."""
     corpus, config = pair_of(context.partition_key)
-    knobs, engine, settings, key = _engine(project, corpus, config)
-    answer_set = getattr(engine, "answer_set", engine.name)
+    knobs, engine, answer_set, settings, key = _engine(project, corpus, config)
     chunk_rows = read(parquet_path(project.root, "chunks", {"corpus": corpus, "config": config})).set_index("chunk_id")
     retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, knobs.top_k)
     qs = [question_from_row(r) for r in read(shard["questions"]).to_dict("records")]
@@ -79,7 +77,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
     """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets."""
     corpus, config = pair_of(context.partition_key)
     keys = {"corpus": corpus, "config": config}
-    knobs, engine, _, _ = _engine(project, corpus, config)
+    knobs, engine, _, _, _ = _engine(project, corpus, config)
     frame = consolidate([s["path"] for s in shards], ["question_id"])
     with duckdb.get_connection() as conn:
         known = set(read_partition(conn, "questions", {"corpus": corpus})["question_id"])

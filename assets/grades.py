@@ -64,7 +64,7 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
         path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
         new = record_grades(conn, frame, answers, context.run.run_id, pd.Timestamp.now(tz="UTC"))
-    clean(Path(shards[0]).parent if shards else work_dir(project.root, "grades", corpus, config, context.run_id))
+    clean(work_dir(project.root, "grades", corpus, config, context.run_id))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
     return Output(None, metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,

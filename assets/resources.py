@@ -10,7 +10,7 @@ from dagster_duckdb import DuckDBResource
 
 from ragpipe.grading.rules import Rules, load_rules
 from ragpipe.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
-from ragpipe.settings import corpora_dir, database_path, rules_path, warehouse_dir
+from ragpipe.settings import corpora_dir, rules_path, warehouse_dir
 
 
 class Project(ConfigurableResource):
@@ -46,11 +46,16 @@ class Project(ConfigurableResource):
         return self.root / "index" / corpus / config
 
 
-def default_resources() -> dict:
+def resources_for(warehouse: Path, corpora: Path, rules: Path | None = None, **project) -> dict:
+    """The resources of one warehouse folder: its DuckDB file, and where the corpora and rules are."""
     return {
-        "duckdb": DuckDBResource(database=str(database_path())),
-        "project": Project(
-            corpora_dir=str(corpora_dir()), warehouse_dir=str(warehouse_dir()), rules_path=str(rules_path() or ""),
-            engine_override=os.environ.get("RAGPIPE_ENGINE", ""), shards=int(os.environ.get("RAGPIPE_SHARDS", "1")),
-        ),
+        "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
+        "project": Project(corpora_dir=str(corpora), warehouse_dir=str(warehouse), rules_path=str(rules or ""), **project),
     }
+
+
+def default_resources() -> dict:
+    return resources_for(
+        warehouse_dir(), corpora_dir(), rules_path(),
+        engine_override=os.environ.get("RAGPIPE_ENGINE", ""), shards=int(os.environ.get("RAGPIPE_SHARDS", "1")),
+    )

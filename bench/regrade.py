@@ -27,23 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main, timed  # noqa: E402
 from synthetic import synthetic_answers  # noqa: E402
 
+from assets.resources import resources_for  # noqa: E402
 from assets.runner import regrade_pair, run_corpus  # noqa: E402
 from ragpipe.grading.grade_table import grade_answers  # noqa: E402
 from ragpipe.grading.rules import load_rules  # noqa: E402
+from ragpipe.settings import corpora_dir  # noqa: E402
 from ragpipe.shards import split  # noqa: E402
 from ragpipe.warehouse import read_partition  # noqa: E402
-
-
-def _resources(folder: Path) -> dict:
-    from dagster_duckdb import DuckDBResource
-
-    from assets.resources import Project
-    from ragpipe.settings import corpora_dir
-
-    return {
-        "duckdb": DuckDBResource(database=str(folder / "ragpipe.duckdb")),
-        "project": Project(corpora_dir=str(corpora_dir()), warehouse_dir=str(folder)),
-    }
 
 
 def _grade(args) -> int:
@@ -59,10 +49,10 @@ def run(quick: bool) -> dict:
         folder = Path(tmp)
         instance = DagsterInstance.ephemeral()
         with timed() as full_t:
-            results = run_corpus(corpus, ["default"], instance=instance, resources=_resources(folder))
+            results = run_corpus(corpus, ["default"], instance=instance, resources=resources_for(folder, corpora_dir()))
         assert all(r.success for r in results), "full materialization failed"
         with timed() as regrade_t:
-            assert regrade_pair(corpus, "default", instance=instance, resources=_resources(folder)).success
+            assert regrade_pair(corpus, "default", instance=instance, resources=resources_for(folder, corpora_dir())).success
         with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
             questions = read_partition(conn, "questions", {"corpus": corpus})
             needles = read_partition(conn, "needles", {"corpus": corpus})

@@ -41,6 +41,11 @@ def doc_id_for(path: Path) -> str:
     return path.stem
 
 
+def pdf_files(folder: Path) -> list[Path]:
+    """Every `*.pdf` under `folder`, sorted, so row order is stable."""
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
+
+
 def ingest_folder(
     corpus: str, folder: Path, progress=None, previous: Ingested | None = None, workers: int | None = None
 ) -> Ingested:
@@ -59,7 +64,7 @@ def ingest_folder(
     known_docs, known_failed, known_pages = _previous(previous)
     docs, pages, failed = [], [], []
     parsed = reused = 0
-    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
+    files = pdf_files(folder)
     hashed = [(path, str(path.relative_to(folder)), _sha256(path)) for path in files]
     to_parse = [path for path, rel, digest in hashed if (rel, digest) not in known_docs and (rel, digest) not in known_failed]
     outcomes = _extract_all(to_parse, workers)

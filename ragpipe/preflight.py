@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragpipe.adapters import read_corpus_questions
-from ragpipe.ingest import doc_id_for
+from ragpipe.ingest import doc_id_for, pdf_files
 from ragpipe.manifest import CorpusManifest
 from ragpipe.problems import Problem
 
@@ -28,7 +28,7 @@ class CorpusRefused(ValueError):
 
 def check_corpus(manifest: CorpusManifest, pdf_folder: Path) -> None:
     """Raise CorpusRefused unless every question loads and names documents the folder has."""
-    documents = {doc_id_for(p) for p in pdf_folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file()} if pdf_folder.is_dir() else set()
+    documents = {doc_id_for(p) for p in pdf_files(pdf_folder)} if pdf_folder.is_dir() else set()
     problems = read_corpus_questions(manifest, documents).problems
     if problems:
         raise CorpusRefused(manifest.name, problems)

@@ -70,17 +70,20 @@ def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int,
 
 def scorecards_for_pair(conn, corpus: str, config: str) -> list[dict]:
     """Scorecards of every answer set of one (corpus, configuration), from the warehouse tables."""
-
-
     keys = {"corpus": corpus, "config": config}
     grade_rows = read_partition(conn, "grades", keys)
     answer_rows = read_partition(conn, "answers", keys)
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
     documents = len(read_partition(conn, "documents", {"corpus": corpus})) + failed  # every PDF, readable or not
     problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
+    return scorecards_for(grade_rows, answer_rows, documents, failed, problems)
+
+
+def scorecards_for(grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0) -> list[dict]:
+    """One scorecard per answer set in `grades` (documents counts every PDF, readable or not)."""
     return [
-        build_scorecard(g, answer_rows[answer_rows["answer_set"] == s], documents, failed, problems)
-        for s, g in grade_rows.groupby("answer_set", sort=True)
+        build_scorecard(g, answers[answers["answer_set"] == s], documents, documents_failed, question_problems)
+        for s, g in grades.groupby("answer_set", sort=True)
     ]
 
 

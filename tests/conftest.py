@@ -69,11 +69,6 @@ def shared_warehouse(tmp_path_factory) -> Path:
 
 
 def warehouse_resources(warehouse: Path, rules_path: Path | None = None) -> dict:
-    from dagster_duckdb import DuckDBResource
+    from assets.resources import resources_for
 
-    from assets.resources import Project
-
-    return {
-        "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
-        "project": Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(warehouse), rules_path=str(rules_path or "")),
-    }
+    return resources_for(warehouse, ROOT / "corpora", rules_path)

@@ -17,7 +17,7 @@ from ragpipe.delta import grade_delta
 from ragpipe.grading.agreement import grader_class
 from ragpipe.history import answer_sha, grader_versions, verdicts_at
 from ragpipe.labels import HUMAN_CLASSES
-from ragpipe.scorecard import build_scorecard
+from ragpipe.scorecard import scorecards_for
 from ragpipe.warehouse import read_partition, table_exists
 
 
@@ -113,10 +113,7 @@ def load_review(
         needles.setdefault(n["question_id"], []).append({k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")})
     documents = len(read_partition(conn, "documents", {"corpus": corpus}))
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
-    cards = [
-        build_scorecard(group, answers[answers["answer_set"] == s], documents + failed, failed)
-        for s, group in grades.groupby("answer_set", sort=True)
-    ]
+    cards = scorecards_for(grades, answers, documents + failed, failed)
     labelled = [r for r in rows if r["label"] in HUMAN_CLASSES]
     confusion = None
     if labelled:

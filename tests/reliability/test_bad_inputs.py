@@ -9,7 +9,7 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.resources import Project
+from assets.resources import resources_for
 from assets.runner import regrade_pair, run_corpus, run_corpus_stages
 from ragpipe.grading.rules import DEFAULT_RULES, RulesError, load_rules
 from ragpipe.manifest import ManifestError, load_manifest
@@ -43,9 +43,7 @@ def _corpus(tmp_path: Path, questions: str) -> dict:
         text_pdf(pdfs / "lease.pdf", ["Monthly rent is $2,150."])
     corpora = corpora_with(tmp_path, "demo", pdfs, "")
     (corpora / "demo" / "questions.yaml").write_bytes(questions.encode("utf-8", "surrogateescape"))
-    resources = warehouse_resources(tmp_path / "wh")
-    resources["project"] = Project(corpora_dir=str(corpora), warehouse_dir=str(tmp_path / "wh"))
-    return resources
+    return resources_for(tmp_path / "wh", corpora)
 
 
 def _tables(warehouse: Path) -> str:
