@@ -12,6 +12,7 @@ from dagster import AssetIn, DynamicOut, DynamicOutput, In, MetadataValue, Nothi
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
+from assets.versions import data_version
 from assets.resources import Project
 from ragpipe.answer_log import FileLog, absorb_file_logs, log_dir, logged_answers
 from ragpipe.answering import answer_questions, settings_hash
@@ -90,7 +91,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         context.log.warning(f"import skipped {problem}")
     clean(work_dir(project.root, "answers", corpus, config, context.run_id))
     latency = frame["latency_ms"].dropna()
-    return Output(None, metadata={
+    return Output(None, data_version=data_version(frame), metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "engine": engine.name,
         "errors": int(frame["error"].notna().sum()),
         "resumed": sum(s["resumed"] for s in shards),

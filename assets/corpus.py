@@ -5,6 +5,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import corpus_partitions
 from assets.resources import Project
+from assets.versions import data_version
 from ragpipe.adapters import pdf_folder, read_corpus_questions
 from ragpipe.ingest import ingest_folder, stored_ingest
 from ragpipe.needles import mine_needles
@@ -38,16 +39,16 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
             name: store(conn, project.root, name, frame, keys)
             for name, frame in [("documents", result.documents), ("pages", result.pages), ("failed_documents", result.failed)]
         }
-    yield MaterializeResult(asset_key="documents", metadata={
+    yield MaterializeResult(asset_key="documents", data_version=data_version(result.documents), metadata={
         "dagster/row_count": len(result.documents), "folder": str(folder), "parquet": str(paths["documents"]),
         "pdfs_parsed": result.parsed, "pdfs_reused": result.reused,
         "pages": int(result.documents["pages"].sum()),
     })
-    yield MaterializeResult(asset_key="pages", metadata={
+    yield MaterializeResult(asset_key="pages", data_version=data_version(result.pages), metadata={
         "dagster/row_count": len(result.pages), "empty_pages": int((result.pages["chars"] == 0).sum()),
         "parquet": str(paths["pages"]),
     })
-    yield MaterializeResult(asset_key="failed_documents", metadata={
+    yield MaterializeResult(asset_key="failed_documents", data_version=data_version(result.failed), metadata={
         "dagster/row_count": len(result.failed),
         "failures": MetadataValue.md(
             "\n".join(f"- `{r.file}`: {r.reason}" for r in result.failed.itertuples()) or "none"
@@ -76,11 +77,11 @@ def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
         path = store(conn, project.root, "questions", frame, keys)
         store(conn, project.root, "question_problems", problems, keys)
     counts = frame["kind"].value_counts().to_dict()
-    yield MaterializeResult(asset_key="questions", metadata={
+    yield MaterializeResult(asset_key="questions", data_version=data_version(frame), metadata={
         "dagster/row_count": len(frame), "parquet": str(path),
         **{kind: int(counts.get(kind, 0)) for kind in ("answerable", "negative", "ambiguous")},
     })
-    yield MaterializeResult(asset_key="question_problems", metadata={
+    yield MaterializeResult(asset_key="question_problems", data_version=data_version(problems), metadata={
         "dagster/row_count": len(problems),
         "problems": MetadataValue.md("\n".join(f"- {p}" for p in loaded.problems[:50]) or "none"),
     })
@@ -96,7 +97,7 @@ def needles(context: AssetExecutionContext, duckdb: DuckDBResource, project: Pro
         qs = [question_from_row(r) for r in read_partition(conn, "questions", keys).to_dict("records")]
         frame = mine_needles(corpus, qs, pages)
         path = store(conn, project.root, "needles", frame, keys)
-    return MaterializeResult(metadata={
+    return MaterializeResult(data_version=data_version(frame), metadata={
         "dagster/row_count": len(frame), "parquet": str(path),
         "kept": int((frame["status"] == "kept").sum()), "rejected": int((frame["status"] == "rejected").sum()),
     })

@@ -23,10 +23,9 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
+from assets.versions import GRADER_VERSION, data_version
 from ragpipe.grading.grade_table import grade_answers
-from ragpipe.history import record_grades
-from ragpipe.grading.rules import load_rules
-from ragpipe.settings import rules_path
+from ragpipe.history import record_grading
 from ragpipe.shards import clean, consolidate, read, split, work_dir, write
 from ragpipe.warehouse import read_partition, store
 
@@ -63,12 +62,12 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
     with duckdb.get_connection() as conn:
         path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-        new = record_grades(conn, frame, answers, context.run.run_id, pd.Timestamp.now(tz="UTC"))
+        event = record_grading(conn, corpus, config, frame, answers, rules, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     clean(work_dir(project.root, "grades", corpus, config, context.run_id))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
-    return Output(None, metadata={
+    return Output(None, data_version=data_version(frame), metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
-        "new_in_history": new, "shards": len(shards),
+        "grading_event": event["seq"], "new_in_history": event["history_rows"], "shards": len(shards),
         **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
     })
 
@@ -78,7 +77,7 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
     group_name="grading",
     kinds={"duckdb"},
     ins={name: AssetIn(dagster_type=Nothing) for name in ("answers", "questions", "needles")},
-    code_version=load_rules(rules_path()).version,  # a rules change makes grades stale, nothing upstream
+    code_version=GRADER_VERSION,  # a rules or grading-code change makes grades stale, nothing upstream
 )
 def grades(answers, questions, needles):
     """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per answer.

@@ -1,6 +1,6 @@
 """Per-pair retrieval assets: chunks cut with the configuration's knobs, and their BM25 index."""
 
-from dagster import AssetExecutionContext, MaterializeResult, asset
+from dagster import AssetExecutionContext, DataVersion, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
@@ -28,7 +28,7 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
             frame = chunk_pages(pages, corpus, config, knobs.chunk_size, knobs.chunk_overlap)
             path = store(conn, project.root, "chunks", frame, keys)
             record_fingerprint(conn, "chunks", corpus, config, fingerprint)
-    return MaterializeResult(metadata={
+    return MaterializeResult(data_version=DataVersion(fingerprint), metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "rechunked": not unchanged, "fingerprint": fingerprint,
         "chunk_size": knobs.chunk_size, "chunk_overlap": knobs.chunk_overlap,
         "mean_words": round(float(frame["words"].mean()), 1) if len(frame) else 0.0,
@@ -50,6 +50,6 @@ def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project:
         index.save(folder, fingerprint)
     else:
         index = ChunkIndex.load(folder)
-    return MaterializeResult(metadata={
+    return MaterializeResult(data_version=DataVersion(fingerprint or "empty"), metadata={
         "dagster/row_count": index.n_docs, "vocabulary": index.vocabulary_size, "path": str(folder), "rebuilt": rebuilt,
     })

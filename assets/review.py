@@ -1,15 +1,18 @@
 """The review report: one static HTML file per pair, re-rendered whenever its scorecards are."""
 
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+import hashlib
+
+from dagster import AssetExecutionContext, DataVersion, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
+from assets.versions import GRADER_VERSION
 from ragpipe.review.data import load_review
 from ragpipe.review.render import write_report
 
 
-@asset(partitions_def=pair_partitions, group_name="grading", kinds={"html"}, deps=["scorecards", "agreement", "grade_delta"])
+@asset(partitions_def=pair_partitions, group_name="grading", kinds={"html"}, deps=["scorecards", "agreement", "grade_delta"], code_version=GRADER_VERSION)
 def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Every answer with its verdict, the rule that decided and the matched spans highlighted; filters,
     a PASS audit sample and the delta from the previous grader version. Self-contained: opens from disk."""
@@ -17,7 +20,7 @@ def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, projec
     with duckdb.get_connection() as conn:
         data = load_review(conn, corpus, config)
     path = write_report(data, project.rules(), project.root / "reports" / f"corpus={corpus}" / f"config={config}" / "review.html")
-    return MaterializeResult(metadata={
+    return MaterializeResult(data_version=DataVersion(hashlib.sha256(path.read_bytes()).hexdigest()[:24]), metadata={
         "report": MetadataValue.path(str(path)),
         "open": MetadataValue.url(path.resolve().as_uri()),
         "answers": len(data.rows), "flips": len(data.flips), "grader_version": data.grader_version,

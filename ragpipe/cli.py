@@ -19,7 +19,7 @@ from rich.table import Table
 
 from ragpipe.adapters import data_available
 from ragpipe.corpus_stats import corpus_stats
-from ragpipe.scorecard import scorecards_for_pair
+from ragpipe.scorecard import scorecards_for_pair, stale_scorecards
 from ragpipe.manifest import list_corpora, load_configs
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.settings import corpora_dir, database_path, rules_path, warehouse_dir
@@ -264,8 +264,15 @@ def scorecard(
     config: Optional[str] = typer.Option(None, help="only this configuration"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per pair"),
 ) -> None:
-    """The latest scorecards from the warehouse (read-only)."""
+    """The latest scorecards from the warehouse (read-only); warns when a pair was graded again since."""
     cards = read_scorecards(corpus, config)
+    if cards:
+        conn = connect(database_path(), read_only=True)
+        try:
+            for warning in stale_scorecards(conn, cards):
+                typer.echo(f"warning: {warning}", err=True)
+        finally:
+            conn.close()
     if as_json:
         typer.echo(json.dumps(cards, indent=2))
         return

@@ -12,13 +12,12 @@ from rich.table import Table
 
 from ragpipe.audit import audit as audit_rules
 from ragpipe.cli import _dagster_home, app, console
-from ragpipe.delta import grade_delta
+from ragpipe.delta import stored_delta
 from ragpipe.grading.rules import RulesError, load_rules
-from ragpipe.history import grader_versions, verdicts_at
+from ragpipe.history import stored_rules
 from ragpipe.settings import database_path, rules_path, warehouse_dir
 from ragpipe.warehouse_lock import WarehouseBusy, writing
 from ragpipe.sql import SqlRefused, readonly_connection, run_query
-from ragpipe.warehouse import table_exists
 from ragpipe.whatif import stored_pairs, whatif as whatif_delta
 
 
@@ -27,6 +26,9 @@ def _print_delta(delta: dict, limit: int = 40) -> None:
         f"delta {delta.get('from_version')} -> {delta.get('to_version')}: {delta['changed']} of {delta['compared']} answers changed; "
         f"monotone: {str(delta['monotone']).lower()}"
     )
+    for e in delta.get("events", []):
+        console.print(f"  {e['corpus']}/{e['config']}: grading #{e['from_event']} ({e['from_version']}) -> "
+                      f"#{e['to_event']} ({e['to_version']}): {e['changed']} changed")
     for corpus, directions in delta["summary"].items():
         for direction, n in directions.items():
             console.print(f"  {corpus}: {direction}: {n}")
@@ -98,53 +100,17 @@ def regrade() -> None:
         raise typer.Exit(1)
 
 
-def delta_between(conn, before: Optional[str], after: Optional[str]) -> dict:
-    versions = grader_versions(conn)
-    if len(versions) < 2 and (before is None or after is None):
-        raise LookupError(f"the warehouse holds {len(versions)} grader version(s); a delta needs two")
-    before = before or versions[-2]
-    after = after or versions[-1]
-    for v in (before, after):
-        if v not in versions:
-            raise LookupError(f"unknown grader version {v!r}; known: {', '.join(versions)}")
-    delta = grade_delta(verdicts_at(conn, before), verdicts_at(conn, after))
-    cards = conn.execute(
-        "SELECT * FROM scorecard_history WHERE grader_version IN (?, ?) ORDER BY corpus, config, answer_set", [before, after]
-    ).df()
-    side = []
-    for (corpus, config, answer_set), g in cards.groupby(["corpus", "config", "answer_set"], sort=True):
-        by_version = {r["grader_version"]: r for r in g.to_dict("records")}
-        if before in by_version and after in by_version:
-            side.append({
-                "corpus": corpus, "config": config, "answer_set": answer_set,
-                **{f"{k}_before": by_version[before][k] for k in ("overall_pct", "correct", "partial", "wrong", "money_bar")},
-                **{f"{k}_after": by_version[after][k] for k in ("overall_pct", "correct", "partial", "wrong", "money_bar")},
-            })
-    agreement = []
-    if table_exists(conn, "agreement"):
-        rows = conn.execute(
-            "SELECT corpus, config, grader_version, n, accuracy, kappa, refusal_f1, false_correct, false_correct_numeric "
-            "FROM agreement WHERE scope = 'overall' AND grader_version IN (?, ?) ORDER BY corpus, config", [before, after]
-        ).df()
-        for (corpus, config), g in rows.groupby(["corpus", "config"], sort=True):
-            by_version = {r["grader_version"]: r for r in g.to_dict("records")}
-            if before in by_version and after in by_version:
-                agreement.append({"corpus": corpus, "config": config, **{
-                    f"{k}_{side_name}": by_version[v][k]
-                    for side_name, v in (("before", before), ("after", after))
-                    for k in ("accuracy", "kappa", "refusal_f1", "false_correct", "false_correct_numeric")
-                }})
-    return {"from_version": before, "to_version": after, **delta, "scorecards": side, "agreement": agreement}
-
-
 @app.command()
 def delta(
-    from_version: Optional[str] = typer.Option(None, "--from", help="grader version before (default: the previous one)"),
-    to_version: Optional[str] = typer.Option(None, "--to", help="grader version after (default: the current one)"),
+    from_version: Optional[str] = typer.Option(None, "--from", help="grader version before (default: each pair's previous grading)"),
+    to_version: Optional[str] = typer.Option(None, "--to", help="grader version after (default: each pair's latest grading)"),
+    corpus: Optional[str] = typer.Option(None, help="only this corpus"),
+    config: Optional[str] = typer.Option(None, help="only this configuration"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Every verdict a grader change flipped, by direction and rule, with scorecards side by side."""
-    result = _from_warehouse(lambda conn: delta_between(conn, from_version, to_version))
+    """Every verdict the last grading of each pair flipped against the one before it (or between two
+    grader versions), by direction and rule, with scorecards and agreement side by side."""
+    result = _from_warehouse(lambda conn: stored_delta(conn, corpus, config, from_version, to_version))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return
@@ -166,6 +132,31 @@ def delta(
             table.add_row(a["corpus"], a["config"], f"{a['accuracy_before']} -> {a['accuracy_after']}", f"{a['kappa_before']} -> {a['kappa_after']}",
                           f"{a['refusal_f1_before']} -> {a['refusal_f1_after']}", f"{a['false_correct_before']} -> {a['false_correct_after']}")
         console.print(table)
+
+
+rules_app = typer.Typer(help="The grader's rules: what a grader version was made of.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+
+@rules_app.command("show")
+def rules_show(
+    version: Optional[str] = typer.Argument(None, help="a grader version (default: the current rules)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Print the rules text and code hash a grader version was computed from."""
+    if version is None:
+        rules = _rules(None)
+        record = {"grader_version": rules.version, "rules_text": rules.rules_text, "code_sha": rules.code_sha, "first_recorded": None}
+    else:
+        record = _from_warehouse(lambda conn: stored_rules(conn, version))
+        if record is None:
+            console.print(f"[red]grader version {version!r} is not recorded in this warehouse (`ragpipe sql \"SELECT grader_version FROM grader_versions\"`)[/red]")
+            raise typer.Exit(1)
+    if as_json:
+        typer.echo(json.dumps(record, indent=2, default=str))
+        return
+    typer.echo(f"# grader {record['grader_version']}  code {record['code_sha']}  first recorded {record['first_recorded']}")
+    typer.echo(record["rules_text"], nl=False)
 
 
 @app.command()

@@ -9,7 +9,7 @@ import typer
 
 from ragpipe.cli import app, console
 from ragpipe.grading.rules import load_rules
-from ragpipe.review.data import ReviewError, load_review
+from ragpipe.review.data import ReviewError, load_review, rules_of
 from ragpipe.review.render import write_report
 from ragpipe.settings import database_path, rules_path
 from ragpipe.sql import readonly_connection
@@ -35,10 +35,11 @@ def review(
         raise typer.Exit(1)
     try:
         data = load_review(conn, corpus, config, answers, grader, delta_from, seed, sample)
+        rules = rules_of(conn, data.grader_version, load_rules(rules_path()))
     except ReviewError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1)
     finally:
         conn.close()
-    path = write_report(data, load_rules(rules_path()), out)
+    path = write_report(data, rules, out)
     console.print(f"wrote {path} ({len(data.rows)} answers, grader {data.grader_version}, {len(data.flips)} flips, PASS audit of {len(data.audit_sample)})")

@@ -44,3 +44,13 @@ def record_fingerprint(conn, stage: str, corpus: str, config: str, fingerprint: 
 
     frame = pd.DataFrame([[stage, corpus, config, fingerprint]], columns=FINGERPRINT_COLUMNS)
     replace_partition(conn, "stage_fingerprints", frame, {"stage": stage, "corpus": corpus, "config": config})
+
+
+def content_version(*frames: pd.DataFrame) -> str:
+    """A hash of tables' columns and values, the same for the same content in the same order:
+    a stage's data version, so a rerun that changes nothing stales nothing downstream."""
+    digest = hashlib.sha256()
+    for frame in frames:
+        digest.update(json.dumps(list(map(str, frame.columns))).encode())
+        digest.update(frame.to_json(orient="values", date_format="iso", default_handler=str).encode())
+    return digest.hexdigest()[:24]

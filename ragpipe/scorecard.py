@@ -12,13 +12,14 @@ import statistics
 
 import pandas as pd
 
+from ragpipe.history import latest_event
 from ragpipe.warehouse import read_partition
 
 SCORECARD_COLUMNS = [
     "corpus", "config", "answer_set", "grader_version", "total", "graded", "correct", "partial", "wrong", "overall_pct",
     "answerable_total", "answerable_correct", "answerable_pct", "negatives_total", "negatives_declined",
     "ambiguous_total", "ambiguous_correct", "ungradable", "errors", "median_latency_ms", "wrong_money",
-    "money_bar", "documents", "documents_failed", "question_problems",
+    "money_bar", "documents", "documents_failed", "question_problems", "grading_event",
 ]
 
 
@@ -65,6 +66,7 @@ def build_scorecard(grades: pd.DataFrame, answers: pd.DataFrame, documents: int,
         "documents": documents,
         "documents_failed": documents_failed,
         "question_problems": question_problems,
+        "grading_event": None,  # which grading of the pair these numbers come from (set from the ledger)
     }
 
 
@@ -76,7 +78,23 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> list[dict]:
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
     documents = len(read_partition(conn, "documents", {"corpus": corpus})) + failed  # every PDF, readable or not
     problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
-    return scorecards_for(grade_rows, answer_rows, documents, failed, problems)
+    event = latest_event(conn, corpus, config)
+    return [{**card, "grading_event": event} for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems)]
+
+
+def stale_scorecards(conn, cards: list[dict]) -> list[str]:
+    """A warning for each pair whose scorecards were computed before its latest grading."""
+    warnings = []
+    for corpus, config in sorted({(c["corpus"], c["config"]) for c in cards}):
+        event = latest_event(conn, corpus, config)
+        seen = {c["grading_event"] for c in cards if (c["corpus"], c["config"]) == (corpus, config)}
+        if event is not None and seen != {event}:
+            warnings.append(
+                f"{corpus}/{config}: scorecards are older than its grades (computed from grading "
+                f"{', '.join('#' + str(s) for s in sorted(seen, key=str))}; latest grading is #{event}): "
+                "re-materialize scorecards, or run `ragpipe regrade`"
+            )
+    return warnings
 
 
 def scorecards_for(grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0) -> list[dict]:

@@ -9,8 +9,9 @@ first frame written and grow new columns when a later frame has them.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping
 
 import duckdb
 import pandas as pd
@@ -61,6 +62,42 @@ def _ensure_schema(conn: duckdb.DuckDBPyConnection, table: str) -> None:
         elif re.search(r"\bNULL\b", existing[name]) and dtype != existing[name]:
             # a column an older warehouse created with nothing but NULLs takes the type of real values
             conn.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{name}" TYPE {dtype}')
+
+
+@contextmanager
+def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """All of the block's writes, or none of them."""
+    conn.execute("BEGIN TRANSACTION")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def append_changed_rows(
+    conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, entity: str, compare: list[str], latest_first: str,
+) -> int:
+    """Insert each row of `frame` whose entity has no row in `table` yet, or whose latest row (the first
+    by the SQL ordering `latest_first`) differs from it in any `compare` column; returns how many were added. Call inside
+    `transaction`: the caller decides what else commits with it."""
+    if frame.empty:
+        return 0
+    conn.register("_incoming", frame)
+    try:
+        _ensure_schema(conn, table)
+        differs = " OR ".join(f'l."{c}" IS DISTINCT FROM n."{c}"' for c in compare)
+        before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
+        conn.execute(
+            f'WITH latest AS (SELECT * FROM "{table}" WHERE "{entity}" IN (SELECT "{entity}" FROM _incoming) '
+            f'QUALIFY row_number() OVER (PARTITION BY "{entity}" ORDER BY {latest_first}) = 1) '
+            f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n LEFT JOIN latest l ON l."{entity}" = n."{entity}" '
+            f'WHERE l."{entity}" IS NULL OR {differs}'
+        )
+        return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
+    finally:
+        conn.unregister("_incoming")
 
 
 def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:

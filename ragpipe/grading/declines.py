@@ -8,8 +8,12 @@ specify how much is attributable to shareholders." answers the question and
 hedges on a part: it is not a decline. Sentences that only describe how one
 *would* answer ("you would divide ... by ...") assert nothing.
 
-Monotone by construction: a new decline phrase can only turn an assertion
-sentence into a decline sentence, so it can only make more answers declines.
+Monotone by construction: the decline spans are the union of every phrase's
+and pattern's own matches, each dropped only when it contains an exclusion,
+so a new phrase can only add spans; and more spans can only turn assertion
+sentences into decline sentences, so a new phrase only makes more answers
+declines. (One left-to-right scan of an alternation would not be: a new,
+longer phrase could swallow an existing match and then be excluded with it.)
 """
 
 from __future__ import annotations
@@ -39,17 +43,22 @@ class Decision:
     assertions: list[tuple[int, int]]  # sentences that assert a figure
 
 
+def _literal(phrase: str) -> str:
+    return r"(?<!\w)" + re.escape(phrase.lower()).replace(r"\ ", r"\s+") + r"(?!\w)"
+
+
 @lru_cache(maxsize=64)
-def _decline_pattern(phrases: tuple[str, ...], patterns: tuple[str, ...]) -> re.Pattern[str]:
-    literal = sorted((re.escape(p.lower()).replace(r"\ ", r"\s+") for p in phrases), key=len, reverse=True)
+def _decline_patterns(phrases: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
+    """(one alternation of everything, each alternative on its own). The alternation finds whether
+    anything matches at all, in one scan; the alternatives give every match, overlapping ones included."""
+    alternatives = [_literal(p) for p in sorted(set(p.lower() for p in phrases), key=len, reverse=True)] + list(patterns)
     if all(p[:1].isalnum() for p in phrases) and all(p.startswith(r"\b") for p in patterns):
         # Every alternative starts at a word boundary: say so once, up front, and Python's
         # matcher skips non-word positions instead of trying all alternatives there (3x faster).
-        alts = [r"(?:" + "|".join(literal) + r")(?!\w)"] if literal else []
-        return re.compile(r"(?=\w)\b(?:" + "|".join(alts + [f"(?:{p})" for p in patterns]) + ")")
-    alts = [r"(?<!\w)(?:" + "|".join(literal) + r")(?!\w)"] if literal else []
-    alts += [f"(?:{p})" for p in patterns]
-    return re.compile("|".join(alts))
+        anything = re.compile(r"(?=\w)\b(?:" + "|".join(f"(?:{a})" for a in alternatives) + ")")
+    else:
+        anything = re.compile("|".join(f"(?:{a})" for a in alternatives))
+    return anything, [re.compile(a) for a in alternatives]
 
 
 @lru_cache(maxsize=64)
@@ -75,14 +84,29 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
-    """(start, end, text) of every decline phrase or idiom in `answer`, exclusions dropped."""
+    """(start, end, text) of every match of every decline phrase or idiom in `answer`, sorted;
+    a match that contains an exclusion ("not covered") is dropped, that match alone."""
     phrases = tuple(p for p in rules.declines.phrases if p.lower() not in rules.excluded)
-    pattern = _decline_pattern(phrases, tuple(p.pattern for p in rules.declines.patterns))
-    spans = []
-    for m in pattern.finditer(_normalize(answer)):
-        if not any(x in m.group(0) for x in rules.excluded):
-            spans.append((m.start(), m.end(), m.group(0)))
-    return spans
+    anything, alternatives = _decline_patterns(phrases, tuple(p.pattern for p in rules.declines.patterns))
+    text = _normalize(answer)
+    if anything.search(text) is None:  # the common case: one scan says no alternative matches anywhere
+        return []
+    spans = {
+        (m.start(), m.end(), m.group(0))
+        for pattern in alternatives
+        for m in pattern.finditer(text)
+        if not any(x in m.group(0) for x in rules.excluded)
+    }
+    return sorted(spans)
+
+
+def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The spans not inside another one: what a reader sees highlighted."""
+    kept: list[tuple[int, int, str]] = []
+    for s in sorted(spans, key=lambda s: (s[0], -s[1])):
+        if not kept or s[1] > kept[-1][1]:
+            kept.append(s)
+    return kept
 
 
 def asserts(figure: Figure) -> bool:

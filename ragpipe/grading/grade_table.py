@@ -1,11 +1,16 @@
 """Grade a whole answers table: the grades asset's one library call.
 
 Pure and ordered: the same answers, questions, needles and rules give the
-same rows in the same order, byte for byte.
+same rows in the same order, byte for byte. Each row carries `input_sha`, a
+fingerprint of everything besides the grader version that its verdict
+depends on (answer text, citations, engine error, the question row as
+graded, the question's kept needles), so history can tell a changed input
+from a changed ruler.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pandas as pd
@@ -16,7 +21,7 @@ from ragpipe.questions import Question, question_from_row
 
 GRADE_COLUMNS = [
     "corpus", "config", "answer_set", "question_id", "answer_id", "kind", "verdict", "declined", "failure", "rule",
-    "money_question", "wrong_money", "matched", "ungradable", "error", "grader_version",
+    "money_question", "wrong_money", "matched", "ungradable", "error", "grader_version", "input_sha",
 ]
 
 
@@ -25,6 +30,7 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
     kept = needles[needles["status"] == "kept"]
     mined = {qid: list(zip(group["needle"], group["kind"])) for qid, group in kept.groupby("question_id", sort=True)}
     as_kind: dict[tuple[str, str], Question] = {}
+    question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, tuple] = {}  # grading is pure: an answer seen before for the same question is not re-read
     rows = []
     for a in answers.sort_values(["answer_set", "question_id"]).to_dict("records"):
@@ -40,14 +46,21 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
         text = "" if failed else (a["answer"] or "")
         citations = () if failed else tuple(a["citations"])
         memo = (q.id, q.kind, text, citations, failed)
+        if (q.id, q.kind) not in question_sha:
+            question_sha[(q.id, q.kind)] = _sha([q.model_dump(mode="json"), mined.get(q.id, [])])
         if memo not in verdicts:
             verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, []))
         verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable = verdicts[memo]
         rows.append([
             a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, declined, failure,
             rule, money_q, list(wrong_money), matched, ungradable, a.get("error"), rules.version,
+            _sha([question_sha[(q.id, q.kind)], text, list(citations), a.get("error") if failed else None]),
         ])
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
+
+
+def _sha(payload) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list) -> tuple:

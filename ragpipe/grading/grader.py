@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
 from ragpipe.figures import Figure, find_figures, parse_figure, question_scale
-from ragpipe.grading.declines import decide
+from ragpipe.grading.declines import decide, outermost
 from ragpipe.matching import find_needle
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import own_voice
@@ -75,7 +75,7 @@ def stated_polarity(text: str) -> tuple[str, int, int] | None:
 
 
 def _decline_spans(decision) -> list[dict]:
-    return [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in decision.spans]
+    return [{"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in outermost(decision.spans)]
 
 
 def money_key(question: Question) -> Figure:

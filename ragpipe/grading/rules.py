@@ -1,13 +1,14 @@
-"""The grader's rules as data, and the grader version derived from them.
+"""The grader's rules as data, with the grader version they and the code give.
 
-The grader version is a content hash of the rules file plus CODE_VERSION, so
-a change to either the rules or the code that applies them is a new version,
-and every grade row says which version produced it.
+The grader version is computed (grading/version.py) from the rules file's
+bytes and the source of every module that decides a verdict, so a change to
+either is a new version, and every grade row says which version produced it.
+A phrase that contains or overlaps an exclusion is refused: the exclusion
+exists because that wording is real answers' vocabulary.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import cached_property
 from pathlib import Path
@@ -16,7 +17,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-CODE_VERSION = "3"
+from ragpipe.grading.version import grader_fingerprint
+
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 
 
@@ -109,6 +111,8 @@ class Rules(BaseModel):
     money: Money = Field(default_factory=Money)
     citations: Citations = Field(default_factory=Citations)
     version: str = ""
+    rules_text: str = ""  # the file the version was computed from, stored with the version
+    code_sha: str = ""
 
     @cached_property
     def excluded(self) -> set[str]:
@@ -116,12 +120,20 @@ class Rules(BaseModel):
 
 
 def load_rules(path: Path | None = None) -> Rules:
-    """Parse and validate a rules file; the version is derived from its bytes."""
+    """Parse and validate a rules file; the version is derived from its bytes and the grading code."""
     path = path or DEFAULT_RULES
     try:
         raw = path.read_bytes()
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot read rules: {exc}") from exc
+    return parse_rules(raw, str(path))
+
+
+def parse_rules(raw: bytes, path: str) -> Rules:
+    """Rules from a rules file's bytes (`path` names where they came from, in errors)."""
+    try:
         data = yaml.safe_load(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:
         raise RulesError(f"{path}: cannot read rules: {exc}") from exc
     if not isinstance(data, dict):
         raise RulesError(f"{path}: expected a mapping at the top level")
@@ -133,6 +145,35 @@ def load_rules(path: Path | None = None) -> Rules:
     overlap = rules.excluded & {p.lower() for p in rules.declines.phrases}
     if overlap:
         raise RulesError(f"{path}: field declines: {sorted(overlap)} both a phrase and an exclusion")
-    digest = hashlib.sha256(raw + b"\0code:" + CODE_VERSION.encode()).hexdigest()[:12]
-    rules.version = f"g{CODE_VERSION}-{digest}"
+    clashes = exclusion_clashes(rules.declines.phrases, [e.phrase for e in rules.declines.exclusions])
+    if clashes:
+        listed = "; ".join(f"{p!r} {how} exclusion {e!r}" for p, how, e in clashes)
+        raise RulesError(f"{path}: field declines.phrases: {listed}")
+    fingerprint = grader_fingerprint(raw)
+    rules.version, rules.rules_text, rules.code_sha = fingerprint.version, raw.decode("utf-8"), fingerprint.code_sha
     return rules
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+(?:'\w+)?", text.lower().replace("\u2019", "'"))
+
+
+def exclusion_clashes(phrases: list[str], exclusions: list[str]) -> list[tuple[str, str, str]]:
+    """(phrase, how, exclusion) for each phrase that contains, lies inside, or overlaps an exclusion
+    word for word ("is not covered, not" contains "not covered"; "covered, not" overlaps it).
+    Such a phrase would match text that the exclusion says is an answer, not a refusal."""
+    out = []
+    for phrase in phrases:
+        p = _words(phrase)
+        for exclusion in exclusions:
+            e = _words(exclusion)
+            if not p or not e or p == e:
+                continue  # the same phrase is reported as "both a phrase and an exclusion"
+            joined_p, joined_e = f" {' '.join(p)} ", f" {' '.join(e)} "
+            if joined_e in joined_p:
+                out.append((phrase, "contains", exclusion))
+            elif joined_p in joined_e:
+                out.append((phrase, "lies inside", exclusion))
+            elif any(p[:k] == e[-k:] or e[:k] == p[-k:] for k in range(1, min(len(p), len(e)))):
+                out.append((phrase, "overlaps", exclusion))
+    return out

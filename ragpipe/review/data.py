@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ragpipe.delta import grade_delta
+from ragpipe.delta import event_delta, grade_delta
 from ragpipe.grading.agreement import grader_class
-from ragpipe.history import answer_sha, grader_versions, verdicts_at
+from ragpipe.grading.rules import Rules, parse_rules
+from ragpipe.history import answer_sha, grader_versions, stored_rules, verdicts_at
 from ragpipe.labels import HUMAN_CLASSES
 from ragpipe.scorecard import scorecards_for
 from ragpipe.warehouse import read_partition, table_exists
@@ -58,6 +59,15 @@ def _grades(conn, corpus: str, config: str, grader: str | None) -> tuple[pd.Data
         known = ", ".join(grader_versions(conn, corpus, config)) or "none"
         raise ReviewError(f"grader version {grader!r} never graded {corpus}/{config}; versions that did: {known}")
     return older, grader
+
+
+def rules_of(conn, version: str, current: Rules) -> Rules:
+    """The rules a grader version was computed from (as recorded in `grader_versions`), to annotate
+    its verdicts with; the current rules when that is the version, or when it was never recorded."""
+    stored = stored_rules(conn, version) if version != current.version else None
+    if stored is None:
+        return current
+    return parse_rules(stored["rules_text"].encode("utf-8"), f"grader_versions[{version}]").model_copy(update={"version": version})
 
 
 def _cited_pages(conn, corpus: str, config: str) -> dict[str, tuple[str, int, int]]:
@@ -121,10 +131,14 @@ def load_review(
         for r in labelled:
             confusion[r["label"]][grader_class(r["verdict"], r["declined"])] += 1
     versions = grader_versions(conn, corpus, config)
-    if delta_from is None and version in versions and versions.index(version) > 0:
-        delta_from = versions[versions.index(version) - 1]
     flips = []
-    if delta_from:
+    latest = event_delta(conn, corpus, config) if delta_from is None and grader is None else None
+    if latest is not None:  # the current grades: what their grading changed, as `ragpipe delta` says
+        delta_from = latest["from_version"]
+        flips = [f for f in latest["flips"] if answer_set is None or f["answer_set"] == answer_set]
+    elif delta_from is None and version in versions and versions.index(version) > 0:
+        delta_from = versions[versions.index(version) - 1]
+    if delta_from and latest is None:
         old = verdicts_at(conn, delta_from, corpus, config)
         if answer_set is not None:
             old = old[old["answer_set"] == answer_set]

@@ -1,0 +1,26 @@
+"""Code versions and data versions: what makes an asset stale in the Dagster UI.
+
+Grades and everything computed from them (scorecards, agreement, the delta,
+the review report) carry the grader version as their code version, so a
+rules or grading-code change shows all of them stale as soon as the
+definitions reload, before anything re-materializes. Every asset reports a
+data version computed from the content it stored, so a rerun that changes no
+content leaves everything downstream fresh.
+"""
+
+import warnings
+
+from dagster import BetaWarning, DataVersion
+
+from ragpipe.fingerprint import content_version
+from ragpipe.grading.rules import load_rules
+from ragpipe.settings import rules_path
+
+GRADER_VERSION = load_rules(rules_path()).version
+
+# Output(data_version=...) is marked beta in Dagster 1.13; it is the documented way to report one
+warnings.filterwarnings("ignore", category=BetaWarning, message=".*data_version.*")
+
+
+def data_version(*frames) -> DataVersion:
+    return DataVersion(content_version(*frames))

@@ -1,0 +1,67 @@
+"""The grader version: computed from everything that can change a verdict, never bumped by hand.
+
+A verdict depends on the rules file and on the code that reads questions,
+mines needles, parses figures, matches text and applies the rules. The
+version is a hash of the rules file's bytes and of the source of each of
+those modules, so editing a constant anywhere in them is a new version and
+every grade row says which one produced it. `VERDICT_MODULES` lists them;
+a test checks that every module the grader imports is on the list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+
+# paths relative to the `ragpipe` package: the modules whose source decides a verdict
+VERDICT_MODULES = (
+    "grading/grade_table.py",
+    "grading/grader.py",
+    "grading/declines.py",
+    "grading/voice.py",
+    "grading/rules.py",
+    "grading/version.py",
+    "figures.py",
+    "matching.py",
+    "tokenize.py",
+    "needles.py",
+    "questions.py",
+    "adapters/__init__.py",
+    "adapters/demo.py",
+    "adapters/folder.py",
+    "adapters/financebench.py",
+    "adapters/aragog.py",
+)
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class GraderFingerprint:
+    """What a grader version is made of: the rules text and the hash of each verdict module."""
+
+    version: str
+    rules_sha: str
+    code_sha: str
+    modules: dict[str, str]
+
+
+@lru_cache(maxsize=8)  # read once per process: the source does not change under a running grader
+def code_fingerprint(root: Path = PACKAGE_ROOT) -> tuple[str, dict[str, str]]:
+    """(hash over all verdict modules, hash per module) of the package at `root`."""
+    modules = {name: _sha((root / name).read_bytes()) for name in VERDICT_MODULES}
+    combined = _sha("".join(f"{name}\0{sha}\n" for name, sha in sorted(modules.items())).encode())
+    return combined, modules
+
+
+def grader_fingerprint(rules_bytes: bytes, root: Path = PACKAGE_ROOT) -> GraderFingerprint:
+    code_sha, modules = code_fingerprint(root)
+    rules_sha = _sha(rules_bytes)
+    version = "g-" + _sha(f"rules:{rules_sha}\0code:{code_sha}".encode())[:12]
+    return GraderFingerprint(version, rules_sha, code_sha, modules)
