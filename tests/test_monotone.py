@@ -1,10 +1,12 @@
 """A decline phrase added to the rules can only turn wrong verdicts on negative and
 ambiguous questions into correct ones, never a correct verdict into a worse one."""
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ragpipe.grading.grader import grade
+from ragpipe.grading.rules import DEFAULT_RULES, RulesError, load_rules
 from ragpipe.questions import Question
 
 ANSWERS = [
@@ -38,3 +40,43 @@ def test_adding_decline_phrases_is_monotone(rules, extra):
             before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
             assert not (before.declined and not after.declined), (question.id, answer, extra)
             assert RANK[after.verdict] >= RANK[before.verdict], (question.id, answer, extra, before, after)
+
+
+COUNTEREXAMPLE = "The premium is not covered, not provided in the policy"
+
+
+def test_a_phrase_that_swallows_an_exclusion_cannot_hide_a_decline(rules):
+    """A longer phrase overlapping `not covered` used to take `not provided` with it when its match was excluded."""
+    negative = QUESTIONS[0]
+    assert grade(negative, COUNTEREXAMPLE, [], rules).declined
+    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + ["is not covered, not"]})})
+    after = grade(negative, COUNTEREXAMPLE, [], wider)
+    assert after.declined and after.verdict == "correct"
+
+
+@pytest.mark.parametrize("phrase, how", [("is not covered, not", "contains"), ("covered, not", "overlaps"), ("not", "lies inside")])
+def test_a_phrase_clashing_with_an_exclusion_is_refused(tmp_path, phrase, how):
+    path = tmp_path / "rules.yaml"
+    path.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", f"    - could not find\n    - '{phrase}'\n"))
+    with pytest.raises(RulesError, match=f"{how} exclusion 'not covered'"):
+        load_rules(path)
+
+
+FRAGMENTS = [
+    "not covered", "as of my last update", "not provided", "could not find", "no information", "is", "the premium",
+    "not", "covered", "$1,284.00", "in the policy", "however", "the lease", ",", ".", "does not mention",
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=8).map(" ".join),
+    st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=3).map(" ".join),
+)
+def test_exclusions_beside_declines_stay_monotone(rules, answer, extra):
+    """Answers that put exclusions next to decline phrases: a new phrase, whatever it is, only adds declines."""
+    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + [extra]})})
+    for question in QUESTIONS:
+        before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
+        assert not (before.declined and not after.declined), (question.id, answer, extra)
+        assert RANK[after.verdict] >= RANK[before.verdict], (question.id, answer, extra, before, after)

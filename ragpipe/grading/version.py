@@ -52,15 +52,21 @@ class GraderFingerprint:
     modules: dict[str, str]
 
 
-@lru_cache(maxsize=8)  # read once per process: the source does not change under a running grader
-def code_fingerprint(root: Path = PACKAGE_ROOT) -> tuple[str, dict[str, str]]:
-    """(hash over all verdict modules, hash per module) of the package at `root`."""
+def code_fingerprint(root: Path | None = None) -> tuple[str, dict[str, str]]:
+    """(hash over all verdict modules, hash per module) of the package at `root` (default: this one)."""
+    if root is None:
+        return _installed_code()
     modules = {name: _sha((root / name).read_bytes()) for name in VERDICT_MODULES}
     combined = _sha("".join(f"{name}\0{sha}\n" for name, sha in sorted(modules.items())).encode())
     return combined, modules
 
 
-def grader_fingerprint(rules_bytes: bytes, root: Path = PACKAGE_ROOT) -> GraderFingerprint:
+@lru_cache(maxsize=1)  # read once per process: the source does not change under a running grader
+def _installed_code() -> tuple[str, dict[str, str]]:
+    return code_fingerprint(PACKAGE_ROOT)
+
+
+def grader_fingerprint(rules_bytes: bytes, root: Path | None = None) -> GraderFingerprint:
     code_sha, modules = code_fingerprint(root)
     rules_sha = _sha(rules_bytes)
     version = "g-" + _sha(f"rules:{rules_sha}\0code:{code_sha}".encode())[:12]

@@ -1,0 +1,215 @@
+"""The ledger: gradings in time order, a revert read as the inverse, history that drops no verdict,
+and a grader version computed from everything that decides one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+from dagster import DagsterInstance
+
+from assets.runner import regrade_pair, run_corpus
+from ragpipe.delta import stored_delta
+from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.rules import DEFAULT_RULES, load_rules
+from ragpipe.grading.version import PACKAGE_ROOT, VERDICT_MODULES, code_fingerprint, grader_fingerprint
+from ragpipe.history import VERDICT_COLUMNS, grading_events, record_grading
+from ragpipe.warehouse import read_partition
+from tests.conftest import ROOT, warehouse_resources
+
+FLIP = ["corpus", "config", "answer_set", "question_id", "answer_id", "old_verdict", "new_verdict", "old_declined", "new_declined"]
+
+
+def _candidate(tmp_path: Path) -> Path:
+    """The shipped rules without `could not find`: the extractive engine's declines stop counting."""
+    text = DEFAULT_RULES.read_text()
+    assert "    - could not find\n" in text
+    path = tmp_path / "candidate.yaml"
+    path.write_text(text.replace("    - could not find\n", ""))
+    return path
+
+
+def _flips(delta: dict) -> set[tuple]:
+    return {tuple(f[k] for k in FLIP) for f in delta["flips"]}
+
+
+def _inverse(flips: set[tuple]) -> set[tuple]:
+    return {(c, k, s, q, a, new, old, new_d, old_d) for c, k, s, q, a, old, new, old_d, new_d in flips}
+
+
+def _asset_delta(result) -> dict:
+    [event] = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "grade_delta"]
+    return {k: v.value for k, v in event.materialization.metadata.items()}
+
+
+def assert_history_matches_grades(conn: duckdb.DuckDBPyConnection) -> None:
+    """The invariant: the latest history row of every answer is its row in `grades`."""
+    columns = ", ".join(VERDICT_COLUMNS)
+    mismatched = conn.execute(
+        f"SELECT answer_id, {columns} FROM grades EXCEPT SELECT answer_id, {columns} FROM ("
+        "SELECT * FROM grade_history QUALIFY row_number() OVER (PARTITION BY answer_id "
+        "ORDER BY event_seq DESC, graded_at DESC) = 1)"
+    ).df()
+    assert mismatched.empty, mismatched
+
+
+def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path):
+    instance = DagsterInstance.ephemeral()
+    shipped, candidate = warehouse_resources(tmp_path), warehouse_resources(tmp_path, rules_path=_candidate(tmp_path))
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=shipped))
+    db = tmp_path / "ragpipe.duckdb"
+
+    forward_run = regrade_pair("demo", "default", instance=instance, resources=candidate)
+    with duckdb.connect(str(db), read_only=True) as conn:
+        forward = stored_delta(conn)
+    assert forward["from_version"] == load_rules().version and forward["to_version"] == load_rules(_candidate(tmp_path)).version
+    assert forward["changed"] >= 4 and forward["monotone"] is False
+    assert _asset_delta(forward_run)["changed"] == forward["changed"]
+
+    back_run = regrade_pair("demo", "default", instance=instance, resources=shipped)
+    with duckdb.connect(str(db), read_only=True) as conn:
+        back = stored_delta(conn)
+        stored = conn.execute("SELECT * FROM grade_deltas WHERE to_event = ?", [back["events"][0]["to_event"]]).df()
+        assert_history_matches_grades(conn)
+        versions = conn.execute("SELECT DISTINCT grader_version FROM grade_history").df()["grader_version"]
+        events = grading_events(conn, "demo", "default")
+        rows_per_answer = conn.execute("SELECT answer_id, count(*) AS n FROM grade_history GROUP BY ALL").df()
+        trail = conn.execute("SELECT answer_id, verdict FROM grade_history ORDER BY answer_id, event_seq").df()
+    # previous -> current, whatever the versions: the revert undoes exactly what the candidate did
+    assert (back["from_version"], back["to_version"]) == (forward["to_version"], forward["from_version"])
+    assert _flips(back) == _inverse(_flips(forward)) and back["monotone"] is True
+    # the asset says the same flips as the command
+    assert _asset_delta(back_run)["changed"] == back["changed"] and _asset_delta(back_run)["from_version"] == back["from_version"]
+    assert {tuple(r[k] for k in FLIP) for r in stored.to_dict("records")} == _flips(back)
+    # the ledger keeps both versions and every verdict: each answer has a row per grading that moved the version
+    assert set(versions) == {forward["from_version"], forward["to_version"]}
+    assert list(events["grader_version"]) == [forward["from_version"], forward["to_version"], forward["from_version"]]
+    assert set(rows_per_answer["n"]) == {3}
+    for c, k, s, q, answer_id, old, new, *_ in _flips(forward):
+        assert list(trail.loc[trail["answer_id"] == answer_id, "verdict"]) == [old, new, old]
+
+
+def test_explicit_versions_still_compare_those_versions(tmp_path):
+    instance = DagsterInstance.ephemeral()
+    candidate_path = _candidate(tmp_path)
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path)))
+    assert regrade_pair("demo", "default", instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)).success
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
+        default = stored_delta(conn)
+        pinned = stored_delta(conn, from_version=load_rules(candidate_path).version, to_version=load_rules().version)
+    assert _flips(pinned) == _inverse(_flips(default))
+
+
+def test_a_changed_input_under_the_same_version_is_recorded(tmp_path):
+    """A question row or its needles changing changes verdicts without a new grader version: history sees it."""
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path)))
+    rules = load_rules()
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
+        keys = {"corpus": "demo", "config": "default"}
+        answers = read_partition(conn, "answers", keys)
+        questions = read_partition(conn, "questions", {"corpus": "demo"})
+        needles = read_partition(conn, "needles", {"corpus": "demo"})
+        graded = grade_answers(answers, questions, needles, rules)
+        target = graded.loc[(graded["verdict"] == "correct") & (graded["kind"] == "answerable") & ~graded["declined"]].iloc[0]
+        changed = questions.copy()  # the corpus now says the answer is not in the documents
+        changed.loc[changed["question_id"] == target["question_id"], "kind"] = "negative"
+        regraded = grade_answers(answers, changed, needles, rules)
+        before = conn.execute("SELECT count(*) FROM grade_history").fetchall()[0][0]
+        record_grading(conn, "demo", "default", regraded, answers, rules, "test-run", pd.Timestamp.now(tz="UTC"))
+        conn.execute("DELETE FROM grades WHERE corpus = 'demo' AND config = 'default'")
+        conn.register("regraded", regraded)
+        conn.execute("INSERT INTO grades BY NAME SELECT * FROM regraded")
+        rows = conn.execute("SELECT verdict, input_sha FROM grade_history WHERE answer_id = ? ORDER BY event_seq", [target["answer_id"]]).df()
+        assert conn.execute("SELECT count(*) FROM grade_history").fetchall()[0][0] - before == (graded["input_sha"] != regraded["input_sha"]).sum()
+        assert_history_matches_grades(conn)
+    assert list(rows["verdict"]) == ["correct", "wrong"] and rows["input_sha"].nunique() == 2
+    # nothing changed: recording again adds no row
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
+        event = record_grading(conn, "demo", "default", regraded, answers, rules, "again", pd.Timestamp.now(tz="UTC"))
+    assert event["history_rows"] == 0
+
+
+def _tree_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "ragpipe"
+    shutil.copytree(PACKAGE_ROOT, root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.mark.parametrize("module", VERDICT_MODULES)
+def test_editing_any_verdict_module_changes_the_grader_version(tmp_path, module):
+    root = _tree_copy(tmp_path)
+    rules = DEFAULT_RULES.read_bytes()
+    before = grader_fingerprint(rules, root).version
+    assert before == load_rules().version  # the copy is the installed code
+    path = root / module
+    path.write_text(path.read_text() + "\nSMALL_NUMBER = 11  # a constant edited\n")
+    assert grader_fingerprint(rules, root).version != before
+
+
+def test_a_constant_in_declines_moves_the_version(tmp_path):
+    root = _tree_copy(tmp_path)
+    path = root / "grading" / "declines.py"
+    text = path.read_text()
+    assert "abs(figure.value) < 10" in text
+    before = code_fingerprint(root)[0]
+    path.write_text(text.replace("abs(figure.value) < 10", "abs(figure.value) < 11"))
+    assert code_fingerprint(root)[0] != before
+
+
+def _ragpipe_imports(module: str) -> set[str]:
+    """The ragpipe modules `module` imports, at any depth of the function bodies too (ast, not runtime)."""
+    import ast
+
+    path = PACKAGE_ROOT / (module.replace(".", "/") + ".py")
+    if not path.exists():
+        path = PACKAGE_ROOT / module.replace(".", "/") / "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ragpipe"):
+            found.add(node.module.removeprefix("ragpipe."))
+            for alias in node.names:  # `from ragpipe.adapters import aragog` names a module
+                if (PACKAGE_ROOT / node.module.removeprefix("ragpipe").strip(".").replace(".", "/") / f"{alias.name}.py").exists():
+                    found.add(f"{node.module.removeprefix('ragpipe.')}.{alias.name}")
+    return found
+
+
+def test_every_module_the_grader_reads_with_is_in_the_version():
+    """Whatever the grader and the needle miner import, transitively, is hashed into the version,
+    except plain I/O and bookkeeping named here with the reason."""
+    not_deciding = {
+        "jsonl": "reads JSON lines; a bad line is refused, never reinterpreted",
+        "problems": "the record of a refused row",
+        "warehouse": "storage",
+        "manifest": "where a corpus's files are",
+        "ingest": "page text, which is data: a change shows in the pages' content",
+        "demo_pdfs": "writes the demo PDFs, which are data",
+    }
+    listed = {m.removesuffix(".py").replace("/", ".").removesuffix(".__init__") for m in VERDICT_MODULES}
+    todo, seen = ["grading.grade_table", "needles", "adapters"], set()
+    while todo:
+        module = todo.pop()
+        if module in seen or module in not_deciding:
+            continue
+        seen.add(module)
+        todo.extend(_ragpipe_imports(module))
+    assert seen - listed == set(), "modules that decide verdicts but are not hashed into the grader version"
+
+
+def test_rules_show_prints_what_a_version_was_made_of(tmp_path):
+    instance = DagsterInstance.ephemeral()
+    candidate_path = _candidate(tmp_path)
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)))
+    env = {"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    bin_dir = Path(sys.executable).parent
+    shown = subprocess.run([bin_dir / "ragpipe", "rules", "show", load_rules(candidate_path).version, "--json"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120, check=True)
+    record = json.loads(shown.stdout)
+    assert record["rules_text"] == candidate_path.read_text() and record["code_sha"] == code_fingerprint()[0]
+    missing = subprocess.run([bin_dir / "ragpipe", "rules", "show", "g-000000000000"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 1 and "not recorded" in missing.stdout
