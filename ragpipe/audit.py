@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import duckdb
 
-from ragpipe.grading.rules import Rules
+from ragpipe.grading.rules import Rules, RulesError, exclusion_clashes
 from ragpipe.matching import find_phrase
 from ragpipe.warehouse import table_exists
 from ragpipe.whatif import whatif
 
 
 def with_declines(rules: Rules, phrases: list[str]) -> tuple[Rules, list[dict]]:
-    """`rules` plus `phrases` as declines; an exclusion a phrase overrides is reported."""
+    """`rules` plus `phrases` as declines; an exclusion a phrase names exactly is overridden and
+    reported. A phrase that contains or overlaps an exclusion is refused (RulesError)."""
     lowered = {p.lower() for p in phrases}
+    clashes = exclusion_clashes(phrases, [e.phrase for e in rules.declines.exclusions])
+    if clashes:
+        raise RulesError("; ".join(f"proposed decline {p!r} {how} exclusion {e!r}: refused" for p, how, e in clashes))
     overridden = [{"phrase": e.phrase, "reason": e.reason} for e in rules.declines.exclusions if e.phrase.lower() in lowered]
     declines = rules.declines.model_copy(update={
         "phrases": rules.declines.phrases + [p for p in phrases if p.lower() not in {x.lower() for x in rules.declines.phrases}],

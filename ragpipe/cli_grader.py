@@ -182,7 +182,11 @@ def audit(
     """Where would proposed decline phrases collide (needles, money keys, gold answers, answers graded
     correct), and what would they flip? Nothing is recorded."""
     rules = _rules(None)
-    result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
+    try:
+        result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2)
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return

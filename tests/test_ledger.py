@@ -213,3 +213,25 @@ def test_rules_show_prints_what_a_version_was_made_of(tmp_path):
     assert record["rules_text"] == candidate_path.read_text() and record["code_sha"] == code_fingerprint()[0]
     missing = subprocess.run([bin_dir / "ragpipe", "rules", "show", "g-000000000000"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert missing.returncode == 1 and "not recorded" in missing.stdout
+
+
+def test_scorecard_warns_when_grades_were_materialized_without_it(tmp_path):
+    from dagster import AssetSelection, materialize
+
+    from assets.partitions import pair_key
+    from assets.runner import QUIET, _all_assets
+
+    instance = DagsterInstance.ephemeral()
+    resources = warehouse_resources(tmp_path)
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
+    env = {"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    command = [Path(sys.executable).parent / "ragpipe", "scorecard", "--json"]
+    fresh = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert "older than its grades" not in fresh.stderr
+    # grades alone, as from the UI: the scorecards now describe an earlier grading
+    result = materialize(_all_assets(), selection=AssetSelection.assets("grades"), partition_key=pair_key("demo", "default"),
+                         instance=instance, resources=resources, run_config=QUIET)
+    assert result.success
+    stale = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert "demo/default: scorecards are older than its grades" in stale.stderr
+    assert json.loads(stale.stdout)  # the JSON on stdout stays clean

@@ -80,3 +80,12 @@ def test_exclusions_beside_declines_stay_monotone(rules, answer, extra):
         before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
         assert not (before.declined and not after.declined), (question.id, answer, extra)
         assert RANK[after.verdict] >= RANK[before.verdict], (question.id, answer, extra, before, after)
+
+
+def test_audit_refuses_a_proposed_phrase_that_overlaps_an_exclusion(rules):
+    from ragpipe.audit import with_declines
+
+    with pytest.raises(RulesError, match="'is not covered, not' contains exclusion 'not covered'"):
+        with_declines(rules, ["is not covered, not"])
+    _, overridden = with_declines(rules, ["not covered"])  # naming the exclusion itself overrides it, reported
+    assert overridden[0]["phrase"] == "not covered"

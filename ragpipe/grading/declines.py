@@ -8,11 +8,11 @@ specify how much is attributable to shareholders." answers the question and
 hedges on a part: it is not a decline. Sentences that only describe how one
 *would* answer ("you would divide ... by ...") assert nothing.
 
-Monotone by construction: the decline spans are the union of every phrase's
-and pattern's own matches, each dropped only when it contains an exclusion,
-so a new phrase can only add spans; and more spans can only turn assertion
-sentences into decline sentences, so a new phrase only makes more answers
-declines. (One left-to-right scan of an alternation would not be: a new,
+Monotone by construction: a decline span starts at every position where any
+phrase or pattern matches without containing an exclusion, so a new phrase
+can only add positions; and more positions can only turn assertion sentences
+into decline sentences, so a new phrase only makes more answers declines.
+(One left-to-right scan that skips past each match would not be: a new,
 longer phrase could swallow an existing match and then be excluded with it.)
 """
 
@@ -44,21 +44,22 @@ class Decision:
 
 
 def _literal(phrase: str) -> str:
-    return r"(?<!\w)" + re.escape(phrase.lower()).replace(r"\ ", r"\s+") + r"(?!\w)"
+    return re.escape(phrase.lower()).replace(r"\ ", r"\s+")
 
 
 @lru_cache(maxsize=64)
 def _decline_patterns(phrases: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
-    """(one alternation of everything, each alternative on its own). The alternation finds whether
-    anything matches at all, in one scan; the alternatives give every match, overlapping ones included."""
-    alternatives = [_literal(p) for p in sorted(set(p.lower() for p in phrases), key=len, reverse=True)] + list(patterns)
+    """(one alternation of everything, each alternative on its own). The alternation finds the next
+    position where anything matches; the alternatives are tried one by one only where its match is excluded."""
+    literal = [_literal(p) for p in sorted(set(p.lower() for p in phrases), key=len, reverse=True)]
+    alternatives = [re.compile(r"(?<!\w)" + p + r"(?!\w)") for p in literal] + [re.compile(p) for p in patterns]
     if all(p[:1].isalnum() for p in phrases) and all(p.startswith(r"\b") for p in patterns):
         # Every alternative starts at a word boundary: say so once, up front, and Python's
         # matcher skips non-word positions instead of trying all alternatives there (3x faster).
-        anything = re.compile(r"(?=\w)\b(?:" + "|".join(f"(?:{a})" for a in alternatives) + ")")
-    else:
-        anything = re.compile("|".join(f"(?:{a})" for a in alternatives))
-    return anything, [re.compile(a) for a in alternatives]
+        alts = [r"(?:" + "|".join(literal) + r")(?!\w)"] if literal else []
+        return re.compile(r"(?=\w)\b(?:" + "|".join(alts + [f"(?:{p})" for p in patterns]) + ")"), alternatives
+    alts = [r"(?<!\w)(?:" + "|".join(literal) + r")(?!\w)"] if literal else []
+    return re.compile("|".join(alts + [f"(?:{p})" for p in patterns])), alternatives
 
 
 @lru_cache(maxsize=64)
@@ -84,20 +85,27 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
-    """(start, end, text) of every match of every decline phrase or idiom in `answer`, sorted;
-    a match that contains an exclusion ("not covered") is dropped, that match alone."""
+    """(start, end, text) of a decline match at every position where any phrase or idiom matches
+    without containing an exclusion ("not covered"), in order of position.
+
+    Every position, overlapping matches included: a scan that skips past each match would let a
+    longer phrase that gets excluded hide a shorter decline inside it. At each position the first
+    alternative that matches is reported; only when its match holds an exclusion are the others tried."""
     phrases = tuple(p for p in rules.declines.phrases if p.lower() not in rules.excluded)
     anything, alternatives = _decline_patterns(phrases, tuple(p.pattern for p in rules.declines.patterns))
     text = _normalize(answer)
-    if anything.search(text) is None:  # the common case: one scan says no alternative matches anywhere
-        return []
-    spans = {
-        (m.start(), m.end(), m.group(0))
-        for pattern in alternatives
-        for m in pattern.finditer(text)
-        if not any(x in m.group(0) for x in rules.excluded)
-    }
-    return sorted(spans)
+    excluded = rules.excluded
+    spans = []
+    m = anything.search(text)
+    while m is not None:
+        start = m.start()
+        found = m if not any(x in m.group(0) for x in excluded) else next(
+            (a for a in (alt.match(text, start) for alt in alternatives) if a and not any(x in a.group(0) for x in excluded)), None
+        )
+        if found is not None:
+            spans.append((start, found.end(), found.group(0)))
+        m = anything.search(text, start + 1)
+    return spans
 
 
 def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
