@@ -168,6 +168,13 @@ def test_the_commands_a_user_runs(tmp_path):
     assert delta["scorecards"] and delta["scorecards"][0]["overall_pct_after"] > delta["scorecards"][0]["overall_pct_before"]
     whatif_back = json.loads(ragpipe("whatif", "--rules", str(candidate), "--json").stdout)
     assert whatif_back["changed"] == delta["changed"] and whatif_back["monotone"] is False
+    # back to the candidate: the delta follows time, so it is the exact inverse of the one above
+    ragpipe("regrade", rules=candidate)
+    back = json.loads(ragpipe("delta", "--json").stdout)
+    assert (back["from_version"], back["to_version"]) == (delta["to_version"], delta["from_version"])
+    flip = lambda f: (f["answer_id"], f["old_verdict"], f["new_verdict"])  # noqa: E731
+    assert {flip(f) for f in back["flips"]} == {(a, new, old) for a, old, new in map(flip, delta["flips"])}
+    ragpipe("regrade")
     refused = ragpipe("sql", "DELETE FROM grades", check=False)
     assert refused.returncode == 2 and "read-only" in refused.stdout
     rows = json.loads(ragpipe("sql", "SELECT count(DISTINCT grader_version) AS n FROM grade_history", "--json").stdout)
