@@ -23,6 +23,7 @@ SCALES = {
     "trillion": Decimal(10) ** 12,
 }
 
+MIN_SIGNIFICANT = 3  # a coarser answer still has to agree with the key to three significant figures
 _DIGIT = re.compile(r"\d")
 _FIGURE = re.compile(
     r"""
@@ -70,17 +71,27 @@ class Figure:
         return replace(self, value=self.value / factor, decimals=self.decimals + factor.adjusted(), scale_word=None)
 
     def matches(self, other: "Figure", relative_tolerance: Decimal = Decimal(0)) -> bool:
-        """Same value at the precision `self` was written with (self is the key)."""
+        """Same value at the coarser of the two precisions (self is the key): an answer written more
+        finely is rounded to the key ($44,321.60 is $44,322); one written more coarsely is compared at
+        its own precision ($11.6 billion is $11,588 million), but never looser than three significant
+        figures of the key ($12 billion is not $11,588 million, $43 is not $42.99)."""
         if self.is_percent != other.is_percent:
             return False
-        quantum = Decimal(1).scaleb(-self.decimals)
-        # half-up, as money is rounded (Decimal defaults to half-even: 0.45 would round to 0.4)
-        rounded = other.value.quantize(quantum, rounding=ROUND_HALF_UP) if other.value.adjusted() < 28 else other.value
-        if rounded == self.value:
+        decimals = self.decimals
+        if other.decimals < decimals and self.value != 0 and other.decimals >= MIN_SIGNIFICANT - 1 - self.value.adjusted():
+            decimals = other.decimals  # coarser, yet still three significant figures of the key
+        if _rounded(other.value, decimals) == _rounded(self.value, decimals):
             return True
         if relative_tolerance and self.value != 0:
             return abs(other.value - self.value) <= abs(self.value) * relative_tolerance
         return False
+
+
+def _rounded(value: Decimal, decimals: int) -> Decimal:
+    """Half-up, as money is rounded (Decimal defaults to half-even: 0.45 would round to 0.4)."""
+    if value.adjusted() >= 28:  # beyond Decimal's working precision: compare as written
+        return value
+    return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
 
 
 def _scale_of(word: str | None, is_money: bool, attached: bool) -> Decimal:

@@ -112,8 +112,12 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
     matched: list[dict] = []
 
     key = money_key(question) if question.money_key is not None else None
-    if money_q and key is not None:
-        wrong = [f for f in figures if f.is_money and not matches_key(key, f, scale, tol)]
+    money = [f for f in figures if f.is_money]
+    if money_q and key is not None and not (money and (matches_key(key, money[0], scale, tol) or matches_key(key, money[-1], scale, tol))):
+        # The answer's figure is the one it opens with ("They owe $44,322. Total income was ...") or
+        # ends on ("... - $13,997 million = $5,818 million"): the others are inputs and context it
+        # mentions. A key buried among other figures is a dump of figures, not an answer.
+        wrong = [f for f in money if not matches_key(key, f, scale, tol)]
         if wrong:
             spans = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong]
             return Grade("wrong", False, "wrong money figure", "money.wrong_figure", True, [f.text for f in wrong], spans)
