@@ -5,7 +5,12 @@ value: `$1,577.00` meets `1,577`), percentages, years only when the year is
 the answer, quoted strings, capitalised names and acronyms, and distinctive
 words. A candidate is **kept** only if the gold text contains it (golden
 pages, else the golden document, plus upstream evidence passages) and the
-question does not; otherwise it is **rejected** with the reason. Every
+question does not; otherwise it is **rejected** with the reason. One
+exception: a figure of the gold answer that the gold text lacks is kept
+with source `gold_answer_computed` (a ratio, a difference, a total is
+computed from the filing, never printed in it), unless it is part of a date
+or a period ("12 months"). Names and words absent from the gold text stay
+rejected: a gold answer can name what its document does not say. Every
 candidate is a row, with where in the gold text a kept one was found.
 """
 
@@ -26,6 +31,7 @@ NEEDLE_COLUMNS = [
     "corpus", "question_id", "needle", "kind", "value", "status", "reason", "source", "doc_id", "page", "char_offset",
 ]
 FIGURE_KINDS = {"money", "number", "percent", "year"}
+COMPUTED = "gold_answer_computed"  # the source of a figure kept from the gold answer alone
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
 
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
@@ -115,6 +121,19 @@ class Candidate:
     kind: str
     value: str
     reject: str | None = None  # a reason known before looking at the gold text
+    context: str | None = None  # a figure that is part of a date or a period: never a computed answer
+
+
+_DATE_OR_PERIOD = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"|\b\d+\s*(?:-\s*)?(?:months?|years?|weeks?|days?|quarters?)\b",
+    re.IGNORECASE,
+)
+
+
+def _in_date_or_period(fig: Figure, text: str) -> bool:
+    return any(m.start() <= fig.start < m.end() for m in _DATE_OR_PERIOD.finditer(text))
 
 
 def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
@@ -132,7 +151,7 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
     whole = answer.rstrip(".")
     for fig in find_figures(answer):
         kind = _figure_kind(fig)
-        c = Candidate(fig.text, kind, str(fig.value))
+        c = Candidate(fig.text, kind, str(fig.value), context="date or period" if _in_date_or_period(fig, answer) else None)
         if kind == "year" and fig.text != whole:
             c.reject = "year is context, not the answer"
         elif kind == "number" and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
@@ -200,7 +219,11 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
             if offset is not None:
                 where = (unit.source, unit.doc_id, unit.page, offset)
                 break
-        if where is None:
+        if where is None and c.kind in FIGURE_KINDS and c.context is None:
+            # a ratio, a difference, a total: computed from the filing, so never printed in it; the
+            # gold answer itself names the figure a correct answer must carry
+            rows.append(base + ["kept", "computed: in the gold answer, not in the gold text", COMPUTED, None, None, None])
+        elif where is None:
             rows.append(base + ["rejected", "absent from gold text", None, None, None, None])
         else:
             rows.append(base + ["kept", "found in gold text", *where])

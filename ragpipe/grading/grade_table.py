@@ -28,7 +28,7 @@ GRADE_COLUMNS = [
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
     kept = needles[needles["status"] == "kept"]
-    mined = {qid: list(zip(group["needle"], group["kind"])) for qid, group in kept.groupby("question_id", sort=True)}
+    mined = {qid: list(zip(group["needle"], group["kind"], group["source"])) for qid, group in kept.groupby("question_id", sort=True)}
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, tuple] = {}  # grading is pure: an answer seen before for the same question is not re-read

@@ -33,7 +33,7 @@ from ragpipe.grading.declines import decide, outermost
 from ragpipe.matching import find_needle
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import own_voice
-from ragpipe.needles import FIGURE_KINDS
+from ragpipe.needles import COMPUTED, FIGURE_KINDS
 from ragpipe.questions import Question
 
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
@@ -133,15 +133,18 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
     if question.must_contain_any:
         checks.append(("must_contain_any", [(n, "phrase") for n in question.must_contain_any]))
     source = "authored"
+    stated = stated_polarity(text)
     if not checks and key is None:
         source = "mined"
         # every kept figure; the kept names, quotes and phrases (one of them)
-        # only when there is no figure, since they are weaker evidence than figures
-        checks = [("mined", [(n, "mined_figure")]) for n, k in mined if k in FIGURE_KINDS]
-        terms = [(n, "term" if k == "term" else "phrase") for n, k in mined if k not in FIGURE_KINDS]
+        # only when there is no figure, since they are weaker evidence than figures.
+        # Figures computed for the gold answer (not printed in the filing) are what a yes/no
+        # answer gives as its reasons: they count when the answer states no yes or no.
+        use_computed = not (question.polarity and stated)
+        checks = [("mined", [(n, "mined_figure")]) for n, k, src in mined if k in FIGURE_KINDS and (use_computed or src != COMPUTED)]
+        terms = [(n, "term" if k == "term" else "phrase") for n, k, _ in mined if k not in FIGURE_KINDS]
         if terms and not checks:
             checks.append(("mined_any", terms))
-    stated = stated_polarity(text)
     if question.polarity and stated and stated[0] != question.polarity:
         span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
         return Grade("wrong", False, "wrong yes/no", "polarity.wrong", money_q, matched=[span])
@@ -183,7 +186,8 @@ def grade(question: Question, answer: str, citations: list[str], rules: Rules, m
         if decision.declined:
             return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
-    result = _grade_answerable(question, answer, citations, rules, list(mined), money_q)
+    mined = [(n, k, *rest[:1]) if rest else (n, k, "gold_text") for n, k, *rest in mined]
+    result = _grade_answerable(question, answer, citations, rules, mined, money_q)
     if question.kind == "ambiguous" and result.declined:
         return Grade("correct", True, None, "ambiguous.declined", money_q, matched=result.matched)
     if question.kind == "ambiguous":
