@@ -1,5 +1,6 @@
 """Find a needle in a text: figures by value as whole tokens, names as whole
-phrases, single words by stem.
+phrases (articles, punctuation, hyphens, initials, plural -s and footnote
+markers normalized), single words by stem.
 
 `$20.00` is never found inside `-$10,020.00`, `842` never inside `8420`, and
 "flood" never inside "floodplain"; `$1,577 million` is found as `$1.577
@@ -29,18 +30,69 @@ def figure_needle(needle: str) -> Figure | None:
     return None
 
 
-@lru_cache(maxsize=4096)
-def _phrase(phrase: str) -> re.Pattern[str]:
-    words = [re.escape(w) for w in phrase.split()]
-    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_ARTICLES = {"a", "an", "the"}
+_MONTHS = {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")
+
+
+def _fold(token: str) -> str:
+    """Plural -s folded: "deposits" is "deposit" ("ss" and short words kept: "class", "gas")."""
+    return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
+
+
+@lru_cache(maxsize=512)
+def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """The words of `text` as compared: lower case, punctuation and hyphens as breaks ("J.R." is
+    "j r"), articles and a possessive "s" dropped, plural -s folded; with each word's span."""
+    words, spans = [], []
+    for m in _TOKEN.finditer(text.lower().replace("\u2019", "'")):
+        token = m.group(0)
+        if token in _ARTICLES or token == "s":
+            continue
+        words.append(_fold(token))
+        spans.append((m.start(), m.end()))
+    return tuple(words), tuple(spans)
+
+
+def _same_word(needle: str, word: str) -> bool:
+    """Equal, or the text's word carries a footnote marker glued on ("Hale2" for "Hale")."""
+    if word == needle:
+        return True
+    return needle.isalpha() and word[: len(needle)] == needle and word[len(needle):].isdigit() and len(word) - len(needle) <= 2
 
 
 def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
-    """Span of `phrase`: case-insensitive, whole words, any whitespace between words."""
-    if not phrase.split():
+    """Span of `phrase` in `text`, compared word by word as `_tokens` normalizes them; a date given
+    more precisely than the phrase still matches ("March 3, 2004" for "March 2004")."""
+    target, _ = _tokens(phrase)
+    if not target:
         return None
-    m = _phrase(phrase).search(text.replace("\u2019", "'"))
-    return (m.start(), m.end()) if m else None
+    words, spans = _tokens(text)
+    for i in range(len(words)):
+        j = _match_at(target, words, i)
+        if j is not None:
+            return spans[i][0], spans[j - 1][1]
+    return None
+
+
+def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int) -> int | None:
+    """The index after the match of `target` starting at words[i], or None."""
+    j = i
+    for k, want in enumerate(target):
+        if j >= len(words):
+            return None
+        if not _same_word(want, words[j]):
+            # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
+            if k > 0 and target[k - 1] in _MONTHS and want.isdigit() and len(want) == 4 and _DAY.fullmatch(words[j]):
+                j += 1
+                if j < len(words) and _same_word(want, words[j]):
+                    j += 1
+                    continue
+            return None
+        j += 1
+    return j
 
 
 @lru_cache(maxsize=512)

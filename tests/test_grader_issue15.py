@@ -48,3 +48,62 @@ def test_a_wrong_figure_without_the_key_is_still_wrong(rules, key, answer):
 )
 def test_precision_is_the_coarser_of_the_two_never_below_three_figures(rules, key, question, answer, verdict):
     assert grade(q(text=question, money_key=key), answer, [], rules).verdict == verdict
+
+
+DECLINES = [
+    "There is no pet deposit listed in the lease.",
+    "The lease does not say anything about a pet deposit.",
+    "The filings are silent on that, so I can't tell you.",
+    "None of the sources mention it, so I cannot say.",
+    "Sorry, but I can't help with that.",
+]
+
+
+@pytest.mark.parametrize("answer", DECLINES)
+def test_declines_are_a_grammar(rules, answer):
+    g = grade(q(kind="negative", text="What is the pet deposit?"), answer, [], rules)
+    assert g.declined and g.verdict == "correct", g
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Flood damage is not covered under this policy. [1]",
+        "You may deduct medical expenses not covered by insurance [1].",
+    ],
+)
+def test_the_exclusion_still_holds(rules, answer):
+    assert not grade(q(kind="negative", text="Is flood damage covered?"), answer, [], rules).declined
+
+
+def test_a_turn_overrides_a_disclaimer_for_any_answer(rules):
+    question = q(text="Who won the 2019 race?", must_contain=["Dana Ortiz"])
+    answer = "As an AI model I have no live data. However, the 2019 race was won by Dana Ortiz."
+    g = grade(question, answer, [], rules)
+    assert not g.declined and g.verdict == "correct", g
+
+
+@pytest.mark.parametrize(
+    "needle, answer",
+    [
+        ("J.R. Hale", "The 2019 race was won by J. R. Hale."),
+        ("J. R. Hale", "The 2019 race was won by J.R. Hale."),
+        ("Hale", "The winner was Hale2, a newcomer."),  # a footnote marker glued to the name
+        ("the pet deposit", "A pet deposit of one month applies."),  # articles
+        ("pet deposits", "The lease sets a pet deposit."),  # plural -s
+        ("twenty-four hour notice", "They give twenty four hour notice."),  # hyphens
+        ("March 2004", "It opened on March 3, 2004."),  # a date given more precisely than the gold
+        ("June 9, 2016", "It closed on June 9 2016."),
+    ],
+)
+def test_text_needles_are_normalized(rules, needle, answer):
+    g = grade(q(text="Who won?", must_contain=[needle]), answer, [], rules)
+    assert g.verdict == "correct", g
+
+
+@pytest.mark.parametrize(
+    "needle, answer",
+    [("flood", "The floodplain map is attached."), ("March 2004", "It opened in March 2005."), ("Hale", "The winner was Haley.")],
+)
+def test_normalization_does_not_loosen_words(rules, needle, answer):
+    assert grade(q(text="Who won?", must_contain=[needle]), answer, [], rules).verdict == "wrong"

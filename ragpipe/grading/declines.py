@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ragpipe.figures import Figure, find_figures
+from ragpipe.grading.decline_grammar import grammar_patterns
 from ragpipe.grading.rules import Rules
 
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")  # "$1.45" is no boundary: a sentence (or a clause after ";") ends at a stop *and* a space
@@ -33,6 +34,11 @@ _DATE = re.compile(
 )
 
 
+# a sentence about the answerer or the asker ("However, I can tell you ...", "you may check ...")
+# talks about the exchange, not about the world
+_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|us|our|you|you're|your)\b")
+# ... or speaks in general ("However, working capital may not be relevant for utilities")
+_GENERAL = re.compile(r"\b(?:may|might|can|cannot|should|must|generally|in general|important to note|varies|vary|depends?|usually|often|such as|like)\b")
 _PIVOT = re.compile(r"\W*(?:however|but|that said|nevertheless|nonetheless|still|instead)\b")
 
 
@@ -84,6 +90,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _patterns(rules: Rules) -> tuple[str, ...]:
+    return tuple(p.pattern for p in rules.declines.patterns) + tuple(p for p, _ in grammar_patterns(rules.declines.grammar))
+
+
 def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
     """(start, end, text) of a decline match at every position where any phrase or idiom matches
     without containing an exclusion ("not covered"), in order of position.
@@ -92,7 +102,7 @@ def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
     longer phrase that gets excluded hide a shorter decline inside it. At each position the first
     alternative that matches is reported; only when its match holds an exclusion are the others tried."""
     phrases = tuple(p for p in rules.declines.phrases if p.lower() not in rules.excluded)
-    anything, alternatives = _decline_patterns(phrases, tuple(p.pattern for p in rules.declines.patterns))
+    anything, alternatives = _decline_patterns(phrases, _patterns(rules))
     text = _normalize(answer)
     excluded = rules.excluded
     spans = []
@@ -126,6 +136,19 @@ def asserts(figure: Figure) -> bool:
     return not (figure.decimals == 0 and abs(figure.value) < 10)
 
 
+@lru_cache(maxsize=64)
+def _material(sources: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern[str]:
+    words = list(sources) + [w + "s" for w in sources] + list(verbs) + [v + "s" for v in verbs] + [v + "ed" for v in verbs]
+    return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(words)), key=len, reverse=True)) + r")\b")
+
+
+def _speaks_of_the_world(sentence: str, rules: Rules) -> bool:
+    """A turning sentence that answers: not about the answerer or asker, not general, not about the material."""
+    g = rules.declines.grammar
+    return not (_PERSON.search(sentence) or _GENERAL.search(sentence)
+                or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence))
+
+
 def decide(answer: str, rules: Rules) -> Decision:
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
@@ -137,10 +160,14 @@ def decide(answer: str, rules: Rules) -> Decision:
     for start, end in sentences(text):
         if any(start <= s < end for s, _, _ in spans):
             continue
-        if rules.assertions.scope == "before_first_decline" and start > first_decline and not _PIVOT.match(text[start:end]):
+        turns = start > first_decline and _PIVOT.match(text[start:end]) is not None
+        if rules.assertions.scope == "before_first_decline" and start > first_decline and not turns:
             continue  # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")
         sentence = text[start:end]
         if hypothetical is not None and hypothetical.search(sentence):
+            continue
+        if turns and rules.assertions.turn_asserts_any_claim and _speaks_of_the_world(sentence, rules):
+            asserted.append((start, end))  # "However, the 2019 race was won by Dana Ortiz": an answer after all
             continue
         # dates are context, like years: "December 31, 2018" asserts nothing
         if any(asserts(f) for f in find_figures(_DATE.sub(" ", answer[start:end]))):

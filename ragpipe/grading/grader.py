@@ -65,6 +65,12 @@ def is_money_question(question: Question, rules: Rules) -> bool:
     )
 
 
+def asks_for_figure(question: str, rules: Rules) -> bool:
+    """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
+    text = question.lower()
+    return any(re.search(p.pattern, text) for p in rules.needles.figure_question_patterns)
+
+
 _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
 
 
@@ -140,11 +146,19 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         # only when there is no figure, since they are weaker evidence than figures.
         # Figures computed for the gold answer (not printed in the filing) are what a yes/no
         # answer gives as its reasons: they count when the answer states no yes or no.
-        use_computed = not (question.polarity and stated)
-        checks = [("mined", [(n, "mined_figure")]) for n, k, src in mined if k in FIGURE_KINDS and (use_computed or src != COMPUTED)]
+        # Figures computed for the gold answer are required where the question asks for a number;
+        # elsewhere they are one acceptable needle among the names and phrases ("Which region ...?"
+        # "Las Vegas, ~90% of EBITDAR"), and a yes/no answer that states its polarity needs none.
+        computed = [(n, "mined_figure") for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
+        if question.polarity and stated:
+            computed = []
+        required = asks_for_figure(question.text, rules)
+        checks = [("mined", [(n, "mined_figure")]) for n, k, src in mined if k in FIGURE_KINDS and src != COMPUTED]
+        checks += [("mined", [c]) for c in computed] if required else []
         terms = [(n, "term" if k == "term" else "phrase") for n, k, _ in mined if k not in FIGURE_KINDS]
-        if terms and not checks:
-            checks.append(("mined_any", terms))
+        alternatives = terms + ([] if required else computed)
+        if alternatives and not checks:
+            checks.append(("mined_any", alternatives))
     if question.polarity and stated and stated[0] != question.polarity:
         span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
         return Grade("wrong", False, "wrong yes/no", "polarity.wrong", money_q, matched=[span])

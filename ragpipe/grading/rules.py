@@ -51,10 +51,30 @@ class DeclinePattern(BaseModel):
         return _compile(v)
 
 
+class DeclineGrammar(BaseModel):
+    """The parts declines are composed of; see grading/decline_grammar.py."""
+
+    model_config = ConfigDict(extra="forbid")
+    sources: list[str] = Field(default_factory=list)
+    telling_verbs: list[str] = Field(default_factory=list)
+    covering_verbs: list[str] = Field(default_factory=list)
+    participles: list[str] = Field(default_factory=list)
+    inabilities: list[str] = Field(default_factory=list)
+
+    @field_validator("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
+    @classmethod
+    def _words(cls, v: list[str]) -> list[str]:
+        bad = [w for w in v if not re.fullmatch(r"[a-z0-9][a-z0-9'-]*", w)]
+        if bad:
+            raise ValueError(f"grammar parts are single lower-case words: {bad}")
+        return v
+
+
 class Declines(BaseModel):
     model_config = ConfigDict(extra="forbid")
     phrases: list[str] = Field(min_length=1)
     patterns: list[DeclinePattern] = Field(default_factory=list)
+    grammar: DeclineGrammar = Field(default_factory=DeclineGrammar)
     exclusions: list[Exclusion] = Field(default_factory=list)
 
     @field_validator("phrases")
@@ -68,6 +88,7 @@ class Declines(BaseModel):
 class Assertions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     scope: Literal["anywhere", "before_first_decline"] = "anywhere"
+    turn_asserts_any_claim: bool = False
     hypothetical_markers: list[str] = Field(default_factory=list)
 
     @field_validator("hypothetical_markers")
@@ -98,6 +119,11 @@ class Money(BaseModel):
         return [_compile(p) for p in v]
 
 
+class Needles(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    figure_question_patterns: list[DeclinePattern] = Field(default_factory=list)
+
+
 class Citations(BaseModel):
     model_config = ConfigDict(extra="forbid")
     require_golden_when_cited: bool = True
@@ -110,6 +136,7 @@ class Rules(BaseModel):
     attribution: Attribution = Field(default_factory=Attribution)
     money: Money = Field(default_factory=Money)
     citations: Citations = Field(default_factory=Citations)
+    needles: Needles = Field(default_factory=Needles)
     version: str = ""
     rules_text: str = ""  # the file the version was computed from, stored with the version
     code_sha: str = ""

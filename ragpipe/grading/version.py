@@ -22,6 +22,7 @@ VERDICT_MODULES = (
     "grading/grade_table.py",
     "grading/grader.py",
     "grading/declines.py",
+    "grading/decline_grammar.py",
     "grading/voice.py",
     "grading/rules.py",
     "grading/version.py",

@@ -1,0 +1,51 @@
+"""Declines as a grammar: patterns composed from the rules' parts, not a list of phrases.
+
+A refusal names what lacks the answer and how: "The lease does not say
+anything about it", "There is no pet deposit listed in the lease", "The
+filings are silent on that", "None of the sources mention it", "I can't
+tell you". Each family below is one pattern over a word list from
+`rules.yaml` (declines.grammar), so a new word extends a whole family, and,
+since decline spans are the union over all patterns, can only add declines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.grading.rules import DeclineGrammar
+
+_NOT = r"(?:does not|doesn't|do not|don't|did not|didn't|does n't|fails? to|never)"
+_BE = r"(?:is|are|was|were|has been|have been|had been)"
+
+
+def _any(words: list[str]) -> str:
+    return "(?:" + "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)) + ")"
+
+
+def _plural(words: list[str]) -> str:
+    """A source word and its plural-or-singular partner, as written."""
+    return _any(words + [w + "s" for w in words if not w.endswith("s")])
+
+
+def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
+    """(pattern, reason) for each family whose parts the rules give; every pattern starts at \\b."""
+    out = []
+    if g.telling_verbs:
+        out.append((rf"\b{_NOT} {_any(g.telling_verbs)}\b",
+                    "something is said not to tell the answer (\"The lease does not say ...\")"))
+    if g.sources and g.covering_verbs:
+        out.append((rf"\b{_plural(g.sources)} {_NOT} {_any(g.covering_verbs)}\b",
+                    "a source is said not to cover it (\"The filing does not address ...\")"))
+    if g.participles:
+        out.append((rf"\bno (?:[\w'-]+ ){{0,4}}?(?:{_BE} )?{_any(g.participles)}(?=\s+(?:in|by|within|anywhere)\b|\s*[.,;:!?]|\s*$)",
+                    "no such item is said to be given (\"There is no pet deposit listed in the lease\")"))
+    if g.sources:
+        out.append((rf"\b(?:{_BE} )?silent (?:on|about|regarding|as to)\b",
+                    "the material is said to be silent on it"))
+        out.append((rf"\b(?:nothing|none) (?:of |in |within )?(?:the |these |this |those |any |my )?(?:[\w-]+ )?{_plural(g.sources)}\b",
+                    "nothing in the material, or none of it, is said to hold the answer"))
+    if g.inabilities:
+        out.append((rf"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to) {_any(g.inabilities)}\b",
+                    "the answerer says it cannot answer (\"I can't tell you\")"))
+    out.append((r"\bsorry\b(?=,?\s+(?:but|i|we)\b)", "an apology opens a refusal (\"Sorry, but ...\")"))
+    return out
