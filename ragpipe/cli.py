@@ -313,14 +313,37 @@ def grade(
 
 @app.command()
 def agreement(
-    data: Path = typer.Option(..., "--data", exists=True, file_okay=False, help="the FinanceBench folder (questions, PDFs)"),
-    labels: Path = typer.Option(..., "--labels", exists=True, file_okay=False, help="a folder of labelled .jsonl files, upstream format"),
+    labels: Path = typer.Option(..., "--labels", exists=True, help="a labelled-answers JSONL file (generic format, docs/agreement.md), "
+                                "or a folder of FinanceBench's upstream files"),
+    data: Optional[Path] = typer.Option(None, "--data", exists=True, file_okay=False, help="the FinanceBench folder (with a folder of labels)"),
+    rules_file: Optional[Path] = typer.Option(None, "--rules", exists=True, dir_okay=False, help="grader rules (default: the current rules)"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
-    Reuses the warehouse's ingested FinanceBench pages (ingesting them first if absent);
+    A JSONL file needs nothing else: its gold answers are the gold text. A folder of FinanceBench
+    files reuses the warehouse's ingested FinanceBench pages (ingesting them first if absent);
     questions, needles and grades are derived afresh with the current code and rules."""
+    try:
+        rules = load_rules(rules_file or rules_path())
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2)
+    if labels.is_file():
+        from ragpipe.grading.labelled_jsonl import agreement_for_jsonl
+
+        try:
+            report = agreement_for_jsonl(labels, rules)
+        except LookupError as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(1)
+        for problem in report["problems"]:
+            typer.echo(f"skipped {problem}", err=True)
+        _print_agreement(report, as_json)
+        return
+    if data is None:
+        console.print("[red]--labels is a folder of FinanceBench files: give the FinanceBench folder with --data[/red]")
+        raise typer.Exit(2)
     os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
     if not _has_corpus("financebench", data.resolve()):
         _materialize_corpus_stages("financebench")
@@ -332,7 +355,10 @@ def agreement(
     finally:
         conn.close()
     manifest = list_corpora(corpora_dir())["financebench"]
-    report = agreement_for_labels(pages, manifest, labels, load_rules(rules_path()))
+    _print_agreement(agreement_for_labels(pages, manifest, labels, rules), as_json)
+
+
+def _print_agreement(report: dict, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return

@@ -1,0 +1,46 @@
+"""`ragpipe agreement --labels FILE.jsonl`: the grader graded on anyone's labelled answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ragpipe.grading.labelled_jsonl import CORPUS, read_labelled_jsonl
+from ragpipe.needles import mine_needles
+from tests.conftest import ROOT
+
+EXAMPLE = ROOT / "tests" / "data" / "labelled-answers.jsonl"
+
+
+def test_the_example_file_loads_line_by_line_and_names_the_bad_line():
+    labelled = read_labelled_jsonl(EXAMPLE)
+    lines = EXAMPLE.read_text().splitlines()
+    assert len(labelled.answers) == len(lines) - 1
+    [problem] = labelled.problems
+    assert (problem.line, problem.field) == (12, "label")
+    assert len(labelled.questions) == len({json.loads(line)["question"] for line in lines})
+
+
+def test_needles_come_from_the_gold_answer_never_the_question():
+    labelled = read_labelled_jsonl(EXAMPLE)
+    needles = mine_needles(CORPUS, labelled.questions, labelled.pages)
+    kept = needles[needles["status"] == "kept"]
+    race = next(q.id for q in labelled.questions if q.text.startswith("Who won"))
+    assert "Dana Ortiz" in set(kept.loc[kept["question_id"] == race, "needle"])
+    assert not any("race" in n.lower() for n in kept["needle"])
+
+
+def test_agreement_on_the_example_file(tmp_path):
+    """Every labelled example is one the grader must get right; the report says so per system."""
+    out = subprocess.run([Path(sys.executable).parent / "ragpipe", "agreement", "--labels", str(EXAMPLE), "--json"],
+                         cwd=ROOT, env={"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"},
+                         capture_output=True, text=True, timeout=120, check=True)
+    report = json.loads(out.stdout)
+    assert report["n"] == len(EXAMPLE.read_text().splitlines()) - 1
+    mismatched = {h: {g: n for g, n in row.items() if g != h and n} for h, row in report["confusion"].items()}
+    assert all(not v for v in mismatched.values()), mismatched
+    assert set(report["by_file"]) == {"model-a", "model-b", "model-c"}
+    assert "labelled-answers.jsonl:12: field label" in out.stderr
+    assert not (tmp_path / "ragpipe.duckdb").exists()  # nothing stored: the file is graded in memory
