@@ -10,12 +10,12 @@ from ragpipe.warehouse import read_partition, table_exists
 
 
 def ungradable_questions(questions: pd.DataFrame, needles: pd.DataFrame) -> set[str]:
-    """Questions that are not negative and have no authored needle, no money key
-    and no kept mined needle: nothing to grade an answer by."""
+    """Questions that are not negative and have no authored needle, no money key, no yes/no
+    key and no kept mined needle: nothing to grade an answer by."""
     kept = set(needles.loc[needles["status"] == "kept", "question_id"])
     out = set()
     for row in questions.itertuples():
-        authored = len(row.must_contain) or len(row.must_contain_any) or isinstance(row.money_key, str)
+        authored = len(row.must_contain) or len(row.must_contain_any) or isinstance(row.money_key, str) or isinstance(row.polarity, str)
         if row.kind != "negative" and not authored and row.question_id not in kept:
             out.add(row.question_id)
     return out

@@ -149,6 +149,17 @@ def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] 
     return None
 
 
+_SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
+
+
+def _first_sentence_end(text: str) -> int:
+    """Where the first sentence with words in it ends (blanked attributions are spaces)."""
+    for m in _SENTENCE_END.finditer(text):
+        if re.search(r"\w", text[: m.start()]):
+            return m.end()
+    return len(text)
+
+
 def find_needle(needle: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), kind: str = "phrase") -> tuple[int, int] | None:
     """Span of `needle` in `text` (whose figures are `figures`), or None.
     A needle that is one figure is matched by value (`kind="mined_figure"`: loosely,
@@ -159,6 +170,10 @@ def find_needle(needle: str, text: str, figures: list[Figure], tolerance: Decima
         if kind == "mined_figure":
             return find_figure_loosely(fig, figures)
         return find_figure(fig, figures, tolerance)
+    if kind in ("lead_term", "lead_phrase"):
+        end = _first_sentence_end(text)
+        span = (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
+        return span
     if kind in ("term", "phrase_stem"):
         return find_stem(needle, text)
     if kind == "polarity":

@@ -122,6 +122,7 @@ class Candidate:
     value: str
     reject: str | None = None  # a reason known before looking at the gold text
     context: str | None = None  # a figure that is part of a date or a period: never a computed answer
+    option: bool = False  # the option of a choice question ("increase or decrease?") the gold answer picks
 
 
 _DATE_OR_PERIOD = re.compile(
@@ -159,6 +160,10 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
         add(c)
 
     common = commonness.too_common
+    for option in chosen_options(question.text, answer):
+        add(Candidate(option, "option", option.lower(), option=True))
+    if len(_WORD.findall(whole)) <= 5 and not find_figures(whole) and whole.lower() not in _YES_NO and not common(whole):
+        add(Candidate(whole, "answer", whole.lower()))  # a short gold answer names the item whole ("Customer deposits")
     for m in _QUOTED.finditer(answer):
         add(Candidate(m.group(1).strip(), "quote", m.group(1).strip().lower()))
     for m in _NAME.finditer(answer):
@@ -193,6 +198,20 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
     return out
 
 
+_OR = re.compile(r"\b([a-z]{4,})\s+or\s+([a-z]{4,})\b", re.IGNORECASE)
+_AMONG = re.compile(r"\bamong\s+([^?]{3,120}?)(?:,\s*(?:which|what|who)\b|\?|$)", re.IGNORECASE)
+
+
+def chosen_options(question: str, gold: str) -> list[str]:
+    """The one option of a choice question ("increase or decrease?", "among operations, investing
+    and financing, which ...") that the gold answer names, by stem; none when it names several or none."""
+    options = [w for m in _OR.finditer(question) for w in m.groups()]
+    for m in _AMONG.finditer(question):
+        options += [o.strip() for o in re.split(r",|\band\b|\bor\b", m.group(1)) if o.strip()]
+    picked = {o for o in options if tokenize(o) and find_stem(o, gold)}
+    return sorted(picked) if len(picked) == 1 else []
+
+
 def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonness: Commonness) -> list[list]:
     rows: list[list] = []
     units = gold_texts(question, pages)
@@ -210,6 +229,9 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
         else:
             tokens = tokenize(c.needle)
             in_question = _locate(c, question.text) is not None or bool(tokens) and set(tokens) <= question_tokens
+        if c.option:  # the question names every option; the gold answer says which one
+            rows.append(base + ["kept", "the option the gold answer picks", "gold_answer", None, None, None])
+            continue
         if in_question:
             rows.append(base + ["rejected", "present in question", None, None, None, None])
             continue

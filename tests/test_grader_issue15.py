@@ -107,3 +107,46 @@ def test_text_needles_are_normalized(rules, needle, answer):
 )
 def test_normalization_does_not_loosen_words(rules, needle, answer):
     assert grade(q(text="Who won?", must_contain=[needle]), answer, [], rules).verdict == "wrong"
+
+
+def _mined(question: Question, page_text: str):
+    import pandas as pd
+
+    from ragpipe.needles import mine_needles
+
+    pages = pd.DataFrame([["c", "doc", 1, page_text, len(page_text)], ["c", "other", 1, "Unrelated text about weather.", 29]],
+                         columns=["corpus", "doc_id", "page", "text", "chars"])
+    frame = mine_needles("c", [question], pages)
+    kept = frame[frame["status"] == "kept"]
+    return frame, list(zip(kept["needle"], kept["kind"], kept["source"]))
+
+
+def test_a_computed_figure_is_mined_from_the_gold_answer(rules):
+    question = q(text="What is the FY2022 inventory turnover ratio?", gold_answer="Inventory turned 2.7 times in FY2022.")
+    frame, mined = _mined(question, "Cost of sales was 12,000. Average inventory was 4,444.")
+    assert ("2.7", "number", "gold_answer_computed") in mined
+    assert grade(question, "The inventory turnover ratio was about 2.70.", [], rules, mined).verdict == "correct"
+    assert grade(question, "The inventory turnover ratio was 3.1.", [], rules, mined).verdict == "wrong"
+
+
+def test_a_choice_question_is_graded_on_the_option_the_gold_picks(rules):
+    question = q(text="Did wages as a percent of sales increase or decrease in FY2023?", gold_answer="Wages as a percent of sales increased in FY2023.")
+    frame, mined = _mined(question, "Wages were 9.1% of net sales, up from 8.7%.")
+    assert ("increase", "option", "gold_answer") in mined
+    assert grade(question, "They increased, to 9.1% of net sales.", [], rules, mined).verdict == "correct"
+    assert grade(question, "They decreased. Analysts had expected an increase.", [], rules, mined).verdict == "wrong"  # the first sentence gives the choice
+
+
+def test_a_short_gold_answer_is_a_needle_whole(rules):
+    question = q(text="What was the largest liability on the balance sheet?", gold_answer="Customer deposits")
+    frame, mined = _mined(question, "Liabilities: Customer deposits 110,239; Short-term borrowings 1,348.")
+    assert ("Customer deposits", "answer", "page") in mined
+    assert grade(question, "The largest liability was customer deposits.", [], rules, mined).verdict == "correct"
+    assert grade(question, "Short-term borrowings were the largest.", [], rules, mined).verdict == "wrong"
+
+
+def test_a_yes_no_question_may_open_with_a_phrase():
+    from ragpipe.adapters.financebench import polarity_of
+
+    assert polarity_of("Looking at VaR, did the risk decrease compared to the prior year?", "Yes. It decreased.") == "yes"
+    assert polarity_of("In FY2022, what was the revenue?", "Yes, $5 billion.") is None

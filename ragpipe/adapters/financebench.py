@@ -41,7 +41,8 @@ def answer_key(answer: str) -> tuple[str | None, list[str]]:
     return None, []
 
 
-_YES_NO_QUESTION = re.compile(r"^\W*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I)
+# a yes/no question opens with its verb, perhaps after a leading phrase ("Looking at VaR, did the risk ...")
+_YES_NO_QUESTION = re.compile(r"^\W*(?:[^,?]{1,60},\s*)?(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I)
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
 

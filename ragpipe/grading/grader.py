@@ -65,6 +65,12 @@ def is_money_question(question: Question, rules: Rules) -> bool:
     )
 
 
+# Mined needles matched by stem; the option a choice question's gold answer picks, and a short gold
+# answer taken whole, only in the answer's first sentence: where an answer gives its choice, while a
+# dump of the filing mentions every option somewhere.
+LEAD_KINDS = {"term": "term", "option": "lead_term", "answer": "lead_phrase"}
+
+
 def asks_for_figure(question: str, rules: Rules) -> bool:
     """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
     text = question.lower()
@@ -155,7 +161,7 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         required = asks_for_figure(question.text, rules)
         checks = [("mined", [(n, "mined_figure")]) for n, k, src in mined if k in FIGURE_KINDS and src != COMPUTED]
         checks += [("mined", [c]) for c in computed] if required else []
-        terms = [(n, "term" if k == "term" else "phrase") for n, k, _ in mined if k not in FIGURE_KINDS]
+        terms = [(n, LEAD_KINDS.get(k, "phrase")) for n, k, _ in mined if k not in FIGURE_KINDS]
         alternatives = terms + ([] if required else computed)
         if alternatives and not checks:
             checks.append(("mined_any", alternatives))
