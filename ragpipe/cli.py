@@ -222,8 +222,11 @@ def corpus_stats_command(
     table.add_column("measure")
     table.add_column("value", justify="right")
     for key, value in stats.items():
-        table.add_row(key, str(value))
+        if key != "ungradable_questions":
+            table.add_row(key, str(value))
     console.print(table)
+    for question_id, reason in stats["ungradable_questions"].items():
+        console.print(f"ungradable {question_id}: {reason}")
 
 
 def _materialize_corpus_stages(name: str) -> None:

@@ -21,6 +21,18 @@ def ungradable_questions(questions: pd.DataFrame, needles: pd.DataFrame) -> set[
     return out
 
 
+def ungradable_reasons(questions: pd.DataFrame, needles: pd.DataFrame) -> dict[str, str]:
+    """Why each ungradable question has nothing to grade by: what happened to its gold answer's candidates."""
+    out = {}
+    for qid in sorted(ungradable_questions(questions, needles)):
+        rejected = needles.loc[needles["question_id"] == qid, "reason"].value_counts()
+        if rejected.empty:
+            out[qid] = "the gold answer offers no candidate (no figure, name or distinctive word)"
+        else:
+            out[qid] = "every candidate rejected: " + ", ".join(f"{reason} ({n})" for reason, n in rejected.items())
+    return out
+
+
 def corpus_stats(conn: duckdb.DuckDBPyConnection, corpus: str) -> dict:
     keys = {"corpus": corpus}
     documents = read_partition(conn, "documents", keys)
@@ -38,6 +50,7 @@ def corpus_stats(conn: duckdb.DuckDBPyConnection, corpus: str) -> dict:
         "negative": int(kinds.get("negative", 0)),
         "ambiguous": int(kinds.get("ambiguous", 0)),
         "ungradable": len(ungradable_questions(questions, needles)),
+        "ungradable_questions": ungradable_reasons(questions, needles),
         "needles_kept": int((needles["status"] == "kept").sum()),
         "needles_rejected": int((needles["status"] == "rejected").sum()),
         "question_problems": len(problems),

@@ -37,6 +37,10 @@ def test_corpus_stats_on_the_warehouse(warehouse):
     for stats in (fb, ar):
         assert stats["needles_kept"] > 0 and stats["needles_rejected"] > 0 and stats["question_problems"] == 0
         assert stats["ungradable"] < stats["questions"] / 2
+        assert len(stats["ungradable_questions"]) == stats["ungradable"]
+        assert all(reason for reason in stats["ungradable_questions"].values())
+    # the gold answer names what a correct answer carries: computed figures, picked options, short answers whole
+    assert fb["ungradable"] <= 10, fb["ungradable_questions"]
 
 
 def test_financebench_negatives_are_declined_and_kinds_graded_by_their_rule(warehouse):
