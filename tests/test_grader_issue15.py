@@ -150,3 +150,17 @@ def test_a_yes_no_question_may_open_with_a_phrase():
 
     assert polarity_of("Looking at VaR, did the risk decrease compared to the prior year?", "Yes. It decreased.") == "yes"
     assert polarity_of("In FY2022, what was the revenue?", "Yes, $5 billion.") is None
+
+
+@pytest.mark.parametrize(
+    "answer, verdict",
+    [
+        ("Amcor does not have an improving gross margin profile as of FY2023; it fell to 18.5%.", "correct"),
+        ("Amcor's gross margin profile is declining as of FY2023.", "correct"),  # an antonym turns the sense
+        ("Amcor has an improving gross margin profile as of FY2023.", "wrong"),
+        ("Gross margin is gross profit over net sales.", "ungradable"),  # restates nothing: no yes/no given
+    ],
+)
+def test_a_yes_no_answer_may_restate_the_question(rules, answer, verdict):
+    question = q(text="Does AMCOR have an improving gross margin profile as of FY2023?", polarity="no")
+    assert grade(question, answer, [], rules).verdict == verdict

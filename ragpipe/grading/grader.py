@@ -17,7 +17,8 @@ Verdicts:
   names, quotes or phrases); with none of those either its verdict is
   `ungradable`, counted apart rather than silently graded.
 - a yes/no question (authored `polarity`) is `wrong` when the answer opens
-  with the opposite word; the matching word is one more check.
+  with the opposite word, or implies it by restating the question (see
+  polarity.py); the matching word is one more check.
 - figures and needles count only in the answer's own voice (see voice.py);
   declines are decided on the whole answer (see declines.py).
 """
@@ -32,6 +33,7 @@ from ragpipe.figures import Figure, find_figures, parse_figure, question_scale
 from ragpipe.grading.declines import decide, outermost
 from ragpipe.matching import find_needle
 from ragpipe.grading.rules import Rules
+from ragpipe.grading.polarity import implied_polarity, stated_polarity
 from ragpipe.grading.voice import own_voice
 from ragpipe.needles import COMPUTED, FIGURE_KINDS
 from ragpipe.questions import Question
@@ -75,15 +77,6 @@ def asks_for_figure(question: str, rules: Rules) -> bool:
     """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
     text = question.lower()
     return any(re.search(p.pattern, text) for p in rules.needles.figure_question_patterns)
-
-
-_LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
-
-
-def stated_polarity(text: str) -> tuple[str, int, int] | None:
-    """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ..."), and its span."""
-    m = _LEADING_YES_NO.match(text)
-    return (m.group(1).lower(), m.start(1), m.end(1)) if m else None
 
 
 def _decline_spans(decision) -> list[dict]:
@@ -146,6 +139,9 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         checks.append(("must_contain_any", [(n, "phrase") for n in question.must_contain_any]))
     source = "authored"
     stated = stated_polarity(text)
+    implied = question.polarity is not None and stated is None
+    if implied:
+        stated = implied_polarity(question.text, text, rules)
     if not checks and key is None:
         source = "mined"
         # every kept figure; the kept names, quotes and phrases (one of them)
@@ -169,7 +165,7 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
         return Grade("wrong", False, "wrong yes/no", "polarity.wrong", money_q, matched=[span])
     if question.polarity and stated:
-        checks.append(("polarity", [(stated[0], "polarity")]))
+        checks.append(("polarity", [(stated[0], "implied" if implied else "polarity")]))
     if not checks and key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
         reason = "ungradable: no yes/no stated" if question.polarity else "ungradable: no needles"
@@ -183,7 +179,7 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
             matched.append({"kind": "money_key", "needle": question.money_key, "start": hit.start, "end": hit.end})
     for label, alternatives in checks:
         for needle, kind in alternatives:
-            span = find_needle(needle, text, figures, tol, kind)
+            span = stated[1:] if kind == "implied" else find_needle(needle, text, figures, tol, kind)
             if span:
                 passed += 1
                 matched.append({"kind": label, "needle": needle, "start": span[0], "end": span[1]})

@@ -124,6 +124,13 @@ class Needles(BaseModel):
     figure_question_patterns: list[DeclinePattern] = Field(default_factory=list)
 
 
+class Polarity(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    restates_share: float = Field(1.0, gt=0, le=1)
+    negations: list[str] = Field(default_factory=list)
+    antonyms: list[tuple[str, str]] = Field(default_factory=list)
+
+
 class Citations(BaseModel):
     model_config = ConfigDict(extra="forbid")
     require_golden_when_cited: bool = True
@@ -137,6 +144,7 @@ class Rules(BaseModel):
     money: Money = Field(default_factory=Money)
     citations: Citations = Field(default_factory=Citations)
     needles: Needles = Field(default_factory=Needles)
+    polarity: Polarity = Field(default_factory=Polarity)
     version: str = ""
     rules_text: str = ""  # the file the version was computed from, stored with the version
     code_sha: str = ""

@@ -24,6 +24,7 @@ VERDICT_MODULES = (
     "grading/declines.py",
     "grading/decline_grammar.py",
     "grading/voice.py",
+    "grading/polarity.py",
     "grading/rules.py",
     "grading/version.py",
     "figures.py",
