@@ -29,7 +29,6 @@ def with_declines(rules: Rules, phrases: list[str]) -> tuple[Rules, list[dict]]:
         "exclusions": [e for e in rules.declines.exclusions if e.phrase.lower() not in lowered],
     })
     candidate = rules.model_copy(update={"declines": declines})
-    candidate.__dict__.pop("excluded", None)  # the cached exclusion set follows the new list
     return candidate.model_copy(update={"version": f"{rules.version}+audit"}), overridden
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 SCALES = {
@@ -27,6 +28,7 @@ MIN_SIGNIFICANT = 3  # a coarser answer still has to agree with the key to three
 _DIGIT = re.compile(r"\d")
 _FIGURE = re.compile(
     r"""
+    (?=[-\u2212(\$UuEe\u20ac\u00a3\d.])             # starts with a sign, currency or digit: other positions fail at once
     (?<![\w.,$])                                   # a whole token: nothing number-like before
     (?P<neg>-|\u2212|\()?                          # minus sign or accounting parenthesis
     \s?
@@ -77,14 +79,19 @@ class Figure:
         figures of the key ($12 billion is not $11,588 million, $43 is not $42.99)."""
         if self.is_percent != other.is_percent:
             return False
-        decimals = self.decimals
-        if other.decimals < decimals and self.value != 0 and other.decimals >= MIN_SIGNIFICANT - 1 - self.value.adjusted():
-            decimals = other.decimals  # coarser, yet still three significant figures of the key
-        if _rounded(other.value, decimals) == _rounded(self.value, decimals):
+        if same_value(self.value, self.decimals, other.value, other.decimals):
             return True
         if relative_tolerance and self.value != 0:
             return abs(other.value - self.value) <= abs(self.value) * relative_tolerance
         return False
+
+
+def same_value(key: Decimal, key_decimals: int, other: Decimal, other_decimals: int) -> bool:
+    """`Figure.matches` on bare values: equal at the coarser precision, never below three significant figures."""
+    decimals = key_decimals
+    if other_decimals < decimals and key != 0 and other_decimals >= MIN_SIGNIFICANT - 1 - key.adjusted():
+        decimals = other_decimals  # coarser, yet still three significant figures of the key
+    return _rounded(other, decimals) == _rounded(key, decimals)
 
 
 def _rounded(value: Decimal, decimals: int) -> Decimal:
@@ -166,6 +173,7 @@ def money_figures(text: str) -> list[Figure]:
 _QUESTION_UNIT = re.compile(r"\b(thousand|million|billion)s\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def question_scale(question: str) -> Decimal:
     """The unit a question asks its amounts in ("in USD millions" -> 10**6), else 1.
 

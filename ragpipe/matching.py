@@ -15,7 +15,7 @@ import re
 from decimal import Decimal
 from functools import lru_cache
 
-from ragpipe.figures import Figure, find_figures
+from ragpipe.figures import Figure, find_figures, same_value
 from ragpipe.tokenize import tokenize
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
@@ -42,18 +42,27 @@ def _fold(token: str) -> str:
     return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
 
 
+_FOOTNOTE = re.compile(r"([a-z]+)\d{1,2}")
+
+
 @lru_cache(maxsize=512)
-def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], dict[str, list[int]]]:
     """The words of `text` as compared: lower case, punctuation and hyphens as breaks ("J.R." is
-    "j r"), articles and a possessive "s" dropped, plural -s folded; with each word's span."""
-    words, spans = [], []
+    "j r"), articles and a possessive "s" dropped, plural -s folded; with each word's span, and
+    where each word stands (a footnote-marked "hale2" stands as "hale" too)."""
+    words, spans, where = [], [], {}
     for m in _TOKEN.finditer(text.lower().replace("\u2019", "'")):
         token = m.group(0)
         if token in _ARTICLES or token == "s":
             continue
-        words.append(_fold(token))
+        word = _fold(token)
+        where.setdefault(word, []).append(len(words))
+        marked = _FOOTNOTE.fullmatch(word)
+        if marked:
+            where.setdefault(marked.group(1), []).append(len(words))
+        words.append(word)
         spans.append((m.start(), m.end()))
-    return tuple(words), tuple(spans)
+    return tuple(words), tuple(spans), where
 
 
 def _same_word(needle: str, word: str) -> bool:
@@ -66,11 +75,11 @@ def _same_word(needle: str, word: str) -> bool:
 def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
     """Span of `phrase` in `text`, compared word by word as `_tokens` normalizes them; a date given
     more precisely than the phrase still matches ("March 3, 2004" for "March 2004")."""
-    target, _ = _tokens(phrase)
-    if not target:
+    target = _tokens(phrase)[0]
+    if not target or target[0] not in text.lower():  # the folded first word is a prefix of its every form
         return None
-    words, spans = _tokens(text)
-    for i in range(len(words)):
+    words, spans, where = _tokens(text)
+    for i in where.get(target[0], ()):  # only where the first word stands
         j = _match_at(target, words, i)
         if j is not None:
             return spans[i][0], spans[j - 1][1]
@@ -136,10 +145,13 @@ def same_figure_loosely(gold: Figure, other: Figure) -> bool:
     word (`$411 million`) also as its bare number in a table "in millions"."""
     if gold.is_percent != other.is_percent:
         return False
-    target, seen = gold.magnitude(), other.magnitude()
-    if target.matches(seen) or target.value == seen.value:
+    target, seen = abs(gold.value), abs(other.value)
+    if target == seen or same_value(target, gold.decimals, seen, other.decimals):
         return True
-    return gold.scale_word is not None and other.scale_word is None and target.mantissa().matches(seen)
+    if gold.scale_word is None or other.scale_word is not None:
+        return False
+    bare = gold.magnitude().mantissa()
+    return same_value(bare.value, bare.decimals, seen, other.decimals)
 
 
 def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] | None:
@@ -150,12 +162,13 @@ def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] 
 
 
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _first_sentence_end(text: str) -> int:
     """Where the first sentence with words in it ends (blanked attributions are spaces)."""
     for m in _SENTENCE_END.finditer(text):
-        if re.search(r"\w", text[: m.start()]):
+        if _WORD_CHAR.search(text, 0, m.start()):
             return m.end()
     return len(text)
 

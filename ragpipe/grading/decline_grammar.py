@@ -10,16 +10,15 @@ since decline spans are the union over all patterns, can only add declines.
 
 from __future__ import annotations
 
-import re
-
+from ragpipe.grading.regex_trie import trie_pattern
 from ragpipe.grading.rules import DeclineGrammar
 
-_NOT = r"(?:does not|doesn't|do not|don't|did not|didn't|does n't|fails? to|never)"
-_BE = r"(?:is|are|was|were|has been|have been|had been)"
+_NOT = trie_pattern(["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " ")
+_BE = trie_pattern(["is", "are", "was", "were", "has been", "have been", "had been"], " ")
 
 
 def _any(words: list[str]) -> str:
-    return "(?:" + "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True)) + ")"
+    return "(?:" + trie_pattern(sorted(set(words)), " ") + ")"
 
 
 def _plural(words: list[str]) -> str:
@@ -40,7 +39,7 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
         out.append((rf"\bno (?:[\w'-]+ ){{0,4}}?(?:{_BE} )?{_any(g.participles)}(?=\s+(?:in|by|within|anywhere)\b|\s*[.,;:!?]|\s*$)",
                     "no such item is said to be given (\"There is no pet deposit listed in the lease\")"))
     if g.sources:
-        out.append((rf"\b(?:{_BE} )?silent (?:on|about|regarding|as to)\b",
+        out.append((r"\bsilent (?:on|about|regarding|as to)\b",
                     "the material is said to be silent on it"))
         out.append((rf"\b(?:nothing|none) (?:of |in |within )?(?:the |these |this |those |any |my )?(?:[\w-]+ )?{_plural(g.sources)}\b",
                     "nothing in the material, or none of it, is said to hold the answer"))

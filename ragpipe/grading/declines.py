@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ragpipe.figures import Figure, find_figures
 from ragpipe.grading.decline_grammar import grammar_patterns
+from ragpipe.grading.regex_trie import trie_pattern
 from ragpipe.grading.rules import Rules
 
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")  # "$1.45" is no boundary: a sentence (or a clause after ";") ends at a stop *and* a space
@@ -57,14 +58,15 @@ def _literal(phrase: str) -> str:
 def _decline_patterns(phrases: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
     """(one alternation of everything, each alternative on its own). The alternation finds the next
     position where anything matches; the alternatives are tried one by one only where its match is excluded."""
-    literal = [_literal(p) for p in sorted(set(p.lower() for p in phrases), key=len, reverse=True)]
-    alternatives = [re.compile(r"(?<!\w)" + p + r"(?!\w)") for p in literal] + [re.compile(p) for p in patterns]
+    lowered = sorted(set(p.lower() for p in phrases))
+    alternatives = [re.compile(r"(?<!\w)" + _literal(p) + r"(?!\w)") for p in lowered] + [re.compile(p) for p in patterns]
+    trie = trie_pattern(lowered)  # the phrases as one trie: shared prefixes are tried once
     if all(p[:1].isalnum() for p in phrases) and all(p.startswith(r"\b") for p in patterns):
         # Every alternative starts at a word boundary: say so once, up front, and Python's
         # matcher skips non-word positions instead of trying all alternatives there (3x faster).
-        alts = [r"(?:" + "|".join(literal) + r")(?!\w)"] if literal else []
+        alts = [f"(?:{trie})(?!\\w)"] if lowered else []
         return re.compile(r"(?=\w)\b(?:" + "|".join(alts + [f"(?:{p})" for p in patterns]) + ")"), alternatives
-    alts = [r"(?<!\w)(?:" + "|".join(literal) + r")(?!\w)"] if literal else []
+    alts = [f"(?<!\\w)(?:{trie})(?!\\w)"] if lowered else []
     return re.compile("|".join(alts + [f"(?:{p})" for p in patterns])), alternatives
 
 
@@ -91,7 +93,18 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def _patterns(rules: Rules) -> tuple[str, ...]:
-    return tuple(p.pattern for p in rules.declines.patterns) + tuple(p for p, _ in grammar_patterns(rules.declines.grammar))
+    _, patterns, parts = rules.decline_key
+    return patterns + _grammar(parts)
+
+
+@lru_cache(maxsize=16)
+def _grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    """The grammar's patterns, built once per set of parts."""
+    from ragpipe.grading.rules import DeclineGrammar
+
+    names = ("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
+    grammar = DeclineGrammar(**dict(zip(names, map(list, parts))))
+    return tuple(p for p, _ in grammar_patterns(grammar))
 
 
 def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
@@ -101,8 +114,7 @@ def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
     Every position, overlapping matches included: a scan that skips past each match would let a
     longer phrase that gets excluded hide a shorter decline inside it. At each position the first
     alternative that matches is reported; only when its match holds an exclusion are the others tried."""
-    phrases = tuple(p for p in rules.declines.phrases if p.lower() not in rules.excluded)
-    anything, alternatives = _decline_patterns(phrases, _patterns(rules))
+    anything, alternatives = _decline_patterns(rules.decline_key[0], _patterns(rules))
     text = _normalize(answer)
     excluded = rules.excluded
     spans = []

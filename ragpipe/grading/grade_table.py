@@ -54,13 +54,17 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
         rows.append([
             a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, declined, failure,
             rule, money_q, list(wrong_money), matched, ungradable, a.get("error"), rules.version,
-            _sha([question_sha[(q.id, q.kind)], text, list(citations), a.get("error") if failed else None]),
+            _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""),
         ])
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
 
 
 def _sha(payload) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list) -> tuple:

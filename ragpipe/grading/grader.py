@@ -26,6 +26,7 @@ Verdicts:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 
@@ -59,12 +60,15 @@ def _blank_citations(answer: str) -> str:
 
 
 def is_money_question(question: Question, rules: Rules) -> bool:
-    if question.money_key is not None:
-        return parse_figure(question.money_key).is_money
-    text = question.text.lower()
-    return any(re.search(p, text) for p in rules.money.question_patterns) and question.kind != "negative" and any(
-        f.is_money for f in find_figures(question.gold_answer)
-    )
+    return _money_question(question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns))
+
+
+@lru_cache(maxsize=4096)  # a question is asked of many answers
+def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: tuple[str, ...]) -> bool:
+    if key is not None:
+        return parse_figure(key).is_money
+    text = text.lower()
+    return any(re.search(p, text) for p in patterns) and kind != "negative" and any(f.is_money for f in find_figures(gold))
 
 
 # Mined needles matched by stem; the option a choice question's gold answer picks, and a short gold
@@ -75,8 +79,12 @@ LEAD_KINDS = {"term": "term", "option": "lead_term", "answer": "lead_phrase"}
 
 def asks_for_figure(question: str, rules: Rules) -> bool:
     """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
-    text = question.lower()
-    return any(re.search(p.pattern, text) for p in rules.needles.figure_question_patterns)
+    return _asks(question, tuple(p.pattern for p in rules.needles.figure_question_patterns))
+
+
+@lru_cache(maxsize=4096)
+def _asks(question: str, patterns: tuple[str, ...]) -> bool:
+    return bool(patterns) and re.search("|".join(f"(?:{p})" for p in patterns), question.lower()) is not None
 
 
 def _decline_spans(decision) -> list[dict]:
@@ -89,6 +97,7 @@ def money_key(question: Question) -> Figure:
     return money_key_value(question.money_key, question.text)
 
 
+@lru_cache(maxsize=4096)
 def money_key_value(key_text: str, question_text: str) -> Figure:
     key = parse_figure(key_text)
     scale = question_scale(question_text)
@@ -105,7 +114,13 @@ def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
     return key.matches(fig, tol) or (scale != 1 and fig.scale_word is None and key.matches(fig.scaled(scale), tol))
 
 
-def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]], money_q: bool) -> Grade:
+@lru_cache(maxsize=4096)  # one question's needles, for its every answer
+def _sourced(mined: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str, str], ...]:
+    """(needle, kind, source) for each mined needle; a pair without its source is from the gold text."""
+    return tuple((n, k, rest[0] if rest else "gold_text") for n, k, *rest in mined)
+
+
+def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: tuple[tuple[str, str, str], ...], money_q: bool) -> Grade:
     whole = _blank_citations(answer)
     decision = decide(whole, rules)
     if decision.declined:
@@ -202,8 +217,7 @@ def grade(question: Question, answer: str, citations: list[str], rules: Rules, m
         if decision.declined:
             return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
-    mined = [(n, k, *rest[:1]) if rest else (n, k, "gold_text") for n, k, *rest in mined]
-    result = _grade_answerable(question, answer, citations, rules, mined, money_q)
+    result = _grade_answerable(question, answer, citations, rules, _sourced(tuple(map(tuple, mined))), money_q)
     if question.kind == "ambiguous" and result.declined:
         return Grade("correct", True, None, "ambiguous.declined", money_q, matched=result.matched)
     if question.kind == "ambiguous":

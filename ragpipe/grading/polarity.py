@@ -10,6 +10,7 @@ the question's content words (rules: polarity).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ragpipe.grading.rules import Rules
 from ragpipe.tokenize import tokenize
@@ -25,27 +26,38 @@ def stated_polarity(text: str) -> tuple[str, int, int] | None:
     return (m.group(1).lower(), m.start(1), m.end(1)) if m else None
 
 
+_WORD_CHAR = re.compile(r"\w")
+
+
 def _first_sentence(text: str) -> tuple[int, int]:
     start = len(text) - len(text.lstrip())
     for m in _FIRST_SENTENCE.finditer(text):
-        if re.search(r"\w", text[start : m.start()]):
+        if _WORD_CHAR.search(text, start, m.start()):
             return start, m.start()
     return start, len(text.rstrip())
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+@lru_cache(maxsize=16)
+def _antonym_stems(antonyms: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple(((tokenize(a) or [""])[0], (tokenize(b) or [""])[0]) for a, b in antonyms)
 
 
 def implied_polarity(question: str, text: str, rules: Rules) -> tuple[str, int, int] | None:
     """Yes or No from a first sentence that restates the question, and that sentence's span."""
     p = rules.polarity
-    asked = set(tokenize(question))
+    asked = _stems(question)
     start, end = _first_sentence(text)
     sentence = text[start:end]
     said = set(tokenize(sentence))
     if not asked or not said:
         return None
-    stems = {a: tokenize(a) for pair in p.antonyms for a in pair}
     turned = 0
-    for a, b in p.antonyms:
-        (sa,), (sb,) = stems[a] or ("",), stems[b] or ("",)
+    for sa, sb in _antonym_stems(tuple(map(tuple, p.antonyms))):
         if (sa in asked and sa not in said and sb in said) or (sb in asked and sb not in said and sa in said):
             turned += 1
             said |= {sa, sb}

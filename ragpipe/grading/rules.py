@@ -153,6 +153,23 @@ class Rules(BaseModel):
     def excluded(self) -> set[str]:
         return {e.phrase.lower() for e in self.declines.exclusions}
 
+    @cached_property
+    def decline_key(self) -> tuple:
+        """Everything the decline matcher is built from, hashable: the key of its compiled form."""
+        g = self.declines.grammar
+        return (
+            tuple(p for p in self.declines.phrases if p.lower() not in self.excluded),
+            tuple(p.pattern for p in self.declines.patterns),
+            (tuple(g.sources), tuple(g.telling_verbs), tuple(g.covering_verbs), tuple(g.participles), tuple(g.inabilities)),
+        )
+
+    def model_copy(self, *, update=None, deep: bool = False) -> "Rules":
+        """A copy whose derived values (cached from the old fields) are computed afresh."""
+        copy = super().model_copy(update=update, deep=deep)
+        for name in ("excluded", "decline_key"):
+            copy.__dict__.pop(name, None)
+        return copy
+
 
 def load_rules(path: Path | None = None) -> Rules:
     """Parse and validate a rules file; the version is derived from its bytes and the grading code."""

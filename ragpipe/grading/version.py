@@ -23,6 +23,7 @@ VERDICT_MODULES = (
     "grading/grader.py",
     "grading/declines.py",
     "grading/decline_grammar.py",
+    "grading/regex_trie.py",
     "grading/voice.py",
     "grading/polarity.py",
     "grading/rules.py",

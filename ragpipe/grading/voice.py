@@ -38,9 +38,12 @@ def _context_free(patterns: tuple[str, ...]) -> bool:
     return not any(tok in p for p in patterns for tok in ("^", "$", "\\A", "\\Z", "(?<", "(?=", "(?!"))
 
 
+_CONTENT = re.compile(r"[a-z0-9$%]", re.IGNORECASE)
+
+
 def _opens_sentence(sentence: str, start: int) -> bool:
     """Nothing but filler before the attribution ("According to", "Based on the")."""
-    return not re.search(r"[a-z0-9$%]", sentence[:start], re.IGNORECASE)
+    return not _CONTENT.search(sentence, 0, start)
 
 
 _CLAUSE_END = re.compile(r",\s+(?:but|and|while|whereas|so|therefore|thus)\b|;|:")
