@@ -88,17 +88,22 @@ class Figure:
 
 def same_value(key: Decimal, key_decimals: int, other: Decimal, other_decimals: int) -> bool:
     """`Figure.matches` on bare values: equal at the coarser precision, never below three significant figures."""
-    decimals = key_decimals
-    if other_decimals < decimals and key != 0 and other_decimals >= MIN_SIGNIFICANT - 1 - key.adjusted():
-        decimals = other_decimals  # coarser, yet still three significant figures of the key
-    return _rounded(other, decimals) == _rounded(key, decimals)
+    if other_decimals < key_decimals and key != 0 and other_decimals >= MIN_SIGNIFICANT - 1 - key.adjusted():
+        # coarser, yet still three significant figures of the key: both at the answer's precision
+        return _rounded(other, other_decimals) == _rounded(key, other_decimals)
+    return _rounded(other, key_decimals) == key  # the key is written at its own precision
 
 
 def _rounded(value: Decimal, decimals: int) -> Decimal:
     """Half-up, as money is rounded (Decimal defaults to half-even: 0.45 would round to 0.4)."""
     if value.adjusted() >= 28:  # beyond Decimal's working precision: compare as written
         return value
-    return value.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return value.quantize(_quantum(decimals), rounding=ROUND_HALF_UP)
+
+
+@lru_cache(maxsize=64)
+def _quantum(decimals: int) -> Decimal:
+    return Decimal(1).scaleb(-decimals)
 
 
 def _scale_of(word: str | None, is_money: bool, attached: bool) -> Decimal:

@@ -55,13 +55,14 @@ def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], di
         token = m.group(0)
         if token in _ARTICLES or token == "s":
             continue
-        word = _fold(token)
+        word = token[:-1] if len(token) > 3 and token[-1] == "s" and token[-2] != "s" else token  # _fold, inline
         where.setdefault(word, []).append(len(words))
-        marked = _FOOTNOTE.fullmatch(word)
-        if marked:
-            where.setdefault(marked.group(1), []).append(len(words))
+        if word[-1].isdigit() and word[0].isalpha():
+            marked = _FOOTNOTE.fullmatch(word)
+            if marked:
+                where.setdefault(marked.group(1), []).append(len(words))
         words.append(word)
-        spans.append((m.start(), m.end()))
+        spans.append(m.span())
     return tuple(words), tuple(spans), where
 
 
