@@ -28,7 +28,7 @@ GRADE_COLUMNS = [
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
     kept = needles[needles["status"] == "kept"]
-    mined = {qid: list(zip(group["needle"], group["kind"], group["source"])) for qid, group in kept.groupby("question_id", sort=True)}
+    mined = {qid: tuple(zip(group["needle"], group["kind"], group["source"])) for qid, group in kept.groupby("question_id", sort=True)}
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, tuple] = {}  # grading is pure: an answer seen before for the same question is not re-read
@@ -47,9 +47,9 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
         citations = () if failed else tuple(a["citations"])
         memo = (q.id, q.kind, text, citations, failed)
         if (q.id, q.kind) not in question_sha:
-            question_sha[(q.id, q.kind)] = _sha([q.model_dump(mode="json"), mined.get(q.id, [])])
+            question_sha[(q.id, q.kind)] = _sha([q.model_dump(mode="json"), list(mined.get(q.id, ()))])
         if memo not in verdicts:
-            verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, []))
+            verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()))
         verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable = verdicts[memo]
         rows.append([
             a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, declined, failure,

@@ -217,7 +217,7 @@ def grade(question: Question, answer: str, citations: list[str], rules: Rules, m
         if decision.declined:
             return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
-    result = _grade_answerable(question, answer, citations, rules, _sourced(tuple(map(tuple, mined))), money_q)
+    result = _grade_answerable(question, answer, citations, rules, _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined))), money_q)
     if question.kind == "ambiguous" and result.declined:
         return Grade("correct", True, None, "ambiguous.declined", money_q, matched=result.matched)
     if question.kind == "ambiguous":
