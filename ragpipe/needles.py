@@ -241,7 +241,9 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
             if offset is not None:
                 where = (unit.source, unit.doc_id, unit.page, offset)
                 break
-        if where is None and c.kind in FIGURE_KINDS and c.context is None:
+        if where is None and c.kind in FIGURE_KINDS and c.needle in question.text:  # "v13.5": glued, yet asked
+            rows.append(base + ["rejected", "present in question", None, None, None, None])
+        elif where is None and c.kind in FIGURE_KINDS and c.context is None:
             # a ratio, a difference, a total: computed from the filing, so never printed in it; the
             # gold answer itself names the figure a correct answer must carry
             rows.append(base + ["kept", "computed: in the gold answer, not in the gold text", COMPUTED, None, None, None])
