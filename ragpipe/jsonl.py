@@ -16,7 +16,10 @@ def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
         problems.append(Problem(str(path), 0, "(file)", f"not UTF-8 text (byte {exc.start})"))
         return []
     rows = []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    # JSON Lines ends a line at "\n" alone: str.splitlines() would also cut at U+2028, U+0085 and
+    # the like, which a valid JSON string may hold raw, and then misnumber every later line
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:
