@@ -4,7 +4,10 @@
    pair (demo with --quick): ingest, questions, needles, chunks, index,
    answers, grades, scorecards. Then a regrade-only materialization (grades,
    scorecards, agreement, delta) of the same pair. Both timed, same run.
-2. A synthetic history of 100,000 stored answers (10,000 with --quick) built
+2. One long answer ("I could not find it. " repeated 10,000 and 20,000
+   times) graded with no length bound: the ratio says whether grading is
+   linear (2) or quadratic (4) in the answer's length.
+3. A synthetic history of 100,000 stored answers (10,000 with --quick) built
    from that warehouse's real questions, needles and labelled model answers
    (`bench/synthetic.py`) is graded by the library, in one process and in two
    processes (shards by question-id hash, as the multiprocess job cuts them).
@@ -41,6 +44,19 @@ def _grade(args) -> int:
     return len(grade_answers(answers, questions, needles, load_rules()))
 
 
+def _time_long_answer(repeats: int) -> float:
+    """Seconds to grade "I could not find it. " x `repeats` with no length bound (linear, or not?)."""
+    from ragpipe.grading.grader import grade
+    from ragpipe.questions import Question
+
+    rules = load_rules()
+    unbounded = rules.model_copy(update={"answers": rules.answers.model_copy(update={"max_chars": 10**9})})
+    question = Question(id="q", text="What is the pet deposit?", kind="negative")
+    with timed() as t:
+        grade(question, "I could not find it. " * repeats, [], unbounded)
+    return t.seconds
+
+
 def run(quick: bool) -> dict:
     corpus = "demo" if quick else "financebench"
     if not quick:
@@ -67,7 +83,11 @@ def run(quick: bool) -> dict:
             graded_two = sum(pool.map(_grade, shards))
     assert graded == graded_two == len(history)
     unique = history[["question_id", "answer"]].drop_duplicates()
+    long_s = {n: _time_long_answer(n) for n in (10_000, 20_000)}
     return {
+        "long_answer_10k_s": round(long_s[10_000], 3),
+        "long_answer_20k_s": round(long_s[20_000], 3),
+        "long_answer_ratio": round(long_s[20_000] / long_s[10_000], 2),  # 2 = linear, 4 = quadratic
         "answers_per_s": round(len(history) / one_t.seconds),
         "answers_per_s_two_processes": round(len(history) / two_t.seconds),
         "answers": len(history),

@@ -35,6 +35,6 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
         g = grade(questions[qid], answer, [str(c) for c in citations], rules)
         rows.append({
             "question_id": qid, "verdict": g.verdict, "declined": g.declined, "money_question": g.money_question,
-            "failure": g.failure, "rule": g.rule, "grader_version": rules.version, "matched": g.matched,
+            "failure": g.failure, "rule": g.rule, "grader_version": rules.version, "matched": g.matched, "truncated": g.truncated,
         })
     return rows, problems

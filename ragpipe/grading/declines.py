@@ -169,9 +169,12 @@ def decide(answer: str, rules: Rules) -> Decision:
     hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
     first_decline = spans[0][0]
     asserted = []
+    starts, k = [s for s, _, _ in spans], 0  # both in order: one sweep, linear in the answer
     for start, end in sentences(text):
-        if any(start <= s < end for s, _, _ in spans):
-            continue
+        while k < len(starts) and starts[k] < start:
+            k += 1
+        if k < len(starts) and starts[k] < end:
+            continue  # a decline sentence
         turns = start > first_decline and _PIVOT.match(text[start:end]) is not None
         if rules.assertions.scope == "before_first_decline" and start > first_decline and not turns:
             continue  # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")

@@ -21,7 +21,7 @@ from ragpipe.questions import Question, question_from_row
 
 GRADE_COLUMNS = [
     "corpus", "config", "answer_set", "question_id", "answer_id", "kind", "verdict", "declined", "failure", "rule",
-    "money_question", "wrong_money", "matched", "ungradable", "error", "grader_version", "input_sha",
+    "money_question", "wrong_money", "matched", "ungradable", "error", "grader_version", "input_sha", "truncated",
 ]
 
 
@@ -50,11 +50,11 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
             question_sha[(q.id, q.kind)] = _sha([q.model_dump(mode="json"), list(mined.get(q.id, ()))])
         if memo not in verdicts:
             verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()))
-        verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable = verdicts[memo]
+        verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable, truncated = verdicts[memo]
         rows.append([
             a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, declined, failure,
             rule, money_q, list(wrong_money), matched, ungradable, a.get("error"), rules.version,
-            _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""),
+            _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""), truncated,
         ])
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
 
@@ -75,7 +75,7 @@ def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: 
         failure, rule = "engine error", "engine.error"
         verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
     return (verdict, g.declined, failure, rule, g.money_question, tuple(g.wrong_money),
-            json.dumps(g.matched, sort_keys=True), g.ungradable)
+            json.dumps(g.matched, sort_keys=True), g.ungradable, g.truncated)
 
 
 def grade_pair(conn, corpus: str, config: str, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:

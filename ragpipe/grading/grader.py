@@ -52,6 +52,7 @@ class Grade:
     wrong_money: list[str] = field(default_factory=list)
     matched: list[dict] = field(default_factory=list)
     ungradable: bool = False
+    truncated: bool = False  # graded on its first rules.answers.max_chars characters
 
 
 def _blank_citations(answer: str) -> str:
@@ -210,7 +211,14 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
 
 
 def grade(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]] = ()) -> Grade:
-    """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade)."""
+    """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade);
+    an answer longer than rules.answers.max_chars is graded on its prefix, and says so."""
+    if len(answer) > rules.answers.max_chars:
+        return replace(_grade(question, answer[: rules.answers.max_chars], citations, rules, mined), truncated=True)
+    return _grade(question, answer, citations, rules, mined)
+
+
+def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined) -> Grade:
     money_q = is_money_question(question, rules)
     if question.kind == "negative":
         decision = decide(_blank_citations(answer), rules)

@@ -124,6 +124,11 @@ class Needles(BaseModel):
     figure_question_patterns: list[DeclinePattern] = Field(default_factory=list)
 
 
+class Answers(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_chars: int = Field(20000, ge=1000)
+
+
 class Polarity(BaseModel):
     model_config = ConfigDict(extra="forbid")
     restates_share: float = Field(1.0, gt=0, le=1)
@@ -145,6 +150,7 @@ class Rules(BaseModel):
     citations: Citations = Field(default_factory=Citations)
     needles: Needles = Field(default_factory=Needles)
     polarity: Polarity = Field(default_factory=Polarity)
+    answers: Answers = Field(default_factory=Answers)
     version: str = ""
     rules_text: str = ""  # the file the version was computed from, stored with the version
     code_sha: str = ""
