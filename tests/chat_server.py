@@ -2,7 +2,9 @@
 
 It can be told to fail: each request takes the next action from `script`
 (then `default`): "ok", "slow:<s>", "500", "429:<retry-after>", "malformed",
-"drop" (close the connection without answering). It records every request.
+"drop" (close the connection without answering), and "echo401", "echo500",
+"echo200", which put the request's Authorization header into the body, as
+some services do. It records every request.
 """
 
 from __future__ import annotations
@@ -79,6 +81,16 @@ class ChatServer:
                     return self._send(429, b'{"error": "slow down"}', {"Retry-After": action.split(":")[1]})
                 if action == "malformed":
                     return self._send(200, b"<html>this is not json")
+                auth = self.headers.get("authorization") or ""
+                if action == "echo401":
+                    return self._send(401, json.dumps({"error": f"Incorrect API key provided: {auth}"}).encode())
+                if action == "echo500":
+                    return self._send(500, f"upstream failed for {auth}".encode())
+                if action == "echo200":
+                    payload = {"choices": [{"message": {"role": "assistant", "content": f"Your key is {auth} [1]"}}]}
+                    with server.lock:
+                        server.served.append(question)
+                    return self._send(200, json.dumps(payload).encode())
                 if self.path.endswith("/rag"):
                     payload = {"answer": f"The answer to {body.get('question_id')} is in the lease.", "citations": ["apartment-lease"]}
                 else:
