@@ -27,6 +27,9 @@ def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
         except json.JSONDecodeError as exc:
             problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
             continue
+        except RecursionError:  # "[[[[...": valid JSON nested deeper than the parser goes
+            problems.append(Problem(str(path), lineno, "(line)", "invalid JSON: nested too deeply"))
+            continue
         if not isinstance(row, dict):
             problems.append(Problem(str(path), lineno, "(line)", "expected a JSON object"))
             continue

@@ -11,11 +11,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
 from ragpipe.jsonl import read_jsonl
 from ragpipe.problems import Problem
-from ragpipe.questions import read_questions
+from ragpipe.questions import read_questions, validation_problems
+
+
+class AnswerLine(BaseModel):
+    """One answer line, validated at the boundary: a bad field is a problem naming the line, not a crash."""
+
+    model_config = ConfigDict(extra="ignore")
+    question_id: str = Field(min_length=1)
+    answer: str
+    citations: list[str] = Field(default_factory=list)
 
 
 def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple[list[dict], list[Problem]]:
@@ -24,15 +35,16 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
     problems = list(loaded.problems)
     rows = []
     for lineno, row in read_jsonl(answers_path, problems):
-        qid, answer = row.get("question_id"), row.get("answer")
+        try:
+            line = AnswerLine.model_validate(row)
+        except ValidationError as err:
+            problems.extend(validation_problems(err, str(answers_path), lineno))
+            continue
+        qid = line.question_id
         if qid not in questions:
             problems.append(Problem(str(answers_path), lineno, "question_id", f"unknown question {qid!r}"))
             continue
-        if not isinstance(answer, str):
-            problems.append(Problem(str(answers_path), lineno, "answer", "missing or not a string"))
-            continue
-        citations = row.get("citations") or []
-        g = grade(questions[qid], answer, [str(c) for c in citations], rules)
+        g = grade(questions[qid], line.answer, line.citations, rules)
         rows.append({
             "question_id": qid, "verdict": g.verdict, "declined": g.declined, "money_question": g.money_question,
             "failure": g.failure, "rule": g.rule, "grader_version": rules.version, "matched": g.matched, "truncated": g.truncated,
