@@ -26,7 +26,10 @@ from ragpipe.settings import corpora_dir, database_path, rules_path, warehouse_d
 from ragpipe.warehouse import connect, read_partition, table_exists
 from ragpipe.warehouse_lock import WarehouseBusy, writing
 
-app = typer.Typer(help="Evaluate RAG over PDFs, grader included.", no_args_is_help=True, add_completion=False)
+# pretty exceptions off: rich renders a Dagster error's locals for minutes at 100% CPU; refusals are
+# caught in main() and said in one line, anything else prints a plain traceback
+app = typer.Typer(help="Evaluate RAG over PDFs, grader included.", no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_enable=False)
 console = Console(width=None if Console().is_terminal else 200)  # pipes and CI get a wide table
 
 SCORECARD_FIELDS = [
@@ -377,13 +380,38 @@ def _print_agreement(report: dict, as_json: bool) -> None:
 from ragpipe import cli_grader, cli_review  # noqa: E402,F401  registers regrade, delta, whatif, audit, sql, review
 
 
+def refusal_in(exc: BaseException) -> Exception | None:
+    """The refusal (bad corpus, manifest or rules) behind an error, however deep Dagster wrapped it."""
+    from ragpipe.manifest import ManifestError
+    from ragpipe.preflight import CorpusRefused
+
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, (CorpusRefused, ManifestError, RulesError)):
+            return e
+        todo += [e.__cause__, e.__context__, getattr(e, "user_exception", None)]
+    return None
+
+
 def main() -> None:
-    """The `ragpipe` command: a busy warehouse is a message and exit code 3, not a traceback."""
+    """The `ragpipe` command: a busy warehouse is a message and exit code 3, a refused input a message
+    naming file, line and field and exit code 1, never a traceback."""
     try:
         app()
     except WarehouseBusy as exc:
         console.print(f"[red]{exc}[/red]")
         sys.exit(3)
+    except Exception as exc:
+        refused = refusal_in(exc)
+        if refused is None:
+            raise
+        typer.echo(str(refused), err=True)  # plain text: a message may hold [brackets]
+        sys.exit(1)
 
 
 if __name__ == "__main__":
