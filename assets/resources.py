@@ -2,6 +2,7 @@
 
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 from dagster import ConfigurableResource
@@ -11,6 +12,21 @@ from dagster_duckdb import DuckDBResource
 from ragpipe.grading.rules import Rules, load_rules
 from ragpipe.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
 from ragpipe.settings import corpora_dir, rules_path, warehouse_dir
+from ragpipe.warehouse_lock import open_for_writing
+
+
+class Warehouse(DuckDBResource):
+    """DuckDB, opened for writing with ragpipe's bounded wait (RAGPIPE_LOCK_WAIT) on the file lock:
+    a reader or another writer holding the file makes the step fail with WarehouseBusy, naming it,
+    instead of retrying for minutes inside dagster-duckdb."""
+
+    @contextmanager
+    def get_connection(self):
+        conn = open_for_writing(Path(self.database), config={"custom_user_agent": "dagster", **self.connection_config})
+        try:
+            yield conn
+        finally:
+            conn.close()
 
 
 class Project(ConfigurableResource):
@@ -49,7 +65,7 @@ class Project(ConfigurableResource):
 def resources_for(warehouse: Path, corpora: Path, rules: Path | None = None, **project) -> dict:
     """The resources of one warehouse folder: its DuckDB file, and where the corpora and rules are."""
     return {
-        "duckdb": DuckDBResource(database=str(warehouse / "ragpipe.duckdb")),
+        "duckdb": Warehouse(database=str(warehouse / "ragpipe.duckdb")),
         "project": Project(corpora_dir=str(corpora), warehouse_dir=str(warehouse), rules_path=str(rules or ""), **project),
     }
 

@@ -59,6 +59,18 @@ def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     )
 
 
+def busy_in(results: list) -> str | None:
+    """The "warehouse busy" message of a step that could not open the warehouse in time, if any."""
+    for result in results:
+        for event in result.get_step_failure_events():
+            error = event.event_specific_data.error
+            while error is not None:
+                if error.cls_name == "WarehouseBusy":
+                    return error.message.split(": ", 1)[-1].strip()
+                error = error.cause or error.context
+    return None
+
+
 def failed_money_checks(results: list) -> list[dict]:
     """The ZERO-WRONG-MONEY evaluations that failed in these runs, with their metadata."""
     failed = []

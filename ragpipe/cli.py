@@ -170,7 +170,7 @@ def run(
     _dagster_home()
     from dagster import DagsterInstance
 
-    from assets.runner import failed_money_checks, run_corpus
+    from assets.runner import busy_in, failed_money_checks, run_corpus
 
     instance = DagsterInstance.get()
     blocked: list[dict] = []
@@ -180,6 +180,9 @@ def run(
             results = run_corpus(name, configs, instance=instance, in_processes=processes)
         money = failed_money_checks(results)
         blocked.extend(money)
+        busy = busy_in(results)
+        if busy:
+            raise WarehouseBusy(busy)
         if any(not r.success for r in results) and len(money) < sum(not r.success for r in results):
             console.print(f"[red]run for {name} failed; see `dagster dev -w workspace.yaml`[/red]")
             raise typer.Exit(1)
@@ -392,7 +395,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, (CorpusRefused, ManifestError, RulesError)):
+        if isinstance(e, (CorpusRefused, ManifestError, RulesError, WarehouseBusy)):
             return e
         todo += [e.__cause__, e.__context__, getattr(e, "user_exception", None)]
     return None
@@ -411,7 +414,7 @@ def main() -> None:
         if refused is None:
             raise
         typer.echo(str(refused), err=True)  # plain text: a message may hold [brackets]
-        sys.exit(1)
+        sys.exit(3 if isinstance(refused, WarehouseBusy) else 1)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.history import stored_rules
 from ragpipe.settings import database_path, rules_path, warehouse_dir
 from ragpipe.warehouse_lock import WarehouseBusy, writing
-from ragpipe.sql import SqlRefused, readonly_connection, run_query
+from ragpipe.sql import DEFAULT_TIMEOUT, QueryTimeout, SqlRefused, readonly_connection, run_query
 from ragpipe.whatif import stored_pairs, whatif as whatif_delta
 
 
@@ -81,7 +81,7 @@ def regrade() -> None:
     _dagster_home()
     from dagster import DagsterInstance
 
-    from assets.runner import failed_money_checks, regrade_pair
+    from assets.runner import busy_in, failed_money_checks, regrade_pair
 
     instance = DagsterInstance.get()
     blocked = []
@@ -90,6 +90,9 @@ def regrade() -> None:
             result = regrade_pair(corpus, config, instance=instance)
         money = failed_money_checks([result])
         blocked.extend(money)
+        busy = busy_in([result])
+        if busy:
+            raise WarehouseBusy(busy)
         if not result.success and not money:
             console.print(f"[red]regrade of {corpus}/{config} failed; see `dagster dev -w workspace.yaml`[/red]")
             raise typer.Exit(1)
@@ -206,10 +209,15 @@ def sql(
     query: str = typer.Argument(..., help='e.g. "SELECT verdict, count(*) FROM grades GROUP BY ALL"'),
     as_json: bool = typer.Option(False, "--json"),
     as_csv: bool = typer.Option(False, "--csv"),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, help="stop the query after this many seconds"),
 ) -> None:
-    """Run a query against the warehouse through a read-only connection (writes are refused)."""
+    """Run a query against the warehouse through a read-only connection (writes are refused).
+    A query is stopped after --timeout seconds, since writers wait while it reads."""
     try:
-        frame = run_query(database_path(), query)
+        frame = run_query(database_path(), query, timeout)
+    except QueryTimeout as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1)
     except SqlRefused as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2)

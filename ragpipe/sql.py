@@ -8,6 +8,7 @@ refused with a message that says so, and changes nothing.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import duckdb
@@ -16,8 +17,15 @@ import pandas as pd
 from ragpipe.warehouse_lock import open_read_only
 
 
+DEFAULT_TIMEOUT = 60.0  # seconds: a reader holds DuckDB's file lock, and writers wait on it
+
+
 class SqlRefused(ValueError):
     """The statement was not run: it would write, or reach outside the warehouse."""
+
+
+class QueryTimeout(RuntimeError):
+    """The query ran past its time limit and was stopped; the warehouse is free again."""
 
 
 def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
@@ -28,11 +36,18 @@ def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
     )
 
 
-def run_query(path: Path, query: str) -> pd.DataFrame:
+def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> pd.DataFrame:
+    """The query's rows. A query still running after `timeout` seconds is interrupted (QueryTimeout):
+    while it reads, its connection holds the file, and a writer waits for it."""
     conn = readonly_connection(path)
+    timer = threading.Timer(timeout, conn.interrupt)
+    timer.daemon = True
+    timer.start()
     try:
         try:
             return conn.execute(query).df()
+        except duckdb.InterruptException as exc:
+            raise QueryTimeout(f"query stopped after {timeout:g} s (--timeout): the warehouse is free again") from exc
         except duckdb.Error as exc:
             msg = str(exc)
             low = msg.lower()
@@ -42,4 +57,5 @@ def run_query(path: Path, query: str) -> pd.DataFrame:
                 raise SqlRefused(f"refused: queries may not reach outside the warehouse ({msg.splitlines()[0]})") from exc
             raise
     finally:
+        timer.cancel()
         conn.close()

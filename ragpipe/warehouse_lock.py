@@ -37,19 +37,31 @@ def _is_lock_conflict(exc: Exception) -> bool:
 
 def open_read_only(path: Path, config: dict | None = None, wait: float | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only connection, waiting (bounded) while a writer holds the file."""
+    return _open(path, True, config, wait)
+
+
+def open_for_writing(path: Path, config: dict | None = None, wait: float | None = None) -> duckdb.DuckDBPyConnection:
+    """A writing connection, waiting (bounded by RAGPIPE_LOCK_WAIT) while another process, a reader
+    included, holds DuckDB's own file lock; then WarehouseBusy, naming that process."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return _open(path, False, config, wait)
+
+
+def _open(path: Path, read_only: bool, config: dict | None, wait: float | None) -> duckdb.DuckDBPyConnection:
     wait = lock_wait() if wait is None else wait
     deadline, delay = time.monotonic() + wait, 0.05
     while True:
         try:
-            return duckdb.connect(str(path), read_only=True, config=config or {})
+            return duckdb.connect(str(path), read_only=read_only, config=config or {})
         except duckdb.IOException as exc:
             if not _is_lock_conflict(exc):
                 raise
             if time.monotonic() >= deadline:
                 holder = re.search(r"PID (\d+)", str(exc))
                 who = f" (process {holder.group(1)})" if holder else ""
+                doing = "written" if read_only else "used"
                 raise WarehouseBusy(
-                    f"warehouse busy: {path} is being written by another process{who}; waited {wait:.0f} s. "
+                    f"warehouse busy: {path} is being {doing} by another process{who}; waited {wait:.0f} s. "
                     "Try again when it finishes, or raise RAGPIPE_LOCK_WAIT."
                 ) from exc
             time.sleep(delay)
