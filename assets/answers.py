@@ -13,6 +13,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.versions import data_version
+from assets.liveness import run_is_live
 from assets.resources import Project
 from ragpipe.answer_log import FileLog, absorb_file_logs, log_dir, logged_answers
 from ragpipe.answering import answer_questions, settings_hash
@@ -21,7 +22,7 @@ from ragpipe.imports import import_answers
 from ragpipe.progress import progress_reporter
 from ragpipe.questions import question_from_row
 from ragpipe.retrieval import ChunkIndex
-from ragpipe.shards import clean, consolidate, read, split, work_dir, write
+from ragpipe.shards import clean, clean_stale, consolidate, read, split, work_dir, write
 from ragpipe.warehouse import parquet_path, read_partition, store, write_parquet
 
 
@@ -90,6 +91,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
     for problem in problems:
         context.log.warning(f"import skipped {problem}")
     clean(work_dir(project.root, "answers", corpus, config, context.run_id))
+    stale = clean_stale(project.root, "answers", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r))
     latency = frame["latency_ms"].dropna()
     return Output(None, data_version=data_version(frame), metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "engine": engine.name,
@@ -97,6 +99,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         "resumed": sum(s["resumed"] for s in shards),
         "asked": sum(s["asked"] for s in shards),
         "shards": len(shards),
+        "stale_shard_folders_removed": len(stale),
         "concurrency": knobs.concurrency,
         "answer_sets": MetadataValue.json(sorted(frame["answer_set"].unique().tolist())),
         "imported": int((frame["engine"] == "import").sum()),

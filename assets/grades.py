@@ -22,11 +22,12 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
+from assets.liveness import run_is_live
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.history import record_grading
-from ragpipe.shards import clean, consolidate, read, split, work_dir, write
+from ragpipe.shards import clean, clean_stale, consolidate, read, split, work_dir, write
 from ragpipe.warehouse import read_partition, store
 
 
@@ -64,10 +65,11 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
         event = record_grading(conn, corpus, config, frame, answers, rules, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     clean(work_dir(project.root, "grades", corpus, config, context.run_id))
+    stale = clean_stale(project.root, "grades", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
     return Output(None, data_version=data_version(frame), metadata={
         "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
-        "grading_event": event["seq"], "new_in_history": event["history_rows"], "shards": len(shards),
+        "grading_event": event["seq"], "new_in_history": event["history_rows"], "shards": len(shards), "stale_shard_folders_removed": len(stale),
         **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
     })
 

@@ -6,16 +6,26 @@ for its corpus-level stages and one run per configuration for the rest.
 
 from __future__ import annotations
 
+import os
+import socket
+
 from dagster import DagsterInstance, execute_job, materialize, reconstructable
 
 from assets.definitions import defs, pair_in_processes_job, regrade_in_processes_job
 from assets.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
+from assets.liveness import HOST_TAG, PID_TAG
 from assets.partitions import CONFIGS, pair_key, pair_partitions
 from assets.resources import default_resources
 
 
 # the console logger at WARNING: run history keeps every event; the terminal does not need them
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+def _tags(extra: dict | None = None) -> dict:
+    """Tags of a run started from code: the process that drives it, so a later run can tell a run
+    that was killed (its process gone) from one still going (see assets/liveness.py)."""
+    return {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname(), **(extra or {})}
 
 
 def _all_assets():
@@ -26,7 +36,7 @@ def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, reso
     """Materialize the corpus-level stages (ingest, questions, needles) of `corpus`."""
     return materialize(
         _all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance,
-        resources=resources or default_resources(), run_config=QUIET,
+        resources=resources or default_resources(), run_config=QUIET, tags=_tags(),
     )
 
 
@@ -45,7 +55,7 @@ def run_corpus(
         results.append(
             materialize(
                 _all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
-                resources=resources, run_config=QUIET, raise_on_error=False,
+                resources=resources, run_config=QUIET, raise_on_error=False, tags=_tags(),
             )
         )
     return results
@@ -55,7 +65,7 @@ def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     """Re-materialize grades and scorecards only, from the stored answers."""
     return materialize(
         _all_assets(), selection=REGRADE_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
-        resources=resources or default_resources(), run_config=QUIET, raise_on_error=False,
+        resources=resources or default_resources(), run_config=QUIET, raise_on_error=False, tags=_tags(),
     )
 
 
@@ -89,5 +99,5 @@ def run_pair_in_processes(corpus: str, config: str, instance: DagsterInstance, r
     job = regrade_in_processes_job if regrade_only else pair_in_processes_job
     return execute_job(
         reconstructable(job), instance=instance, run_config=QUIET,
-        tags=pair_partitions.get_tags_for_partition_key(pair_key(corpus, config)),
+        tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
     )

@@ -57,3 +57,16 @@ def consolidate(paths: list[str], sort_by: list[str]) -> pd.DataFrame:
 def clean(folder: Path) -> None:
     """Remove a run's exchange folder once its shards are stored."""
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def clean_stale(root: Path, stage: str, corpus: str, config: str, current_run: str, is_live) -> list[str]:
+    """Remove the exchange folders other runs of this stage and pair left behind (a killed run's
+    shards); `is_live(run_id)` says whether a run may still be using its folder. Returns what went."""
+    parent = work_dir(root, stage, corpus, config, current_run).parent
+    gone = []
+    for folder in sorted(parent.glob("run=*")) if parent.is_dir() else []:
+        run_id = folder.name.removeprefix("run=")
+        if run_id != current_run and not is_live(run_id):
+            clean(folder)
+            gone.append(run_id)
+    return gone

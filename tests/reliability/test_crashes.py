@@ -105,6 +105,8 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
         _whole(db)
         _kill_when(start(env, *args), home, "grades.store_grades")
         _whole(db)
+        left = sorted(p.relative_to(tmp_path) for p in (tmp_path / "wh" / "shards").rglob("run=*"))
+        assert left, "the killed runs left their shard exchange folders"
         server.served.clear()
         final = ragpipe(env, *args)
         assert final.returncode == 0, final.stderr[-3000:]
@@ -116,3 +118,5 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
         assert conn.execute("SELECT count(*) FROM grades").fetchall()[0][0] == DOCS
         logged = {r[0] for r in conn.execute("SELECT DISTINCT question_id FROM answer_log WHERE error IS NULL").fetchall()}
     assert len(logged) == DOCS and len(server.served) == 0  # the last run re-asked nothing: every answer was logged
+    # the last run took away the folders the killed ones left (their processes are gone, whatever their status says)
+    assert list((tmp_path / "wh" / "shards").rglob("run=*")) == []
