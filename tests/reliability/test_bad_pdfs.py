@@ -55,3 +55,21 @@ def test_a_corpus_of_bad_pdfs_runs_end_to_end_and_the_scorecard_counts_them(tmp_
     (card,) = json.loads(out.stdout)
     assert (card["documents"], card["documents_failed"]) == (8, 5)
     assert card["answerable_correct"] == 1 and card["negatives_declined"] == 1  # the good lease still answers
+
+
+def test_a_50000_page_pdf_is_refused_at_once_and_the_rest_ingest(tmp_path):
+    """Its pages are counted from the page tree, before any is read: a clear reason, in bounded time."""
+    from pypdf import PdfWriter
+
+    from tests.reliability.pdfs import text_pdf
+
+    writer = PdfWriter()
+    for _ in range(50_000):
+        writer.add_blank_page(612, 792)
+    with open(tmp_path / "huge.pdf", "wb") as f:
+        writer.write(f)
+    text_pdf(tmp_path / "lease.pdf", ["The monthly rent is $2,150."])
+    result = ingest_folder("c", tmp_path)
+    assert list(result.documents["doc_id"]) == ["lease"]
+    [reason] = result.failed["reason"]
+    assert reason == "50,000 pages: more than the 10,000 a document may have (RAGPIPE_MAX_PAGES)"

@@ -9,15 +9,10 @@ import sys
 import pytest
 
 from tests.conftest import ROOT
+from tests.reliability.test_bad_inputs import GOOD
 from tests.reliability.pdfs import corpora_with, text_pdf
 
-QUESTIONS = """questions:
-  - id: rent
-    text: What is the monthly rent?
-    kind: answerable
-    gold_answer: $2,150 a month.
-    golden_docs: [lease]
-  - id: bad
+QUESTIONS = GOOD + """  - id: bad
     text: What is the deposit?
     kind: sometimes
 """
