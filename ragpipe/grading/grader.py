@@ -160,13 +160,11 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
         stated = implied_polarity(question.text, text, rules)
     if not checks and key is None:
         source = "mined"
-        # every kept figure; the kept names, quotes and phrases (one of them)
-        # only when there is no figure, since they are weaker evidence than figures.
-        # Figures computed for the gold answer (not printed in the filing) are what a yes/no
-        # answer gives as its reasons: they count when the answer states no yes or no.
-        # Figures computed for the gold answer are required where the question asks for a number;
+        # every kept figure; the kept names, quotes and phrases (one of them) only when there is
+        # no figure, since they are weaker evidence than figures. Figures computed for the gold
+        # answer (never printed in the filing) are required where the question asks for a number;
         # elsewhere they are one acceptable needle among the names and phrases ("Which region ...?"
-        # "Las Vegas, ~90% of EBITDAR"), and a yes/no answer that states its polarity needs none.
+        # "Las Vegas, ~90% of EBITDAR"), and a yes/no answer that gives its polarity needs none.
         computed = [(n, "mined_figure") for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
         if question.polarity and stated:
             computed = []
