@@ -81,6 +81,17 @@ def busy_in(results: list) -> str | None:
     return None
 
 
+def failure_in(results: list) -> str | None:
+    """What the first failed step said, at its root ("IOException: ... No space left on device")."""
+    for result in results:
+        for event in result.get_step_failure_events():
+            error = event.event_specific_data.error
+            while error.cause is not None:
+                error = error.cause
+            return f"step {event.step_key}: {error.message.strip().splitlines()[0]}"
+    return None
+
+
 def failed_money_checks(results: list) -> list[dict]:
     """The ZERO-WRONG-MONEY evaluations that failed in these runs, with their metadata."""
     failed = []

@@ -24,7 +24,7 @@ from ragpipe.manifest import list_corpora, load_configs
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.settings import corpora_dir, database_path, rules_path, warehouse_dir
 from ragpipe.warehouse import connect, read_partition, table_exists
-from ragpipe.warehouse_lock import WarehouseBusy, writing
+from ragpipe.warehouse_lock import WarehouseBusy, WarehouseUnwritable, writing
 
 # pretty exceptions off: rich renders a Dagster error's locals for minutes at 100% CPU; refusals are
 # caught in main() and said in one line, anything else prints a plain traceback
@@ -170,7 +170,7 @@ def run(
     _dagster_home()
     from dagster import DagsterInstance
 
-    from assets.runner import busy_in, failed_money_checks, run_corpus
+    from assets.runner import busy_in, failed_money_checks, failure_in, run_corpus
 
     instance = DagsterInstance.get()
     blocked: list[dict] = []
@@ -184,7 +184,7 @@ def run(
         if busy:
             raise WarehouseBusy(busy)
         if any(not r.success for r in results) and len(money) < sum(not r.success for r in results):
-            console.print(f"[red]run for {name} failed; see `dagster dev -w workspace.yaml`[/red]")
+            typer.echo(f"run for {name} failed: {failure_in(results)}; details in `dagster dev -w workspace.yaml`", err=True)
             raise typer.Exit(1)
     blocked_pairs = {(b["corpus"], b["config"]) for b in blocked}
     cards = [c for c in read_scorecards() if c["corpus"] in corpora and c["config"] in configs and (c["corpus"], c["config"]) not in blocked_pairs]
@@ -395,7 +395,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, (CorpusRefused, ManifestError, RulesError, WarehouseBusy)):
+        if isinstance(e, (CorpusRefused, ManifestError, RulesError, WarehouseBusy, WarehouseUnwritable)):
             return e
         todo += [e.__cause__, e.__context__, getattr(e, "user_exception", None)]
     return None

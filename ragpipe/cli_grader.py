@@ -81,7 +81,7 @@ def regrade() -> None:
     _dagster_home()
     from dagster import DagsterInstance
 
-    from assets.runner import busy_in, failed_money_checks, regrade_pair
+    from assets.runner import busy_in, failed_money_checks, failure_in, regrade_pair
 
     instance = DagsterInstance.get()
     blocked = []
@@ -94,7 +94,7 @@ def regrade() -> None:
         if busy:
             raise WarehouseBusy(busy)
         if not result.success and not money:
-            console.print(f"[red]regrade of {corpus}/{config} failed; see `dagster dev -w workspace.yaml`[/red]")
+            typer.echo(f"regrade of {corpus}/{config} failed: {failure_in([result])}; details in `dagster dev -w workspace.yaml`", err=True)
             raise typer.Exit(1)
     console.print(f"regraded {len(pairs)} pair(s) with grader {rules.version}")
     for b in blocked:

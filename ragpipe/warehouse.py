@@ -64,6 +64,15 @@ def _ensure_schema(conn: duckdb.DuckDBPyConnection, table: str) -> None:
             conn.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{name}" TYPE {dtype}')
 
 
+def _rollback(conn: duckdb.DuckDBPyConnection) -> None:
+    """Undo the open transaction; if the failure already ended it (a COMMIT that could not write:
+    "No space left on device"), the original error is the one worth raising, not the rollback's."""
+    try:
+        conn.execute("ROLLBACK")
+    except duckdb.Error:
+        pass
+
+
 @contextmanager
 def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
     """All of the block's writes, or none of them."""
@@ -72,7 +81,7 @@ def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConn
         yield conn
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
 
 
@@ -116,7 +125,7 @@ def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataF
         conn.execute("COMMIT")
         return added
     except Exception:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
     finally:
         conn.unregister("_incoming")
@@ -138,7 +147,7 @@ def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.Dat
         conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')
         conn.execute("COMMIT")
     except Exception:
-        conn.execute("ROLLBACK")
+        _rollback(conn)
         raise
     finally:
         conn.unregister("_incoming")

@@ -27,6 +27,10 @@ class WarehouseBusy(RuntimeError):
     """Another process holds the warehouse longer than we were willing to wait."""
 
 
+class WarehouseUnwritable(RuntimeError):
+    """The warehouse folder cannot be written (read-only, full, not ours): said in a line, nothing tried."""
+
+
 def lock_wait() -> float:
     return float(os.environ.get("RAGPIPE_LOCK_WAIT", "120"))
 
@@ -72,9 +76,9 @@ def _open(path: Path, read_only: bool, config: dict | None, wait: float | None) 
 def writing(root: Path, command: str, wait: float | None = None):
     """Hold the warehouse's write lock for `command`; WarehouseBusy after a bounded wait."""
     wait = lock_wait() if wait is None else wait
-    root.mkdir(parents=True, exist_ok=True)
     lock, owner = FileLock(str(root / ".write.lock")), root / ".write.owner"
     try:
+        root.mkdir(parents=True, exist_ok=True)
         lock.acquire(timeout=wait)
     except Timeout:
         try:
@@ -86,9 +90,14 @@ def writing(root: Path, command: str, wait: float | None = None):
             f"warehouse busy: {who} is writing to {root}; waited {wait:.0f} s. "
             "Try again when it finishes, or raise RAGPIPE_LOCK_WAIT."
         ) from None
+    except OSError as exc:  # after Timeout, which is an OSError too
+        raise WarehouseUnwritable(f"cannot write to the warehouse {root}: {exc.strerror or exc}") from None
     try:
-        owner.write_text(json.dumps({"pid": os.getpid(), "command": command or " ".join(sys.argv[:2]),
-                                     "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+        try:
+            owner.write_text(json.dumps({"pid": os.getpid(), "command": command or " ".join(sys.argv[:2]),
+                                         "since": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}))
+        except OSError as exc:  # a full disk
+            raise WarehouseUnwritable(f"cannot write to the warehouse {root}: {exc.strerror or exc}") from None
         yield
     finally:
         owner.unlink(missing_ok=True)
