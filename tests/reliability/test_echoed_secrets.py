@@ -9,23 +9,14 @@ import sys
 import pytest
 
 from ragpipe.answering import answer_questions
-from ragpipe.chunking import chunk_pages
-from ragpipe.engines import RetrievalContext, make_engine
+from ragpipe.engines import make_engine
 from ragpipe.engines.retrying import REDACTED, RetryPolicy
-from ragpipe.questions import Question
-from ragpipe.retrieval import ChunkIndex
 from tests.chat_server import ChatServer
 from tests.conftest import ROOT
+from tests.test_engines_http import Q, context  # noqa: F401  (context is the retrieval fixture)
 
 SECRET = "sk-echoed-back-271828"
 FAST = {"attempts": 2, "base_delay": 0.01, "max_delay": 0.02}
-Q = Question(id="rent", text="How much is the monthly rent under the lease?", kind="answerable")
-
-
-@pytest.fixture(scope="module")
-def context(demo_ingested):
-    chunks = chunk_pages(demo_ingested.pages, "demo", "t", 200, 40)
-    return RetrievalContext(ChunkIndex.build(chunks), chunks.set_index("chunk_id"), 3)
 
 
 @pytest.mark.parametrize("action, where", [("echo401", "raw"), ("echo500", "error"), ("echo200", "answer")])
