@@ -36,6 +36,17 @@ def demo_ingested(demo_pdfs):
     return ingest_folder("demo", demo_pdfs)
 
 
+@pytest.fixture(scope="module")
+def context(demo_ingested):
+    """Retrieval over the demo corpus (200-word chunks, top 3), for engines to answer from."""
+    from ragpipe.chunking import chunk_pages
+    from ragpipe.engines import RetrievalContext
+    from ragpipe.retrieval import ChunkIndex
+
+    chunks = chunk_pages(demo_ingested.pages, "demo", "t", 200, 40)
+    return RetrievalContext(ChunkIndex.build(chunks), chunks.set_index("chunk_id"), 3)
+
+
 @pytest.fixture(scope="session")
 def demo_questions():
     from ragpipe.questions import load_questions

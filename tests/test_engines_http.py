@@ -10,24 +10,15 @@ import sys
 import time
 
 import duckdb
-import pytest
 
 from ragpipe.answering import answer_questions
-from ragpipe.chunking import chunk_pages
-from ragpipe.engines import RetrievalContext, make_engine
+from ragpipe.engines import make_engine
 from ragpipe.questions import Question
-from ragpipe.retrieval import ChunkIndex
 from tests.chat_server import ChatServer
 from tests.conftest import ROOT
 
 FAST = {"attempts": 4, "base_delay": 0.01, "max_delay": 0.05}
 Q = Question(id="rent", text="How much is the monthly rent under the lease?", kind="answerable")
-
-
-@pytest.fixture(scope="module")
-def context(demo_ingested):
-    chunks = chunk_pages(demo_ingested.pages, "demo", "t", 200, 40)
-    return RetrievalContext(ChunkIndex.build(chunks), chunks.set_index("chunk_id"), 3)
 
 
 def openai(server, **kw):

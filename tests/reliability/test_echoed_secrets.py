@@ -13,7 +13,7 @@ from ragpipe.engines import make_engine
 from ragpipe.engines.retrying import REDACTED, RetryPolicy
 from tests.chat_server import ChatServer
 from tests.conftest import ROOT
-from tests.test_engines_http import Q, context  # noqa: F401  (context is the retrieval fixture)
+from tests.test_engines_http import Q
 
 SECRET = "sk-echoed-back-271828"
 FAST = {"attempts": 2, "base_delay": 0.01, "max_delay": 0.02}
