@@ -164,3 +164,16 @@ def test_a_yes_no_question_may_open_with_a_phrase():
 def test_a_yes_no_answer_may_restate_the_question(rules, answer, verdict):
     question = q(text="Does AMCOR have an improving gross margin profile as of FY2023?", polarity="no")
     assert grade(question, answer, [], rules).verdict == verdict
+
+
+def test_a_calculation_given_up_on_is_a_decline_its_inputs_assert_nothing(rules):
+    question = q(text="What is the FY2022 interest coverage ratio?", must_contain=["4.2"])
+    gave_up = "Adjusted EBIT was $1,200 million. The annual interest expense is not given, so I cannot calculate the ratio."
+    g = grade(question, gave_up, [], rules)
+    assert g.declined and g.rule == "answerable.declined", g
+    # a hedge on a part is still an answer: the material lacks a detail, the answerer did not give up
+    hedged = "Net income was $11,588 million. The document does not specify how much is attributable to shareholders."
+    assert not grade(q(text="What was net income?", must_contain=["$11,588"]), hedged, [], rules).declined
+    # and a turn after giving up answers after all
+    turned = "I cannot calculate it from the excerpt. However, the ratio reported in the filing is 4.2."
+    assert grade(question, turned, [], rules).verdict == "correct"

@@ -70,6 +70,11 @@ def _decline_patterns(phrases: tuple[str, ...], patterns: tuple[str, ...]) -> tu
     return re.compile("|".join(alts + [f"(?:{p})" for p in patterns])), alternatives
 
 
+@lru_cache(maxsize=16)
+def _conclusive(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+
+
 @lru_cache(maxsize=64)
 def _markers(markers: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{m})" for m in markers)) if markers else None
@@ -168,6 +173,8 @@ def decide(answer: str, rules: Rules) -> Decision:
         return Decision(False, [], [])
     hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
     first_decline = spans[0][0]
+    conclusive = _conclusive(tuple(p.pattern for p in rules.declines.patterns if p.conclusive))
+    gave_up = max((s for s, _, t in spans if conclusive is not None and conclusive.match(t)), default=-1)
     asserted = []
     starts, k = [s for s, _, _ in spans], 0  # both in order: one sweep, linear in the answer
     for start, end in sentences(text):
@@ -184,6 +191,8 @@ def decide(answer: str, rules: Rules) -> Decision:
         if turns and rules.assertions.turn_asserts_any_claim and _speaks_of_the_world(sentence, rules):
             asserted.append((start, end))  # "However, the 2019 race was won by Dana Ortiz": an answer after all
             continue
+        if end <= gave_up:
+            continue  # the inputs of a calculation the answer then gives up on
         # dates are context, like years: "December 31, 2018" asserts nothing
         if any(asserts(f) for f in find_figures(_DATE.sub(" ", answer[start:end]))):
             asserted.append((start, end))

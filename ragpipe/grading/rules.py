@@ -44,6 +44,7 @@ class DeclinePattern(BaseModel):
     model_config = ConfigDict(extra="forbid")
     pattern: str
     reason: str = Field(min_length=1)
+    conclusive: bool = False  # the answerer gives up on the answer: figures before it are inputs, not answers
 
     @field_validator("pattern")
     @classmethod
