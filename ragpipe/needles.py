@@ -10,8 +10,12 @@ exception: a figure of the gold answer that the gold text lacks is kept
 with source `gold_answer_computed` (a ratio, a difference, a total is
 computed from the filing, never printed in it), unless it is part of a date
 or a period ("12 months"). Names and words absent from the gold text stay
-rejected: a gold answer can name what its document does not say. Every
-candidate is a row, with where in the gold text a kept one was found.
+rejected: a gold answer can name what its document does not say. Two more
+candidates come from the gold answer itself: a short gold answer whole
+("Customer deposits"), and the option a choice question's gold answer picks
+("increase or decrease?" -> "increase", kept although the question names
+it, with source `gold_answer`). Every candidate is a row, with where in the
+gold text a kept one was found.
 """
 
 from __future__ import annotations
