@@ -69,26 +69,34 @@ def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     )
 
 
-def busy_in(results: list) -> str | None:
-    """The "warehouse busy" message of a step that could not open the warehouse in time, if any."""
+def _failed_steps(results: list):
+    """(step key, the error it failed with) for each failed step of these runs."""
     for result in results:
         for event in result.get_step_failure_events():
-            error = event.event_specific_data.error
-            while error is not None:
-                if error.cls_name == "WarehouseBusy":
-                    return error.message.split(": ", 1)[-1].strip()
-                error = error.cause or error.context
+            yield event.step_key, event.event_specific_data.error
+
+
+def _chain(error, context: bool):
+    """The error and what caused it (and, with `context`, what it was raised while handling)."""
+    while error is not None:
+        yield error
+        error = error.cause or (error.context if context else None)
+
+
+def busy_in(results: list) -> str | None:
+    """The "warehouse busy" message of a step that could not open the warehouse in time, if any."""
+    for _, error in _failed_steps(results):
+        for e in _chain(error, context=True):
+            if e.cls_name == "WarehouseBusy":
+                return e.message.split(": ", 1)[-1].strip()
     return None
 
 
 def failure_in(results: list) -> str | None:
-    """What the first failed step said, at its root ("IOException: ... No space left on device")."""
-    for result in results:
-        for event in result.get_step_failure_events():
-            error = event.event_specific_data.error
-            while error.cause is not None:
-                error = error.cause
-            return f"step {event.step_key}: {error.message.strip().splitlines()[0]}"
+    """What the first failed step said, at its root cause ("IOException: ... No space left on device")."""
+    for step, error in _failed_steps(results):
+        *_, root = _chain(error, context=False)
+        return f"step {step}: {root.message.strip().splitlines()[0]}"
     return None
 
 

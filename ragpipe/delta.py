@@ -133,17 +133,19 @@ def stored_delta(conn, corpus: str | None = None, config: str | None = None,
     result["scorecards"] = _side_by_side(conn, "scorecard_history", result, version_pairs, ["corpus", "config", "answer_set"],
                                          ("overall_pct", "correct", "partial", "wrong", "money_bar"))
     result["agreement"] = _side_by_side(conn, "agreement", result, version_pairs, ["corpus", "config"],
-                                        ("accuracy", "kappa", "refusal_f1", "false_correct", "false_correct_numeric"))
+                                        ("accuracy", "kappa", "refusal_f1", "false_correct", "false_correct_numeric"),
+                                        where="scope = 'overall'")
     return result
 
 
-def _side_by_side(conn, table: str, result: dict, version_pairs: dict | None, keys: list[str], fields: tuple) -> list[dict]:
-    """Rows of `table` (one per key and grader version) before and after, for each key the delta covers."""
+def _side_by_side(conn, table: str, result: dict, version_pairs: dict | None, keys: list[str], fields: tuple,
+                  where: str = "TRUE") -> list[dict]:
+    """Rows of `table` (one per key and grader version, among those `where` selects) before and after,
+    for each key the delta covers."""
     from ragpipe.warehouse import table_exists
 
     if not table_exists(conn, table):
         return []
-    where = "scope = 'overall'" if table == "agreement" else "TRUE"
     rows = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY ALL").df()
     out = []
     for key, group in rows.groupby(keys, sort=True):

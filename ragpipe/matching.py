@@ -55,7 +55,7 @@ def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], di
         token = m.group(0)
         if token in _ARTICLES or token == "s":
             continue
-        word = token[:-1] if len(token) > 3 and token[-1] == "s" and token[-2] != "s" else token  # _fold, inline
+        word = _fold(token)
         where.setdefault(word, []).append(len(words))
         if word[-1].isdigit() and word[0].isalpha():
             marked = _FOOTNOTE.fullmatch(word)
@@ -166,12 +166,14 @@ _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
 _WORD_CHAR = re.compile(r"\w")
 
 
-def _first_sentence_end(text: str) -> int:
-    """Where the first sentence with words in it ends (blanked attributions are spaces)."""
+def first_sentence(text: str) -> tuple[int, int]:
+    """(start, end) of the first sentence with words in it, its stop excluded: where an answer gives
+    its choice or its yes/no (blanked attributions are spaces, so offsets hold)."""
+    start = len(text) - len(text.lstrip())
     for m in _SENTENCE_END.finditer(text):
-        if _WORD_CHAR.search(text, 0, m.start()):
-            return m.end()
-    return len(text)
+        if _WORD_CHAR.search(text, start, m.start()):
+            return start, m.start()
+    return start, len(text.rstrip())
 
 
 def find_needle(needle: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), kind: str = "phrase") -> tuple[int, int] | None:
@@ -185,9 +187,8 @@ def find_needle(needle: str, text: str, figures: list[Figure], tolerance: Decima
             return find_figure_loosely(fig, figures)
         return find_figure(fig, figures, tolerance)
     if kind in ("lead_term", "lead_phrase"):
-        end = _first_sentence_end(text)
-        span = (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
-        return span
+        _, end = first_sentence(text)
+        return (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
     if kind in ("term", "phrase_stem"):
         return find_stem(needle, text)
     if kind == "polarity":

@@ -85,6 +85,16 @@ def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConn
         raise
 
 
+@contextmanager
+def _incoming(conn: duckdb.DuckDBPyConnection, frame: pd.DataFrame) -> Iterator[None]:
+    """`frame` visible to SQL as `_incoming` for the block (what `_ensure_schema` reads)."""
+    conn.register("_incoming", frame)
+    try:
+        yield
+    finally:
+        conn.unregister("_incoming")
+
+
 def append_changed_rows(
     conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, entity: str, compare: list[str], latest_first: str,
 ) -> int:
@@ -93,8 +103,7 @@ def append_changed_rows(
     `transaction`: the caller decides what else commits with it."""
     if frame.empty:
         return 0
-    conn.register("_incoming", frame)
-    try:
+    with _incoming(conn, frame):
         _ensure_schema(conn, table)
         differs = " OR ".join(f'l."{c}" IS DISTINCT FROM n."{c}"' for c in compare)
         before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
@@ -105,8 +114,6 @@ def append_changed_rows(
             f'WHERE l."{entity}" IS NULL OR {differs}'
         )
         return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
-    finally:
-        conn.unregister("_incoming")
 
 
 def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:
@@ -114,21 +121,12 @@ def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataF
     overwrites, and recording twice adds nothing); returns how many were added."""
     if frame.empty:
         return 0
-    conn.register("_incoming", frame)
-    try:
-        conn.execute("BEGIN TRANSACTION")
+    with _incoming(conn, frame), transaction(conn):
         _ensure_schema(conn, table)
         on = " AND ".join(f't."{k}" IS NOT DISTINCT FROM n."{k}"' for k in key)
         before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
         conn.execute(f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n WHERE NOT EXISTS (SELECT 1 FROM "{table}" t WHERE {on})')
-        added = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
-        conn.execute("COMMIT")
-        return added
-    except Exception:
-        _rollback(conn)
-        raise
-    finally:
-        conn.unregister("_incoming")
+        return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
 
 
 def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> int:
@@ -138,19 +136,11 @@ def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.Dat
             raise ValueError(f"table {table}: frame lacks partition column {k!r}")
         if len(frame) and not (frame[k] == v).all():
             raise ValueError(f"table {table}: rows outside partition {k}={v!r}")
-    conn.register("_incoming", frame)
-    try:
-        conn.execute("BEGIN TRANSACTION")
+    with _incoming(conn, frame), transaction(conn):
         _ensure_schema(conn, table)
         where, params = _where(keys)
         conn.execute(f'DELETE FROM "{table}" WHERE {where}', params)
         conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')
-        conn.execute("COMMIT")
-    except Exception:
-        _rollback(conn)
-        raise
-    finally:
-        conn.unregister("_incoming")
     return len(frame)
 
 

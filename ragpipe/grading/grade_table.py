@@ -47,7 +47,7 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
         citations = () if failed else tuple(a["citations"])
         memo = (q.id, q.kind, text, citations, failed)
         if (q.id, q.kind) not in question_sha:
-            question_sha[(q.id, q.kind)] = _sha([q.model_dump(mode="json"), list(mined.get(q.id, ()))])
+            question_sha[(q.id, q.kind)] = _digest(json.dumps([q.model_dump(mode="json"), list(mined.get(q.id, ()))], sort_keys=True, default=str))
         if memo not in verdicts:
             verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()))
         verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable, truncated = verdicts[memo]
@@ -57,10 +57,6 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
             _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""), truncated,
         ])
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
-
-
-def _sha(payload) -> str:
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _digest(*parts: str) -> str:

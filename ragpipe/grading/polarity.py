@@ -13,10 +13,10 @@ import re
 from functools import lru_cache
 
 from ragpipe.grading.rules import Rules
+from ragpipe.matching import first_sentence
 from ragpipe.tokenize import tokenize
 
 _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
-_FIRST_SENTENCE = re.compile(r"[.!?:](?=\s)|\n")
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 
@@ -24,17 +24,6 @@ def stated_polarity(text: str) -> tuple[str, int, int] | None:
     """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ..."), and its span."""
     m = _LEADING_YES_NO.match(text)
     return (m.group(1).lower(), m.start(1), m.end(1)) if m else None
-
-
-_WORD_CHAR = re.compile(r"\w")
-
-
-def _first_sentence(text: str) -> tuple[int, int]:
-    start = len(text) - len(text.lstrip())
-    for m in _FIRST_SENTENCE.finditer(text):
-        if _WORD_CHAR.search(text, start, m.start()):
-            return start, m.start()
-    return start, len(text.rstrip())
 
 
 @lru_cache(maxsize=4096)
@@ -51,7 +40,7 @@ def implied_polarity(question: str, text: str, rules: Rules) -> tuple[str, int, 
     """Yes or No from a first sentence that restates the question, and that sentence's span."""
     p = rules.polarity
     asked = _stems(question)
-    start, end = _first_sentence(text)
+    start, end = first_sentence(text)
     sentence = text[start:end]
     said = set(tokenize(sentence))
     if not asked or not said:
