@@ -85,13 +85,20 @@ def print_scorecards(cards: list[dict]) -> None:
     console.print(table)
 
 
-def _dagster_home() -> None:
-    """Run history goes to $DAGSTER_HOME (default warehouse/dagster_home), where `dagster dev` finds it."""
+def _dagster_instance():
+    """The Dagster instance at $DAGSTER_HOME (default warehouse/dagster_home), where `dagster dev` finds
+    the run history. Opened under a lock in that folder: two commands starting at once on a new home
+    would otherwise both create its SQLite schema and one would fail."""
+    from dagster import DagsterInstance
+    from filelock import FileLock
+
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home")))
     home.mkdir(parents=True, exist_ok=True)
-    config = home / "dagster.yaml"
-    if not config.exists():
-        config.write_text("telemetry:\n  enabled: false  # this machine reaches no network but package registries\n")
+    with FileLock(str(home / ".init.lock")):
+        config = home / "dagster.yaml"
+        if not config.exists():
+            config.write_text("telemetry:\n  enabled: false  # this machine reaches no network but package registries\n")
+        return DagsterInstance.get()
 
 
 def _use_data_dir(corpora: list[str], data_dir: Optional[Path]) -> None:
@@ -167,12 +174,9 @@ def run(
     else:
         corpora = corpus or ["demo"]
     configs = config or configs_known
-    _dagster_home()
-    from dagster import DagsterInstance
-
+    instance = _dagster_instance()
     from assets.runner import busy_in, failed_money_checks, failure_in, run_corpus
 
-    instance = DagsterInstance.get()
     blocked: list[dict] = []
     for name in corpora:
         console.print(f"materializing {name} x {', '.join(configs)}")
@@ -237,13 +241,11 @@ def corpus_stats_command(
 
 def _materialize_corpus_stages(name: str) -> None:
     """Ingest, questions and needles of one corpus, through Dagster; exit 1 if that fails."""
-    _dagster_home()
-    from dagster import DagsterInstance
-
+    instance = _dagster_instance()
     from assets.runner import run_corpus_stages
 
     with console.status(f"materializing the corpus stages of {name} (ingest, questions, needles)"), writing(warehouse_dir(), f"materialize {name}"):
-        result = run_corpus_stages(name, instance=DagsterInstance.get())
+        result = run_corpus_stages(name, instance=instance)
     if not result.success:
         console.print(f"[red]materializing {name} failed[/red]")
         raise typer.Exit(1)

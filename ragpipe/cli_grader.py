@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.audit import audit as audit_rules
-from ragpipe.cli import _dagster_home, app, console
+from ragpipe.cli import _dagster_instance, app, console
 from ragpipe.delta import stored_delta
 from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.history import stored_rules
@@ -78,12 +78,9 @@ def regrade() -> None:
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
-    _dagster_home()
-    from dagster import DagsterInstance
-
+    instance = _dagster_instance()
     from assets.runner import busy_in, failed_money_checks, failure_in, regrade_pair
 
-    instance = DagsterInstance.get()
     blocked = []
     for corpus, config in pairs:
         with console.status(f"regrading {corpus}/{config} with grader {rules.version}"), writing(warehouse_dir(), "ragpipe regrade"):
