@@ -9,16 +9,13 @@ its adapter on the way in).
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-import os
-from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from ragpipe.extract import EXTRACTOR_VERSION, ExtractedPdf, extract_file
+from ragpipe.extract import EXTRACTOR_VERSION
+from ragpipe.extract_pool import extract_bounded
 
 DOCUMENT_COLUMNS = [
     "corpus", "doc_id", "file", "sha256", "bytes", "pages", "chars", "empty_pages", "extractor", "warnings", "extractor_version",
@@ -56,8 +53,9 @@ def ingest_folder(
     are reused, and only new or changed PDFs are read. `parsed` and `reused`
     on the result say how many of each.
 
-    New PDFs are parsed by `workers` processes (default: one per core); they
-    only return text, and the caller is the one writer that stores it.
+    New PDFs are parsed by up to `workers` processes (default: one per core),
+    each under a memory cap and a time limit (`extract_pool`); they only
+    return text, and the caller is the one writer that stores it.
     """
     if not folder.is_dir():
         raise FileNotFoundError(f"corpus {corpus!r}: PDF folder {folder} does not exist")
@@ -67,7 +65,7 @@ def ingest_folder(
     files = pdf_files(folder)
     hashed = [(path, str(path.relative_to(folder)), _sha256(path)) for path in files]
     to_parse = [path for path, rel, digest in hashed if (rel, digest) not in known_docs and (rel, digest) not in known_failed]
-    outcomes = _extract_all(to_parse, workers)
+    outcomes = extract_bounded(to_parse, workers)
     for path, rel, digest in hashed:
         doc_id = doc_id_for(path)
         if (rel, digest) in known_docs:
@@ -106,23 +104,6 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-PARALLEL_MIN_BYTES = 16 << 20  # below this, starting worker processes costs more than it saves
-
-
-def _extract_all(paths: list[Path], workers: int | None) -> Iterator[tuple[int, ExtractedPdf | str]]:
-    """Outcomes in the order of `paths`; in worker processes (spawned: no forked threads) when it pays."""
-    workers = workers or os.cpu_count() or 1
-    if workers <= 1 or len(paths) <= 1 or sum(p.stat().st_size for p in paths) < PARALLEL_MIN_BYTES:
-        return map(extract_file, paths)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(paths)), mp_context=multiprocessing.get_context("spawn"))
-
-    def ordered() -> Iterator[tuple[int, ExtractedPdf | str]]:
-        with pool:
-            yield from pool.map(extract_file, paths)
-
-    return ordered()
 
 
 def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:

@@ -76,12 +76,12 @@ def test_ingest_is_incremental_by_content_hash(tmp_path):
 
 
 def test_worker_processes_ingest_exactly_what_one_process_does(tmp_path, monkeypatch):
-    import ragpipe.ingest
+    import ragpipe.extract_pool
 
     for n in range(4):
         _pdf(tmp_path / f"doc{n}.pdf", [f"Page one of document {n}: total ${n},250.00.", f"Page two, line {n}."])
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\ngarbage")
-    monkeypatch.setattr(ragpipe.ingest, "PARALLEL_MIN_BYTES", 0)  # small files: parallel anyway
+    monkeypatch.setattr(ragpipe.extract_pool, "PARALLEL_MIN_BYTES", 0)  # small files: parallel anyway
     one = ingest_folder("t", tmp_path, workers=1)
     two = ingest_folder("t", tmp_path, workers=2)
     assert (two.parsed, len(two.documents), len(two.failed)) == (5, 4, 1)

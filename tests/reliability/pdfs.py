@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import zlib
 from pathlib import Path
 
 from fpdf import FPDF
@@ -54,6 +55,31 @@ def damaged_page_pdf(path: Path) -> Path:
     second = list(re.finditer(rb"stream\n(.*?)\nendstream", bytes(data), re.S))[1]
     data[second.start(1):second.end(1)] = b"\x78\x9c" + b"\xff" * (second.end(1) - second.start(1) - 2)
     path.write_bytes(bytes(data))
+    return path
+
+
+def bomb_pdf(path: Path, inflated_mb: int) -> Path:
+    """A decompression bomb: one page whose content stream is `inflated_mb` MB of spaces, deflated
+    about a thousandfold (512 MB fits in half a megabyte). Written by hand: no PDF library makes one."""
+    deflate = zlib.compressobj(9)
+    block = b" " * (1 << 20)
+    stream = deflate.compress(b"BT /F1 12 Tf 72 720 Td (Hello) Tj ET\n")
+    stream += b"".join(deflate.compress(block) for _ in range(inflated_mb)) + deflate.flush()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(bytes(out))
     return path
 
 

@@ -73,3 +73,34 @@ def test_a_50000_page_pdf_is_refused_at_once_and_the_rest_ingest(tmp_path):
     assert list(result.documents["doc_id"]) == ["lease"]
     [reason] = result.failed["reason"]
     assert reason == "50,000 pages: more than the 10,000 a document may have (RAGPIPE_MAX_PAGES)"
+
+
+def test_a_decompression_bomb_is_a_failed_document_in_bounded_memory_and_the_rest_ingest(tmp_path, monkeypatch):
+    """Half a megabyte inflating to 512 MB (pdfium holds about 1 GB for it) under a 384 MB cap: the
+    worker reading it dies, its file gets the reason, a fresh worker reads the files after it."""
+    from tests.reliability.pdfs import bomb_pdf, text_pdf
+
+    monkeypatch.setenv("RAGPIPE_EXTRACT_MEMORY_MB", "384")
+    bomb_pdf(tmp_path / "b-bomb.pdf", inflated_mb=512)
+    text_pdf(tmp_path / "a-lease.pdf", ["The monthly rent is $2,150."])
+    text_pdf(tmp_path / "c-bill.pdf", ["Amount due: $26.99."])
+    assert (tmp_path / "b-bomb.pdf").stat().st_size < 1 << 20
+    result = ingest_folder("c", tmp_path, workers=1)
+    assert list(result.documents["doc_id"]) == ["a-lease", "c-bill"]
+    [reason] = result.failed["reason"]
+    assert reason.startswith("extraction stopped") and "384 MB a document may use (RAGPIPE_EXTRACT_MEMORY_MB)" in reason
+    assert "decompression bomb" in reason
+    assert "$26.99" in result.pages.set_index("doc_id").loc["c-bill", "text"]
+
+
+def test_a_document_that_reads_too_long_is_stopped_with_its_reason(tmp_path, monkeypatch):
+    """The time limit holds the same way: the bomb reads for about a second here, the lease in
+    milliseconds; at 0.3 s the bomb's worker is killed, its file fails, the lease after it ingests."""
+    from tests.reliability.pdfs import bomb_pdf, text_pdf
+
+    monkeypatch.setenv("RAGPIPE_EXTRACT_TIMEOUT", "0.3")
+    bomb_pdf(tmp_path / "a-slow.pdf", inflated_mb=512)
+    text_pdf(tmp_path / "b-lease.pdf", ["The monthly rent is $2,150."])
+    result = ingest_folder("c", tmp_path, workers=1)
+    assert list(result.documents["doc_id"]) == ["b-lease"]
+    assert list(result.failed["reason"]) == ["extraction took longer than the 0.3 s a document may take (RAGPIPE_EXTRACT_TIMEOUT)"]
