@@ -16,8 +16,12 @@ run: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/ragpipe run --corpus demo
 
+# the house first (lint, format, layers: seconds), then the suite, run bare as anyone would
 test: $(BIN)/ragpipe chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
+	$(BIN)/pytest -q
 
 # the review report's browser test drives Debian's chromium; without it that test skips, saying why
 chromium:

@@ -6,11 +6,17 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
-from ragpipe.grading.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
-from ragpipe.warehouse import read_partition, store
+from ragpipe.evaluation.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
+from ragpipe.warehouse.tables import read_partition, store
 
 
-@asset(partitions_def=pair_partitions, group_name="grading", kinds={"duckdb"}, deps=["grades", "answers", "questions"], code_version=GRADER_VERSION)
+@asset(
+    partitions_def=pair_partitions,
+    group_name="grading",
+    kinds={"duckdb"},
+    deps=["grades", "answers", "questions"],
+    code_version=GRADER_VERSION,
+)
 def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """How far the grader agrees with people on human-labelled answers: accuracy, Cohen's kappa,
     refusal precision/recall/F1, false 'correct' (numeric too), confusion; overall, per question
@@ -19,17 +25,31 @@ def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
     keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
         frame = labelled_frame(
-            read_partition(conn, "grades", keys), read_partition(conn, "answers", keys), read_partition(conn, "questions", {"corpus": corpus})
+            read_partition(conn, "grades", keys),
+            read_partition(conn, "answers", keys),
+            read_partition(conn, "questions", {"corpus": corpus}),
         )
         if frame.empty:
-            return MaterializeResult(data_version=data_version(frame), metadata={"dagster/row_count": 0, "note": "no human-labelled answers for this corpus"})
+            return MaterializeResult(
+                data_version=data_version(frame),
+                metadata={"dagster/row_count": 0, "note": "no human-labelled answers for this corpus"},
+            )
         version = str(frame["grader_version"].iloc[0])
         report = agreement_report(frame)
         rows = agreement_rows(report, corpus, config, version)
         path = store(conn, project.root, "agreement", rows, {**keys, "grader_version": version})
-    return MaterializeResult(data_version=data_version(rows), metadata={
-        "dagster/row_count": len(rows), "parquet": str(path), "grader_version": version, "n": report["n"],
-        "accuracy": report["accuracy"], "kappa": report["kappa"], "refusal_f1": report["refusal"]["f1"],
-        "false_correct": report["false_correct"], "false_correct_numeric": report["false_correct_numeric"],
-        "confusion": MetadataValue.md(confusion_markdown(report["confusion"])),
-    })
+    return MaterializeResult(
+        data_version=data_version(rows),
+        metadata={
+            "dagster/row_count": len(rows),
+            "parquet": str(path),
+            "grader_version": version,
+            "n": report["n"],
+            "accuracy": report["accuracy"],
+            "kappa": report["kappa"],
+            "refusal_f1": report["refusal"]["f1"],
+            "false_correct": report["false_correct"],
+            "false_correct_numeric": report["false_correct_numeric"],
+            "confusion": MetadataValue.md(confusion_markdown(report["confusion"])),
+        },
+    )

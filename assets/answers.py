@@ -8,29 +8,45 @@ Kubernetes executor runs shards side by side; one step stores them in DuckDB.
 from pathlib import Path
 
 import pandas as pd
-from dagster import AssetIn, DynamicOut, DynamicOutput, In, MetadataValue, Nothing, OpExecutionContext, Output, graph_asset, op
+from dagster import (
+    AssetIn,
+    DynamicOut,
+    DynamicOutput,
+    In,
+    MetadataValue,
+    Nothing,
+    OpExecutionContext,
+    Output,
+    graph_asset,
+    op,
+)
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import pair_of, pair_partitions
-from assets.versions import data_version
 from assets.liveness import run_is_live
+from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
-from ragpipe.answer_log import FileLog, absorb_file_logs, log_dir, logged_answers
-from ragpipe.answering import answer_questions, settings_hash
-from ragpipe.engines import RetrievalContext, make_engine
-from ragpipe.imports import import_answers
-from ragpipe.progress import progress_reporter
-from ragpipe.questions import question_from_row
-from ragpipe.retrieval import ChunkIndex
-from ragpipe.shards import clean, clean_stale, consolidate, read, split, work_dir, write
-from ragpipe.warehouse import parquet_path, read_partition, store, write_parquet
+from assets.versions import data_version
+from ragpipe.answering.engines import RetrievalContext, make_engine
+from ragpipe.answering.imports import import_answers
+from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers
+from ragpipe.answering.progress import progress_reporter
+from ragpipe.answering.run import answer_questions, settings_hash
+from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
+from ragpipe.corpus.questions import question_from_row
+from ragpipe.retrieval.index import ChunkIndex
+from ragpipe.warehouse.tables import parquet_path, read_partition, store, write_parquet
 
 
 def _engine(project: Project, corpus: str, config: str):
     """The configured engine, its answer set, its recorded settings and the key its answer log is filed under."""
     knobs = project.config(corpus, config)
     engine = make_engine(knobs.engine, knobs.engine_settings)
-    settings = {**engine.settings, "top_k": knobs.top_k, "chunk_size": knobs.chunk_size, "chunk_overlap": knobs.chunk_overlap}
+    settings = {
+        **engine.settings,
+        "top_k": knobs.top_k,
+        "chunk_size": knobs.chunk_size,
+        "chunk_overlap": knobs.chunk_overlap,
+    }
     return knobs, engine, getattr(engine, "answer_set", engine.name), settings, settings_hash(engine.name, settings)
 
 
@@ -55,7 +71,8 @@ def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, proj
 
 @op
 def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> dict:
-    """Ask one shard's questions that have no logged answer; each answer is logged to the shard's file as it completes."""
+    """Ask one shard's questions that have no logged answer; each answer is logged to the shard's file
+    as it completes."""
     corpus, config = pair_of(context.partition_key)
     knobs, engine, answer_set, settings, key = _engine(project, corpus, config)
     chunk_rows = read(parquet_path(project.root, "chunks", {"corpus": corpus, "config": config})).set_index("chunk_id")
@@ -64,9 +81,17 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
     log = FileLog(log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl", key)
     try:
         frame = answer_questions(
-            engine, qs, retrieval, corpus, config, answer_set, settings,
-            progress=progress_reporter(context, f"{answer_set} shard {shard['shard']}"),
-            concurrency=knobs.concurrency, done=shard["done"], on_answer=log,
+            engine,
+            qs,
+            retrieval,
+            corpus,
+            config,
+            answer_set,
+            settings,
+            progress=progress_reporter(context.log, f"{answer_set} shard {shard['shard']}", project.progress_bar),
+            concurrency=knobs.concurrency,
+            done=shard["done"],
+            on_answer=log,
         )
     finally:
         log.close()
@@ -91,20 +116,28 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
     for problem in problems:
         context.log.warning(f"import skipped {problem}")
     clean(work_dir(project.root, "answers", corpus, config, context.run_id))
-    stale = clean_stale(project.root, "answers", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r))
+    stale = clean_stale(
+        project.root, "answers", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
+    )
     latency = frame["latency_ms"].dropna()
-    return Output(None, data_version=data_version(frame), metadata={
-        "dagster/row_count": len(frame), "parquet": str(path), "engine": engine.name,
-        "errors": int(frame["error"].notna().sum()),
-        "resumed": sum(s["resumed"] for s in shards),
-        "asked": sum(s["asked"] for s in shards),
-        "shards": len(shards),
-        "stale_shard_folders_removed": len(stale),
-        "concurrency": knobs.concurrency,
-        "answer_sets": MetadataValue.json(sorted(frame["answer_set"].unique().tolist())),
-        "imported": int((frame["engine"] == "import").sum()),
-        "median_latency_ms": float(latency.median()) if len(latency) else 0.0,
-    })
+    return Output(
+        None,
+        data_version=data_version(frame),
+        metadata={
+            "dagster/row_count": len(frame),
+            "parquet": str(path),
+            "engine": engine.name,
+            "errors": int(frame["error"].notna().sum()),
+            "resumed": sum(s["resumed"] for s in shards),
+            "asked": sum(s["asked"] for s in shards),
+            "shards": len(shards),
+            "stale_shard_folders_removed": len(stale),
+            "concurrency": knobs.concurrency,
+            "answer_sets": MetadataValue.json(sorted(frame["answer_set"].unique().tolist())),
+            "imported": int((frame["engine"] == "import").sum()),
+            "median_latency_ms": float(latency.median()) if len(latency) else 0.0,
+        },
+    )
 
 
 @graph_asset(

@@ -17,7 +17,6 @@ defs = Definitions(
 )
 
 
-
 # module-level, argument-free, for `reconstructable`: each step process loads the definitions afresh
 def pair_in_processes_job():
     return defs.resolve_job_def("pair_in_processes")

@@ -6,12 +6,16 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
-from ragpipe.delta import delta_frame, event_delta
-from ragpipe.warehouse import store
+from ragpipe.history.delta import delta_frame, event_delta
+from ragpipe.warehouse.tables import store
 
 
 @asset(
-    name="grade_delta", partitions_def=pair_partitions, group_name="grading", kinds={"duckdb"}, deps=["grades"],
+    name="grade_delta",
+    partitions_def=pair_partitions,
+    group_name="grading",
+    kinds={"duckdb"},
+    deps=["grades"],
     code_version=GRADER_VERSION,
 )
 def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
@@ -23,18 +27,30 @@ def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, pr
     with duckdb.get_connection() as conn:
         delta = event_delta(conn, corpus, config)
         if delta is None:
-            return MaterializeResult(metadata={"dagster/row_count": 0, "note": "graded once so far: nothing to compare"})
+            return MaterializeResult(
+                metadata={"dagster/row_count": 0, "note": "graded once so far: nothing to compare"}
+            )
         before, after = delta["from_version"], delta["to_version"]
         frame = delta_frame(delta).assign(
-            from_version=before, to_version=after, from_event=delta["from_event"], to_event=delta["to_event"],
+            from_version=before,
+            to_version=after,
+            from_event=delta["from_event"],
+            to_event=delta["to_event"],
         )
         frame["corpus"], frame["config"] = corpus, config
         keys = {"corpus": corpus, "config": config, "from_event": delta["from_event"], "to_event": delta["to_event"]}
         store(conn, project.root, "grade_deltas", frame, keys)  # one partition per pair of gradings: every delta stays
     lines = [f"- {c}: {d}: {n}" for c, dirs in delta["summary"].items() for d, n in dirs.items()]
-    return MaterializeResult(data_version=data_version(frame), metadata={
-        "dagster/row_count": len(frame), "from_version": before, "to_version": after,
-        "from_event": delta["from_event"], "to_event": delta["to_event"],
-        "monotone": delta["monotone"], "changed": delta["changed"],
-        "summary": MetadataValue.md("\n".join(lines) or "no verdict changed"),
-    })
+    return MaterializeResult(
+        data_version=data_version(frame),
+        metadata={
+            "dagster/row_count": len(frame),
+            "from_version": before,
+            "to_version": after,
+            "from_event": delta["from_event"],
+            "to_event": delta["to_event"],
+            "monotone": delta["monotone"],
+            "changed": delta["changed"],
+            "summary": MetadataValue.md("\n".join(lines) or "no verdict changed"),
+        },
+    )

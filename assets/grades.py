@@ -21,14 +21,14 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import pair_of, pair_partitions
 from assets.liveness import run_is_live
+from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
+from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
 from ragpipe.grading.grade_table import grade_answers
-from ragpipe.history import record_grading
-from ragpipe.shards import clean, clean_stale, consolidate, read, split, work_dir, write
-from ragpipe.warehouse import read_partition, store
+from ragpipe.history.record import record_grading
+from ragpipe.warehouse.tables import read_partition, store
 
 
 @op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
@@ -50,7 +50,9 @@ def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, proje
 def grade_shard(context: OpExecutionContext, project: Project, shard: dict) -> str:
     """Grade one shard from Parquet to Parquet; no warehouse connection, so shards run side by side."""
     folder = Path(shard["folder"])
-    frame = grade_answers(read(shard["answers"]), read(folder / "questions.parquet"), read(folder / "needles.parquet"), project.rules())
+    frame = grade_answers(
+        read(shard["answers"]), read(folder / "questions.parquet"), read(folder / "needles.parquet"), project.rules()
+    )
     return write(frame, folder / f"grades-{shard['shard']}.parquet")
 
 
@@ -63,15 +65,28 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
     with duckdb.get_connection() as conn:
         path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-        event = record_grading(conn, corpus, config, frame, answers, rules, context.run.run_id, pd.Timestamp.now(tz="UTC"))
+        event = record_grading(
+            conn, corpus, config, frame, answers, rules, context.run.run_id, pd.Timestamp.now(tz="UTC")
+        )
     clean(work_dir(project.root, "grades", corpus, config, context.run_id))
-    stale = clean_stale(project.root, "grades", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r))
+    stale = clean_stale(
+        project.root, "grades", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
+    )
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
-    return Output(None, data_version=data_version(frame), metadata={
-        "dagster/row_count": len(frame), "parquet": str(path), "grader_version": rules.version,
-        "grading_event": event["seq"], "new_in_history": event["history_rows"], "shards": len(shards), "stale_shard_folders_removed": len(stale),
-        **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
-    })
+    return Output(
+        None,
+        data_version=data_version(frame),
+        metadata={
+            "dagster/row_count": len(frame),
+            "parquet": str(path),
+            "grader_version": rules.version,
+            "grading_event": event["seq"],
+            "new_in_history": event["history_rows"],
+            "shards": len(shards),
+            "stale_shard_folders_removed": len(stale),
+            **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
+        },
+    )
 
 
 @graph_asset(
@@ -113,7 +128,8 @@ def zero_wrong_money(context: AssetCheckExecutionContext, duckdb: DuckDBResource
             "config": config,
             "wrong_money": len(bad),
             "offending": MetadataValue.md(
-                "\n".join(f"- `{r.question_id}` ({r.answer_set}): {list(r.wrong_money)}" for r in bad.itertuples()) or "none"
+                "\n".join(f"- `{r.question_id}` ({r.answer_set}): {list(r.wrong_money)}" for r in bad.itertuples())
+                or "none"
             ),
             "offending_questions": MetadataValue.json(sorted(set(bad["question_id"]))),
         },

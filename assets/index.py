@@ -5,10 +5,10 @@ from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
-from ragpipe.chunking import chunk_pages
-from ragpipe.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint
-from ragpipe.retrieval import ChunkIndex, index_fingerprint
-from ragpipe.warehouse import parquet_path, read_partition, store, table_exists
+from ragpipe.retrieval.chunking import chunk_pages
+from ragpipe.retrieval.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint
+from ragpipe.retrieval.index import ChunkIndex, index_fingerprint
+from ragpipe.warehouse.tables import parquet_path, read_partition, store, table_exists
 
 
 @asset(partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb"}, deps=["pages"])
@@ -18,7 +18,9 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     knobs = project.config(corpus, config)
     keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
-        fingerprint = chunks_fingerprint(read_partition(conn, "documents", {"corpus": corpus}), knobs.chunk_size, knobs.chunk_overlap)
+        fingerprint = chunks_fingerprint(
+            read_partition(conn, "documents", {"corpus": corpus}), knobs.chunk_size, knobs.chunk_overlap
+        )
         unchanged = stored_fingerprint(conn, "chunks", corpus, config) == fingerprint and table_exists(conn, "chunks")
         if unchanged:  # same pages, same knobs: the stored chunks are the chunks
             frame = conn.execute("SELECT words FROM chunks WHERE corpus = ? AND config = ?", [corpus, config]).df()
@@ -28,11 +30,18 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
             frame = chunk_pages(pages, corpus, config, knobs.chunk_size, knobs.chunk_overlap)
             path = store(conn, project.root, "chunks", frame, keys)
             record_fingerprint(conn, "chunks", corpus, config, fingerprint)
-    return MaterializeResult(data_version=DataVersion(fingerprint), metadata={
-        "dagster/row_count": len(frame), "parquet": str(path), "rechunked": not unchanged, "fingerprint": fingerprint,
-        "chunk_size": knobs.chunk_size, "chunk_overlap": knobs.chunk_overlap,
-        "mean_words": round(float(frame["words"].mean()), 1) if len(frame) else 0.0,
-    })
+    return MaterializeResult(
+        data_version=DataVersion(fingerprint),
+        metadata={
+            "dagster/row_count": len(frame),
+            "parquet": str(path),
+            "rechunked": not unchanged,
+            "fingerprint": fingerprint,
+            "chunk_size": knobs.chunk_size,
+            "chunk_overlap": knobs.chunk_overlap,
+            "mean_words": round(float(frame["words"].mean()), 1) if len(frame) else 0.0,
+        },
+    )
 
 
 @asset(partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb", "bm25"}, deps=["chunks"])
@@ -50,6 +59,12 @@ def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project:
         index.save(folder, fingerprint)
     else:
         index = ChunkIndex.load(folder)
-    return MaterializeResult(data_version=DataVersion(fingerprint or "empty"), metadata={
-        "dagster/row_count": index.n_docs, "vocabulary": index.vocabulary_size, "path": str(folder), "rebuilt": rebuilt,
-    })
+    return MaterializeResult(
+        data_version=DataVersion(fingerprint or "empty"),
+        metadata={
+            "dagster/row_count": index.n_docs,
+            "vocabulary": index.vocabulary_size,
+            "path": str(folder),
+            "rebuilt": rebuilt,
+        },
+    )

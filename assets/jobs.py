@@ -9,18 +9,25 @@ same jobs run with `k8s_job_executor` or `celery_executor` (see the README).
 
 from dagster import AssetSelection, define_asset_job, multiprocess_executor
 
-
-CORPUS_ASSETS = AssetSelection.assets("documents", "pages", "failed_documents", "questions", "question_problems", "needles")
-PAIR_ASSETS = AssetSelection.assets("chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report")
+CORPUS_ASSETS = AssetSelection.assets(
+    "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
+)
+PAIR_ASSETS = AssetSelection.assets(
+    "chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report"
+)
 REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta", "review_report")
 
 _processes = multiprocess_executor.configured({"max_concurrent": 0})  # 0: one step per core
 
 pair_in_processes = define_asset_job(
-    "pair_in_processes", selection=PAIR_ASSETS, executor_def=_processes,
+    "pair_in_processes",
+    selection=PAIR_ASSETS,
+    executor_def=_processes,
     description="Chunks to scorecards for one (corpus, configuration), answer and grade shards in parallel processes.",
 )
 regrade_in_processes = define_asset_job(
-    "regrade_in_processes", selection=REGRADE_ASSETS, executor_def=_processes,
+    "regrade_in_processes",
+    selection=REGRADE_ASSETS,
+    executor_def=_processes,
     description="Grades to deltas for one (corpus, configuration), grade shards in parallel processes.",
 )

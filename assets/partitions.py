@@ -8,8 +8,8 @@ dimension.
 
 from dagster import MultiPartitionKey, MultiPartitionsDefinition, StaticPartitionsDefinition
 
-from ragpipe.manifest import list_corpora, load_configs
-from ragpipe.settings import corpora_dir
+from ragpipe.corpus.manifest import list_corpora, load_configs
+from ragpipe.warehouse.settings import corpora_dir
 
 CORPORA = sorted(list_corpora(corpora_dir()))
 CONFIGS = sorted(load_configs(corpora_dir()))

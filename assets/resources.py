@@ -6,13 +6,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from dagster import ConfigurableResource
-from pydantic import Field
 from dagster_duckdb import DuckDBResource
+from pydantic import Field
 
+from ragpipe.corpus.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
 from ragpipe.grading.rules import Rules, load_rules
-from ragpipe.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
-from ragpipe.settings import corpora_dir, rules_path, warehouse_dir
-from ragpipe.warehouse_lock import open_for_writing
+from ragpipe.warehouse.lock import open_for_writing
+from ragpipe.warehouse.settings import corpora_dir, rules_path, warehouse_dir
 
 
 class Warehouse(DuckDBResource):
@@ -35,8 +35,11 @@ class Project(ConfigurableResource):
     corpora_dir: str
     warehouse_dir: str
     rules_path: str = ""
-    shards: int = Field(default=1, ge=1)  # answers and grades are cut into this many shards by question-id hash (RAGPIPE_SHARDS)
+    shards: int = Field(
+        default=1, ge=1
+    )  # answers and grades are cut into this many shards by question-id hash (RAGPIPE_SHARDS)
     engine_override: str = ""  # JSON {"engine", "settings", "concurrency"} from `ragpipe run --engine`; never a key
+    progress_bar: bool = False  # answering draws a rich bar (a `ragpipe run --engine` on a terminal)
 
     @property
     def root(self) -> Path:
@@ -49,10 +52,13 @@ class Project(ConfigurableResource):
         knobs = resolve_config(self.manifest(corpus), name, load_configs(Path(self.corpora_dir)))
         if self.engine_override:
             override = json.loads(self.engine_override)
-            knobs = knobs.model_copy(update={
-                "engine": override["engine"], "engine_settings": override.get("settings", {}),
-                "concurrency": override.get("concurrency", knobs.concurrency),
-            })
+            knobs = knobs.model_copy(
+                update={
+                    "engine": override["engine"],
+                    "engine_settings": override.get("settings", {}),
+                    "concurrency": override.get("concurrency", knobs.concurrency),
+                }
+            )
         return knobs
 
     def rules(self) -> Rules:
@@ -66,12 +72,14 @@ def resources_for(warehouse: Path, corpora: Path, rules: Path | None = None, **p
     """The resources of one warehouse folder: its DuckDB file, and where the corpora and rules are."""
     return {
         "duckdb": Warehouse(database=str(warehouse / "ragpipe.duckdb")),
-        "project": Project(corpora_dir=str(corpora), warehouse_dir=str(warehouse), rules_path=str(rules or ""), **project),
+        "project": Project(
+            corpora_dir=str(corpora), warehouse_dir=str(warehouse), rules_path=str(rules or ""), **project
+        ),
     }
 
 
-def default_resources() -> dict:
-    return resources_for(
-        warehouse_dir(), corpora_dir(), rules_path(),
-        engine_override=os.environ.get("RAGPIPE_ENGINE", ""), shards=int(os.environ.get("RAGPIPE_SHARDS", "1")),
-    )
+def default_resources(**project) -> dict:
+    """The resources of the configured warehouse. Without `project` fields, shards come from
+    RAGPIPE_SHARDS, so a deployment (or `dagster dev`) can set them in its environment."""
+    project.setdefault("shards", int(os.environ.get("RAGPIPE_SHARDS", "1")))
+    return resources_for(warehouse_dir(), corpora_dir(), rules_path(), **project)

@@ -12,16 +12,29 @@ from ragpipe.review.data import load_review
 from ragpipe.review.render import write_report
 
 
-@asset(partitions_def=pair_partitions, group_name="grading", kinds={"html"}, deps=["scorecards", "agreement", "grade_delta"], code_version=GRADER_VERSION)
+@asset(
+    partitions_def=pair_partitions,
+    group_name="grading",
+    kinds={"html"},
+    deps=["scorecards", "agreement", "grade_delta"],
+    code_version=GRADER_VERSION,
+)
 def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Every answer with its verdict, the rule that decided and the matched spans highlighted; filters,
     a PASS audit sample and the delta from the previous grader version. Self-contained: opens from disk."""
     corpus, config = pair_of(context.partition_key)
     with duckdb.get_connection() as conn:
         data = load_review(conn, corpus, config)
-    path = write_report(data, project.rules(), project.root / "reports" / f"corpus={corpus}" / f"config={config}" / "review.html")
-    return MaterializeResult(data_version=DataVersion(hashlib.sha256(path.read_bytes()).hexdigest()[:24]), metadata={
-        "report": MetadataValue.path(str(path)),
-        "open": MetadataValue.url(path.resolve().as_uri()),
-        "answers": len(data.rows), "flips": len(data.flips), "grader_version": data.grader_version,
-    })
+    path = write_report(
+        data, project.rules(), project.root / "reports" / f"corpus={corpus}" / f"config={config}" / "review.html"
+    )
+    return MaterializeResult(
+        data_version=DataVersion(hashlib.sha256(path.read_bytes()).hexdigest()[:24]),
+        metadata={
+            "report": MetadataValue.path(str(path)),
+            "open": MetadataValue.url(path.resolve().as_uri()),
+            "answers": len(data.rows),
+            "flips": len(data.flips),
+            "grader_version": data.grader_version,
+        },
+    )

@@ -17,7 +17,6 @@ from assets.liveness import HOST_TAG, PID_TAG
 from assets.partitions import CONFIGS, pair_key, pair_partitions
 from assets.resources import default_resources
 
-
 # the console logger at WARNING: run history keeps every event; the terminal does not need them
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
@@ -35,27 +34,43 @@ def _all_assets():
 def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Materialize the corpus-level stages (ingest, questions, needles) of `corpus`."""
     return materialize(
-        _all_assets(), selection=CORPUS_ASSETS, partition_key=corpus, instance=instance,
-        resources=resources or default_resources(), run_config=QUIET, tags=_tags(),
+        _all_assets(),
+        selection=CORPUS_ASSETS,
+        partition_key=corpus,
+        instance=instance,
+        resources=resources or default_resources(),
+        run_config=QUIET,
+        tags=_tags(),
     )
 
 
 def run_corpus(
-    corpus: str, configs: list[str] | None = None, instance: DagsterInstance | None = None, resources: dict | None = None,
+    corpus: str,
+    configs: list[str] | None = None,
+    instance: DagsterInstance | None = None,
+    resources: dict | None = None,
     in_processes: bool = False,
+    project: dict | None = None,
 ) -> list:
     """Materialize everything for `corpus` and each configuration; returns the run results.
-    `in_processes`: each pair through the multiprocess job (resources from the environment)."""
+    `in_processes`: each pair through the multiprocess job, `project` (the project resource's
+    fields a run sets: shards, engine override) passed as its run config."""
     resources = resources or default_resources()
     results = [run_corpus_stages(corpus, instance, resources)]
     for config in configs or CONFIGS:
         if in_processes:
-            results.append(run_pair_in_processes(corpus, config, instance))
+            results.append(run_pair_in_processes(corpus, config, instance, project=project))
             continue
         results.append(
             materialize(
-                _all_assets(), selection=PAIR_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
-                resources=resources, run_config=QUIET, raise_on_error=False, tags=_tags(),
+                _all_assets(),
+                selection=PAIR_ASSETS,
+                partition_key=pair_key(corpus, config),
+                instance=instance,
+                resources=resources,
+                run_config=QUIET,
+                raise_on_error=False,
+                tags=_tags(),
             )
         )
     return results
@@ -64,8 +79,14 @@ def run_corpus(
 def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize grades and scorecards only, from the stored answers."""
     return materialize(
-        _all_assets(), selection=REGRADE_ASSETS, partition_key=pair_key(corpus, config), instance=instance,
-        resources=resources or default_resources(), run_config=QUIET, raise_on_error=False, tags=_tags(),
+        _all_assets(),
+        selection=REGRADE_ASSETS,
+        partition_key=pair_key(corpus, config),
+        instance=instance,
+        resources=resources or default_resources(),
+        run_config=QUIET,
+        raise_on_error=False,
+        tags=_tags(),
     )
 
 
@@ -110,13 +131,21 @@ def failed_money_checks(results: list) -> list[dict]:
     return failed
 
 
-
-def run_pair_in_processes(corpus: str, config: str, instance: DagsterInstance, regrade_only: bool = False):
-    """One pair's stages through a multiprocess job, its shards side by side. Resources come from the
-    environment (RAGPIPE_WAREHOUSE, RAGPIPE_SHARDS, ...), which every step process inherits; the
-    instance must be persistent (DAGSTER_HOME), since steps report to it from other processes."""
+def run_pair_in_processes(
+    corpus: str,
+    config: str,
+    instance: DagsterInstance,
+    regrade_only: bool = False,
+    project: dict | None = None,
+):
+    """One pair's stages through a multiprocess job, its shards side by side. Each step process loads
+    the definitions afresh; `project` fields reach them as run config. The instance must be persistent
+    (DAGSTER_HOME), since steps report to it from other processes."""
     job = regrade_in_processes_job if regrade_only else pair_in_processes_job
+    run_config = {**QUIET, "resources": {"project": {"config": project}}} if project else QUIET
     return execute_job(
-        reconstructable(job), instance=instance, run_config=QUIET,
+        reconstructable(job),
+        instance=instance,
+        run_config=run_config,
         tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
     )

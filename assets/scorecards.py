@@ -7,12 +7,18 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
-from ragpipe.scorecard import SCORECARD_COLUMNS, scorecard_markdown, scorecards_for_pair
-from ragpipe.history import record_scorecards
-from ragpipe.warehouse import store
+from ragpipe.evaluation.scorecard import SCORECARD_COLUMNS, scorecard_markdown, scorecards_for_pair
+from ragpipe.history.record import record_scorecards
+from ragpipe.warehouse.tables import store
 
 
-@asset(partitions_def=pair_partitions, group_name="grading", kinds={"duckdb"}, deps=["grades", "answers", "documents", "failed_documents", "question_problems"], code_version=GRADER_VERSION)
+@asset(
+    partitions_def=pair_partitions,
+    group_name="grading",
+    kinds={"duckdb"},
+    deps=["grades", "answers", "documents", "failed_documents", "question_problems"],
+    code_version=GRADER_VERSION,
+)
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar."""
     corpus, config = pair_of(context.partition_key)
@@ -21,9 +27,13 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
         frame = pd.DataFrame(cards, columns=SCORECARD_COLUMNS)
         path = store(conn, project.root, "scorecards", frame, {"corpus": corpus, "config": config})
         record_scorecards(conn, frame, context.run.run_id, pd.Timestamp.now(tz="UTC"))
-    return MaterializeResult(data_version=data_version(frame.drop(columns="grading_event")), metadata={
-        "dagster/row_count": len(frame), "parquet": str(path),
-        "scorecard": MetadataValue.md("\n\n".join(scorecard_markdown(c) for c in cards)),
-        "overall_pct": cards[0]["overall_pct"] if cards else 0.0,
-        "money_bar": cards[0]["money_bar"] if cards else "n/a",
-    })
+    return MaterializeResult(
+        data_version=data_version(frame.drop(columns="grading_event")),
+        metadata={
+            "dagster/row_count": len(frame),
+            "parquet": str(path),
+            "scorecard": MetadataValue.md("\n\n".join(scorecard_markdown(c) for c in cards)),
+            "overall_pct": cards[0]["overall_pct"] if cards else 0.0,
+            "money_bar": cards[0]["money_bar"] if cards else "n/a",
+        },
+    )

@@ -12,9 +12,9 @@ import warnings
 
 from dagster import BetaWarning, DataVersion
 
-from ragpipe.fingerprint import content_version
 from ragpipe.grading.rules import load_rules
-from ragpipe.settings import rules_path
+from ragpipe.retrieval.fingerprint import content_version
+from ragpipe.warehouse.settings import rules_path
 
 GRADER_VERSION = load_rules(rules_path()).version
 

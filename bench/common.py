@@ -17,9 +17,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from ragpipe.adapters import DataMissing, data_available, pdf_folder
-from ragpipe.manifest import list_corpora
-from ragpipe.settings import corpora_dir, warehouse_dir
+from ragpipe.corpus.adapters import DataMissing, data_available, pdf_folder
+from ragpipe.corpus.manifest import list_corpora
+from ragpipe.warehouse.settings import corpora_dir, warehouse_dir
 
 
 def financebench_folder() -> Path:

@@ -1,7 +1,7 @@
 """Ingest benchmark: the project's extractor against pypdf on the same FinanceBench filings.
 
 Measured side by side in one run, on the same pages:
-- pages/s of `ragpipe.extract.extract_pdf` (pypdfium2) and of plain pypdf, one process each;
+- pages/s of `ragpipe.corpus.extract.extract_pdf` (pypdfium2) and of plain pypdf, one process each;
 - the share of pages where the two disagree on whether the page is empty;
 - pages/s of `ingest_folder` with two worker processes against one;
 - peak RSS of ingesting every FinanceBench PDF (the full run) or the sample (--quick),
@@ -25,15 +25,15 @@ from pypdf import PdfReader
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main, timed  # noqa: E402
 
-from ragpipe.extract import extract_pdf  # noqa: E402
-from ragpipe.ingest import ingest_folder  # noqa: E402
+from ragpipe.corpus.extract import extract_pdf  # noqa: E402
+from ragpipe.corpus.ingest import ingest_folder  # noqa: E402
 
 logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 _RSS_PROBE = """
 import json, resource, sys
 from pathlib import Path
-from ragpipe.ingest import ingest_folder
+from ragpipe.corpus.ingest import ingest_folder
 result = ingest_folder("bench", Path(sys.argv[1]), workers=int(sys.argv[2]))
 print(json.dumps({
     "pages": int(result.documents["pages"].sum()),
@@ -57,7 +57,9 @@ def pypdf_pages(path: Path) -> list[str]:
 
 
 def peak_rss_mb(folder: Path, workers: int) -> tuple[int, float]:
-    out = subprocess.run([sys.executable, "-c", _RSS_PROBE, str(folder), str(workers)], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _RSS_PROBE, str(folder), str(workers)], check=True, capture_output=True, text=True
+    )
     probe = json.loads(out.stdout.strip().splitlines()[-1])
     return probe["pages"], (probe["self_kb"] + workers * probe["child_kb"]) / 1024
 
@@ -94,4 +96,9 @@ def run(quick: bool) -> dict:
 
 
 if __name__ == "__main__":
-    main(run, "ingest: pypdfium2 vs pypdf (same pages)", __doc__.splitlines()[0], "the 10 smallest filings; under a minute")
+    main(
+        run,
+        "ingest: pypdfium2 vs pypdf (same pages)",
+        __doc__.splitlines()[0],
+        "the 10 smallest filings; under a minute",
+    )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
 from rank_bm25 import BM25Okapi
 
 

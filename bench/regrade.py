@@ -23,7 +23,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 from dagster import DagsterInstance
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,11 +31,11 @@ from synthetic import synthetic_answers  # noqa: E402
 
 from assets.resources import resources_for  # noqa: E402
 from assets.runner import regrade_pair, run_corpus  # noqa: E402
+from ragpipe.answering.shards import split  # noqa: E402
 from ragpipe.grading.grade_table import grade_answers  # noqa: E402
 from ragpipe.grading.rules import load_rules  # noqa: E402
-from ragpipe.settings import corpora_dir  # noqa: E402
-from ragpipe.shards import split  # noqa: E402
-from ragpipe.warehouse import read_partition  # noqa: E402
+from ragpipe.warehouse.settings import corpora_dir  # noqa: E402
+from ragpipe.warehouse.tables import read_partition  # noqa: E402
 
 
 def _grade(args) -> int:
@@ -46,8 +45,8 @@ def _grade(args) -> int:
 
 def _time_long_answer(repeats: int) -> float:
     """Seconds to grade "I could not find it. " x `repeats` with no length bound (linear, or not?)."""
+    from ragpipe.corpus.questions import Question
     from ragpipe.grading.grader import grade
-    from ragpipe.questions import Question
 
     rules = load_rules()
     unbounded = rules.model_copy(update={"answers": rules.answers.model_copy(update={"max_chars": 10**9})})
@@ -68,7 +67,9 @@ def run(quick: bool) -> dict:
             results = run_corpus(corpus, ["default"], instance=instance, resources=resources_for(folder, corpora_dir()))
         assert all(r.success for r in results), "full materialization failed"
         with timed() as regrade_t:
-            assert regrade_pair(corpus, "default", instance=instance, resources=resources_for(folder, corpora_dir())).success
+            assert regrade_pair(
+                corpus, "default", instance=instance, resources=resources_for(folder, corpora_dir())
+            ).success
         with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
             questions = read_partition(conn, "questions", {"corpus": corpus})
             needles = read_partition(conn, "needles", {"corpus": corpus})
@@ -78,7 +79,9 @@ def run(quick: bool) -> dict:
         graded = _grade((history, questions, needles))
     shards = [(part, questions, needles) for part in split(history, 2)]
     with ProcessPoolExecutor(max_workers=2) as pool:
-        list(pool.map(_grade, [(part.head(1), questions, needles) for part, _, _ in shards]))  # workers up before timing
+        list(
+            pool.map(_grade, [(part.head(1), questions, needles) for part, _, _ in shards])
+        )  # workers up before timing
         with timed() as two_t:
             graded_two = sum(pool.map(_grade, shards))
     assert graded == graded_two == len(history)
@@ -100,4 +103,9 @@ def run(quick: bool) -> dict:
 
 
 if __name__ == "__main__":
-    main(run, "regrade: grading throughput and regrade-only vs full", __doc__.splitlines()[0], "demo corpus and 10,000 answers; under a minute")
+    main(
+        run,
+        "regrade: grading throughput and regrade-only vs full",
+        __doc__.splitlines()[0],
+        "demo corpus and 10,000 answers; under a minute",
+    )

@@ -2,7 +2,7 @@
 
 Both rank the same chunks (cut from the filings with the default configuration's
 knobs) for every FinanceBench question, with the same tokenizer
-(`ragpipe.tokenize`) and the same parameters (k1=1.5, b=0.75, Lucene's idf):
+(`ragpipe.text.tokenize`) and the same parameters (k1=1.5, b=0.75, Lucene's idf):
 rank-bm25's `BM25Okapi.get_scores` with its idf swapped for Lucene's, so the
 two must agree on the top 10 and only speed may differ.
 
@@ -12,8 +12,8 @@ two must agree on the top 10 and only speed may differ.
 from __future__ import annotations
 
 import shutil
-import tempfile
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -22,13 +22,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main, timed  # noqa: E402
 from reference_bm25 import LuceneOkapi, top_k  # noqa: E402
 
-from ragpipe.adapters import read_corpus_questions  # noqa: E402
-from ragpipe.chunking import chunk_pages  # noqa: E402
-from ragpipe.ingest import ingest_folder  # noqa: E402
-from ragpipe.manifest import list_corpora, resolve_config, load_configs  # noqa: E402
-from ragpipe.retrieval import B, K1, ChunkIndex  # noqa: E402
-from ragpipe.settings import corpora_dir  # noqa: E402
-from ragpipe.tokenize import tokenize  # noqa: E402
+from ragpipe.corpus.adapters import read_corpus_questions  # noqa: E402
+from ragpipe.corpus.ingest import ingest_folder  # noqa: E402
+from ragpipe.corpus.manifest import list_corpora, load_configs, resolve_config  # noqa: E402
+from ragpipe.retrieval.chunking import chunk_pages  # noqa: E402
+from ragpipe.retrieval.index import K1, B, ChunkIndex  # noqa: E402
+from ragpipe.text.tokenize import tokenize  # noqa: E402
+from ragpipe.warehouse.settings import corpora_dir  # noqa: E402
 
 
 def corpus_sample(quick: bool):
@@ -76,4 +76,9 @@ def run(quick: bool) -> dict:
 
 
 if __name__ == "__main__":
-    main(run, "retrieval: bm25s vs rank-bm25 (same tokens, same parameters)", __doc__.splitlines()[0], "the 10 most-asked filings; under a minute")
+    main(
+        run,
+        "retrieval: bm25s vs rank-bm25 (same tokens, same parameters)",
+        __doc__.splitlines()[0],
+        "the 10 most-asked filings; under a minute",
+    )

@@ -16,9 +16,15 @@ import re
 
 import pandas as pd
 
-from ragpipe.answering import ANSWER_COLUMNS, answer_id
+from ragpipe.answering.run import ANSWER_COLUMNS, answer_id
 
-OPENERS = ["", "Based on the provided context, ", "According to the filing, ", "Per the document, ", "From page {page}: "]
+OPENERS = [
+    "",
+    "Based on the provided context, ",
+    "According to the filing, ",
+    "Per the document, ",
+    "From page {page}: ",
+]
 DECLINES = [
     "The document does not provide this information.",
     "I cannot determine {topic} from the provided context.",
@@ -26,7 +32,11 @@ DECLINES = [
     "I'm sorry, but the filing does not state {topic}.",
     "Unable to answer: the context does not include {topic}.",
 ]
-HEDGES = [" However, the filing does not break this down further.", " Note that page {page} reports it on a different basis.", ""]
+HEDGES = [
+    " However, the filing does not break this down further.",
+    " Note that page {page} reports it on a different basis.",
+    "",
+]
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
@@ -37,10 +47,12 @@ def _wrong(text: str, rng: random.Random) -> str:
         return text + f" The amount was ${rng.randint(10, 9999):,} million."
     value = float(match.group(0).replace(",", "")) * rng.choice([1.07, 0.9, 1.25, 0.6, 1.4])
     figure = f"{value:,.2f}" if "." in match.group(0) else f"{round(value):,}"
-    return text[: match.start()] + figure + text[match.end():]
+    return text[: match.start()] + figure + text[match.end() :]
 
 
-def synthetic_answers(questions: pd.DataFrame, needles: pd.DataFrame, real: pd.DataFrame, n: int, seed: int = 7) -> pd.DataFrame:
+def synthetic_answers(
+    questions: pd.DataFrame, needles: pd.DataFrame, real: pd.DataFrame, n: int, seed: int = 7
+) -> pd.DataFrame:
     """`n` stored-looking answers (answer_set `synthetic-<k>`), spread over `questions`."""
     rng = random.Random(seed)
     kept = needles[needles["status"] == "kept"].groupby("question_id")["needle"].apply(list).to_dict()
@@ -68,10 +80,27 @@ def synthetic_answers(questions: pd.DataFrame, needles: pd.DataFrame, real: pd.D
         else:
             text = rng.choice(real_by_q.get(q["question_id"], [gold]))
         if rng.random() < 0.6:  # most real answers point somewhere
-            text += rng.choice([" (see page {page})", " [source: page {page}]", " Source: the filing, p. {page}."]).format(page=rng.randint(1, 400))
+            text += rng.choice(
+                [" (see page {page})", " [source: page {page}]", " Source: the filing, p. {page}."]
+            ).format(page=rng.randint(1, 400))
         answer_set = f"synthetic-{i // len(qs)}"
-        rows.append([
-            q["corpus"], "bench", answer_set, q["question_id"], answer_id(q["corpus"], "bench", answer_set, q["question_id"]),
-            text, [], [], 0.0, "synthetic", "{}", None, None, None, None,
-        ])
+        rows.append(
+            [
+                q["corpus"],
+                "bench",
+                answer_set,
+                q["question_id"],
+                answer_id(q["corpus"], "bench", answer_set, q["question_id"]),
+                text,
+                [],
+                [],
+                0.0,
+                "synthetic",
+                "{}",
+                None,
+                None,
+                None,
+                None,
+            ]
+        )
     return pd.DataFrame(rows, columns=ANSWER_COLUMNS)

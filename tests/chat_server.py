@@ -58,7 +58,9 @@ class ChatServer:
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
                 question = _question_of(body)
                 with server.lock:
-                    server.requests.append({"path": self.path, "question": question, "auth": self.headers.get("authorization")})
+                    server.requests.append(
+                        {"path": self.path, "question": question, "auth": self.headers.get("authorization")}
+                    )
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
                 try:
@@ -92,7 +94,10 @@ class ChatServer:
                         server.served.append(question)
                     return self._send(200, json.dumps(payload).encode())
                 if self.path.endswith("/rag"):
-                    payload = {"answer": f"The answer to {body.get('question_id')} is in the lease.", "citations": ["apartment-lease"]}
+                    payload = {
+                        "answer": f"The answer to {body.get('question_id')} is in the lease.",
+                        "citations": ["apartment-lease"],
+                    }
                 else:
                     source = _first_source(body)
                     payload = {"choices": [{"message": {"role": "assistant", "content": f"{source} [1]"}}]}

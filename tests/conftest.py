@@ -22,7 +22,7 @@ def needs_shared(sub: str) -> Path:
 
 @pytest.fixture(scope="session")
 def demo_pdfs(tmp_path_factory) -> Path:
-    from ragpipe.demo_pdfs import write_demo_corpus
+    from ragpipe.corpus.demo_pdfs import write_demo_corpus
 
     folder = tmp_path_factory.mktemp("demo-pdfs")
     write_demo_corpus(DEMO_SOURCE, folder)
@@ -31,7 +31,7 @@ def demo_pdfs(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def demo_ingested(demo_pdfs):
-    from ragpipe.ingest import ingest_folder
+    from ragpipe.corpus.ingest import ingest_folder
 
     return ingest_folder("demo", demo_pdfs)
 
@@ -39,9 +39,9 @@ def demo_ingested(demo_pdfs):
 @pytest.fixture(scope="module")
 def context(demo_ingested):
     """Retrieval over the demo corpus (200-word chunks, top 3), for engines to answer from."""
-    from ragpipe.chunking import chunk_pages
-    from ragpipe.engines import RetrievalContext
-    from ragpipe.retrieval import ChunkIndex
+    from ragpipe.answering.engines import RetrievalContext
+    from ragpipe.retrieval.chunking import chunk_pages
+    from ragpipe.retrieval.index import ChunkIndex
 
     chunks = chunk_pages(demo_ingested.pages, "demo", "t", 200, 40)
     return RetrievalContext(ChunkIndex.build(chunks), chunks.set_index("chunk_id"), 3)
@@ -49,7 +49,7 @@ def context(demo_ingested):
 
 @pytest.fixture(scope="session")
 def demo_questions():
-    from ragpipe.questions import load_questions
+    from ragpipe.corpus.questions import load_questions
 
     return load_questions(DEMO_QUESTIONS)
 
@@ -75,7 +75,9 @@ def shared_warehouse(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("shared-warehouse")
     instance = DagsterInstance.ephemeral()
     for corpus in ("demo", "aragog", "financebench"):
-        assert all(r.success for r in run_corpus(corpus, CONFIGS, instance=instance, resources=warehouse_resources(folder)))
+        assert all(
+            r.success for r in run_corpus(corpus, CONFIGS, instance=instance, resources=warehouse_resources(folder))
+        )
     return folder
 
 

@@ -8,8 +8,8 @@ import json
 import pytest
 from fpdf import FPDF
 
-from ragpipe.adapters import DataMissing, data_available, pdf_folder, read_corpus_questions
-from ragpipe.manifest import list_corpora, load_manifest
+from ragpipe.corpus.adapters import DataMissing, data_available, pdf_folder, read_corpus_questions
+from ragpipe.corpus.manifest import list_corpora, load_manifest
 from tests.conftest import ROOT, needs_shared
 
 
@@ -30,7 +30,9 @@ def test_financebench_kinds_and_one_indexed_pages():
     assert (len(docs), len(loaded.questions), loaded.problems) == (90, 150, [])
     assert (kinds.count("answerable"), kinds.count("negative"), kinds.count("ambiguous")) == (129, 4, 17)
     negatives = {q.id for q in loaded.questions if q.kind == "negative"}
-    upstream = [json.loads(line) for line in (manifest.data_path / "financebench_open_source.jsonl").read_text().splitlines()]
+    upstream = [
+        json.loads(line) for line in (manifest.data_path / "financebench_open_source.jsonl").read_text().splitlines()
+    ]
     assert negatives == {r["financebench_id"] for r in upstream if r["doc_name"] in ("AES_2022_10K", "PAYPAL_2022_10K")}
     by_id = {q.id: q for q in loaded.questions}
     row = next(r for r in upstream if r["financebench_id"] == "financebench_id_03029")
@@ -45,7 +47,7 @@ def test_financebench_kinds_and_one_indexed_pages():
 def test_financebench_golden_page_is_the_evidence_page():
     """The zero-indexed upstream page, shifted once, is the page our extractor numbers the same."""
     needs_shared("financebench")
-    from ragpipe.extract import extract_pdf
+    from ragpipe.corpus.extract import extract_pdf
 
     manifest = _manifest("financebench")
     q = next(q for q in read_corpus_questions(manifest, _docs(manifest)).questions if q.id == "financebench_id_03029")
@@ -80,14 +82,22 @@ def test_aragog_layout_in_a_users_own_folder(tmp_path, monkeypatch):
     """Any folder laid out like upstream works, via the manifest's environment variable."""
     (tmp_path / "pdfs").mkdir()
     _pdf(tmp_path / "pdfs" / "tiny.pdf", "TinyNet uses 3 layers and the Frobnicate optimizer.")
-    (tmp_path / "benchmark.json").write_text(json.dumps({
-        "questions": ["How many layers does TinyNet use?", "What does HugeNet use?", "Unmapped?"],
-        "ground_truths": ["3 layers", "Nothing", "x"],
-    }))
-    (tmp_path / "qrels.json").write_text(json.dumps({
-        "0": {"golden_pdf": "tiny.pdf", "golden_pdf_in_corpus": True},
-        "1": {"golden_pdf": "huge.pdf", "golden_pdf_in_corpus": False},
-    }))
+    (tmp_path / "benchmark.json").write_text(
+        json.dumps(
+            {
+                "questions": ["How many layers does TinyNet use?", "What does HugeNet use?", "Unmapped?"],
+                "ground_truths": ["3 layers", "Nothing", "x"],
+            }
+        )
+    )
+    (tmp_path / "qrels.json").write_text(
+        json.dumps(
+            {
+                "0": {"golden_pdf": "tiny.pdf", "golden_pdf_in_corpus": True},
+                "1": {"golden_pdf": "huge.pdf", "golden_pdf_in_corpus": False},
+            }
+        )
+    )
     monkeypatch.setenv("RAGPIPE_ARAGOG_DIR", str(tmp_path))
     manifest = _manifest("aragog")
     assert manifest.data_path == tmp_path.resolve()
@@ -101,8 +111,19 @@ def test_financebench_bad_rows_are_problems_not_crashes(tmp_path, monkeypatch):
     (tmp_path / "pdfs").mkdir()
     _pdf(tmp_path / "pdfs" / "ACME_2022_10K.pdf", "Revenue was $12.5 million.")
     rows = [
-        {"financebench_id": "a", "question": "Revenue of ACME in 2022?", "answer": "$12.5 million", "doc_name": "ACME_2022_10K",
-         "evidence": [{"evidence_text": "Revenue was $12.5 million.", "evidence_doc_name": "ACME_2022_10K", "evidence_page_num": 0}]},
+        {
+            "financebench_id": "a",
+            "question": "Revenue of ACME in 2022?",
+            "answer": "$12.5 million",
+            "doc_name": "ACME_2022_10K",
+            "evidence": [
+                {
+                    "evidence_text": "Revenue was $12.5 million.",
+                    "evidence_doc_name": "ACME_2022_10K",
+                    "evidence_page_num": 0,
+                }
+            ],
+        },
         {"financebench_id": "b", "question": "Revenue of ZED?", "answer": "$1", "doc_name": "ZED_2022_10K"},
         {"financebench_id": "c", "question": "No answer field", "doc_name": "ACME_2022_10K"},
     ]
@@ -126,7 +147,7 @@ def test_missing_data_folder_is_a_clear_error(tmp_path, monkeypatch):
 
 
 def test_unknown_adapter_is_refused(tmp_path):
-    from ragpipe.manifest import ManifestError
+    from ragpipe.corpus.manifest import ManifestError
 
     path = tmp_path / "x.yaml"
     path.write_text("name: x\nadapter: sharepoint\n")

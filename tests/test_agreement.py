@@ -5,10 +5,10 @@ import json
 import pandas as pd
 import pytest
 
-from ragpipe.grading.agreement import agreement, cohen_kappa, grader_class
-from ragpipe.labels import read_labeled_file
+from ragpipe.answering.labels import read_labeled_file
+from ragpipe.evaluation.agreement import agreement, cohen_kappa, grader_class
 
-C, I, R = "Correct Answer", "Incorrect Answer", "Refusal"
+C, I, R = "Correct Answer", "Incorrect Answer", "Refusal"  # noqa: E741  the three human classes, as the papers write them
 
 
 def test_kappa_textbook_values():
@@ -21,11 +21,13 @@ def test_kappa_textbook_values():
 
 
 def test_refusal_f1_false_correct_and_confusion():
-    frame = pd.DataFrame({
-        "human": [R, R, R, C, I, I],
-        "grader": [R, R, I, R, C, C],
-        "question_type": ["metrics-generated", "x", "x", "x", "metrics-generated", "x"],
-    })
+    frame = pd.DataFrame(
+        {
+            "human": [R, R, R, C, I, I],
+            "grader": [R, R, I, R, C, C],
+            "question_type": ["metrics-generated", "x", "x", "x", "metrics-generated", "x"],
+        }
+    )
     a = agreement(frame)
     assert a["refusal"] == {"precision": round(2 / 3, 4), "recall": round(2 / 3, 4), "f1": round(2 / 3, 4)}
     assert a["false_correct"] == 2 and a["false_correct_numeric"] == 1
@@ -35,7 +37,11 @@ def test_refusal_f1_false_correct_and_confusion():
 
 def test_verdicts_map_to_human_classes():
     assert grader_class("correct", False) == C
-    assert grader_class("partial", False) == I and grader_class("wrong", False) == I and grader_class("ungradable", False) == I
+    assert (
+        grader_class("partial", False) == I
+        and grader_class("wrong", False) == I
+        and grader_class("ungradable", False) == I
+    )
     assert grader_class("wrong", True) == R and grader_class("correct", True) == R
 
 
@@ -56,8 +62,8 @@ def test_upstream_format_including_empty_and_bad_rows(tmp_path):
 
 
 def test_an_empty_answer_is_graded_not_dropped(rules):
+    from ragpipe.corpus.questions import Question
     from ragpipe.grading.grader import grade
-    from ragpipe.questions import Question
 
     g = grade(Question(id="q", text="What was capex?", kind="answerable", money_key="$5"), "", [], rules)
     assert grader_class(g.verdict, g.declined) == I

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from ragpipe.chunking import chunk_pages
-from ragpipe.retrieval import ChunkIndex
+from ragpipe.retrieval.chunking import chunk_pages
+from ragpipe.retrieval.index import ChunkIndex
 
 
 def test_chunks_cover_every_line_with_page_spans(demo_ingested):
@@ -11,7 +11,9 @@ def test_chunks_cover_every_line_with_page_spans(demo_ingested):
     for size, overlap in [(200, 40), (20, 5), (12, 0)]:
         chunks = chunk_pages(pages, "demo", "t", size, overlap)
         for doc_id, doc_pages in pages.groupby("doc_id"):
-            lines = {ln.strip() for t in doc_pages["text"] for ln in t.splitlines() if ln.strip() and len(ln.split()) <= size}
+            lines = {
+                ln.strip() for t in doc_pages["text"] for ln in t.splitlines() if ln.strip() and len(ln.split()) <= size
+            }
             chunk_lines = {ln for t in chunks[chunks["doc_id"] == doc_id]["text"] for ln in t.splitlines()}
             assert lines <= chunk_lines, (doc_id, size)
         assert (chunks["words"] <= size).all()
@@ -47,7 +49,7 @@ def test_bm25_ranks_the_golden_document_first_and_survives_save_load(demo_ingest
 def test_bm25_ranks_like_the_reference_implementation(demo_ingested, demo_questions):
     """Same tokens, same k1/b, same (Lucene) idf: bm25s and rank-bm25 give the same top 10 for every demo question."""
     from bench.reference_bm25 import LuceneOkapi, top_k
-    from ragpipe.tokenize import tokenize
+    from ragpipe.text.tokenize import tokenize
 
     chunks = chunk_pages(demo_ingested.pages, "demo", "t", 80, 20)
     index = ChunkIndex.build(chunks)
@@ -55,7 +57,10 @@ def test_bm25_ranks_like_the_reference_implementation(demo_ingested, demo_questi
     compared = 0
     for q in demo_questions:
         ours = [h.chunk_id for h in index.search(q.text, 10)]
-        ref = [chunks["chunk_id"].iloc[i] for i in top_k(reference.get_scores([t for t in tokenize(q.text) if t in index._df]))]
+        ref = [
+            chunks["chunk_id"].iloc[i]
+            for i in top_k(reference.get_scores([t for t in tokenize(q.text) if t in index._df]))
+        ]
         assert ours == ref, q.id
         compared += bool(ours)
     assert compared >= 25

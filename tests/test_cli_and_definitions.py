@@ -13,9 +13,21 @@ from tests.conftest import ROOT
 
 BIN = os.path.dirname(sys.executable)
 FIELDS = {
-    "corpus", "config", "total", "correct", "partial", "wrong", "overall_pct", "answerable_total",
-    "answerable_correct", "negatives_total", "negatives_declined", "median_latency_ms", "wrong_money",
-    "money_bar", "grader_version",
+    "corpus",
+    "config",
+    "total",
+    "correct",
+    "partial",
+    "wrong",
+    "overall_pct",
+    "answerable_total",
+    "answerable_correct",
+    "negatives_total",
+    "negatives_declined",
+    "median_latency_ms",
+    "wrong_money",
+    "money_bar",
+    "grader_version",
 }
 
 
@@ -46,8 +58,17 @@ def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
 
 def test_corpus_stats_json(env):
     stats = json.loads(_run([f"{BIN}/ragpipe", "corpus", "stats", "demo", "--json"], env).stdout)
-    assert {k: stats[k] for k in ("documents", "documents_failed", "questions", "answerable", "negative", "ambiguous", "ungradable")} == {
-        "documents": 11, "documents_failed": 1, "questions": 31, "answerable": 24, "negative": 5, "ambiguous": 2, "ungradable": 0,
+    assert {
+        k: stats[k]
+        for k in ("documents", "documents_failed", "questions", "answerable", "negative", "ambiguous", "ungradable")
+    } == {
+        "documents": 11,
+        "documents_failed": 1,
+        "questions": 31,
+        "answerable": 24,
+        "negative": 5,
+        "ambiguous": 2,
+        "ungradable": 0,
     }
     assert stats["pages"] == 12 and stats["needles_kept"] > 20 and stats["needles_rejected"] > 0
 
@@ -72,10 +93,28 @@ def test_definitions_load_with_descriptions_and_lineage():
 
     graph = defs.resolve_asset_graph()
     keys = {k.to_user_string() for k in graph.get_all_asset_keys()}
-    assert keys == {"documents", "pages", "failed_documents", "questions", "question_problems", "needles", "chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report"}
+    assert keys == {
+        "documents",
+        "pages",
+        "failed_documents",
+        "questions",
+        "question_problems",
+        "needles",
+        "chunks",
+        "chunk_index",
+        "answers",
+        "grades",
+        "scorecards",
+        "agreement",
+        "grade_delta",
+        "review_report",
+    }
     for key in graph.get_all_asset_keys():
         assert graph.get(key).description, key
-    parents = {p.to_user_string() for p in graph.get(next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "grades")).parent_keys}
+    parents = {
+        p.to_user_string()
+        for p in graph.get(next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "grades")).parent_keys
+    }
     assert parents == {"answers", "questions", "needles"}
 
 
@@ -114,5 +153,18 @@ def test_grade_command_needs_no_corpus_or_warehouse(env, tmp_path):
     assert not (tmp_path / "wh").exists()  # no warehouse was created
     bad_rules = tmp_path / "rules.yaml"
     bad_rules.write_text("declines: {phrases: []}\n")
-    refused = _run([f"{BIN}/ragpipe", "grade", "--questions", str(questions), "--answers", str(answers), "--rules", str(bad_rules)], env, check=False)
+    refused = _run(
+        [
+            f"{BIN}/ragpipe",
+            "grade",
+            "--questions",
+            str(questions),
+            "--answers",
+            str(answers),
+            "--rules",
+            str(bad_rules),
+        ],
+        env,
+        check=False,
+    )
     assert refused.returncode == 2 and "declines.phrases" in refused.stdout

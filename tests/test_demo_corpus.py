@@ -2,8 +2,8 @@
 
 import hashlib
 
-from ragpipe.demo_pdfs import load_documents, write_demo_corpus
-from ragpipe.figures import parse_figure
+from ragpipe.corpus.demo_pdfs import load_documents, write_demo_corpus
+from ragpipe.text.figures import parse_figure
 from tests.conftest import DEMO_SOURCE
 
 
@@ -52,15 +52,12 @@ def test_pdfs_have_a_text_layer_with_the_authored_figures(demo_ingested):
 
 def test_golden_pages_hold_the_money_key(demo_ingested, demo_questions):
     """Every authored money key is printed on the golden page it names."""
-    from ragpipe.figures import find_figures
+    from ragpipe.text.figures import find_figures
 
     pages = demo_ingested.pages
     for q in demo_questions:
         if not q.money_key or q.kind != "answerable":
             continue
         key = parse_figure(q.money_key)
-        texts = [
-            t for d, p, t in zip(pages["doc_id"], pages["page"], pages["text"])
-            if p in q.golden_pages.get(d, [])
-        ]
+        texts = [t for d, p, t in zip(pages["doc_id"], pages["page"], pages["text"]) if p in q.golden_pages.get(d, [])]
         assert any(key.matches(f) for t in texts for f in find_figures(t)), q.id

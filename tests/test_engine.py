@@ -1,12 +1,12 @@
 """The extractive engine: answers with citations from retrieved text, declines without support."""
 
-from ragpipe.chunking import chunk_pages
-from ragpipe.engines import RetrievalContext, make_engine
-from ragpipe.engines.extractive import DECLINE
-from ragpipe.questions import Question
-from ragpipe.retrieval import ChunkIndex
-
 import pytest
+
+from ragpipe.answering.engines import RetrievalContext, make_engine
+from ragpipe.answering.engines.extractive import DECLINE
+from ragpipe.corpus.questions import Question
+from ragpipe.retrieval.chunking import chunk_pages
+from ragpipe.retrieval.index import ChunkIndex
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_unknown_engine_is_a_clear_error():
 
 
 def test_engine_errors_become_rows_not_crashes(context, demo_questions):
-    from ragpipe.answering import answer_questions
+    from ragpipe.answering.run import answer_questions
 
     class Broken:
         name = "broken"

@@ -11,9 +11,9 @@ import time
 
 import duckdb
 
-from ragpipe.answering import answer_questions
-from ragpipe.engines import make_engine
-from ragpipe.questions import Question
+from ragpipe.answering.engines import make_engine
+from ragpipe.answering.run import answer_questions
+from ragpipe.corpus.questions import Question
 from tests.chat_server import ChatServer
 from tests.conftest import ROOT
 
@@ -22,14 +22,20 @@ Q = Question(id="rent", text="How much is the monthly rent under the lease?", ki
 
 
 def openai(server, **kw):
-    return make_engine("openai", {"base_url": server.base_url, "model": "test-model", "api_key_env": "RAGPIPE_TEST_KEY", **FAST, **kw})
+    return make_engine(
+        "openai", {"base_url": server.base_url, "model": "test-model", "api_key_env": "RAGPIPE_TEST_KEY", **FAST, **kw}
+    )
 
 
 def test_chat_answer_with_citations_and_the_key_in_the_header(context, monkeypatch):
     monkeypatch.setenv("RAGPIPE_TEST_KEY", "sk-test-header")
     with ChatServer() as server:
         a = openai(server).answer(Q, context)
-    assert a.answer.endswith("[1]") and a.citations == ["apartment-lease"] and a.cited_chunks[0].startswith("apartment-lease#")
+    assert (
+        a.answer.endswith("[1]")
+        and a.citations == ["apartment-lease"]
+        and a.cited_chunks[0].startswith("apartment-lease#")
+    )
     assert server.requests[0]["auth"] == "Bearer sk-test-header"
 
 
@@ -41,7 +47,7 @@ def test_500_429_and_a_dropped_connection_are_retried(context):
 
 
 def test_retry_after_is_honoured():
-    from ragpipe.engines.retrying import RetryPolicy
+    from ragpipe.answering.engines.retrying import RetryPolicy
 
     policy = RetryPolicy(attempts=3, base_delay=0.5, max_delay=8)
     assert policy.delay(0, "3") == 3 and policy.delay(0, "999") == 8 and policy.delay(2, None) == 2.0
@@ -49,7 +55,9 @@ def test_retry_after_is_honoured():
 
 def test_giving_up_is_an_error_row_and_the_run_goes_on(context):
     with ChatServer(default="500") as server:
-        frame = answer_questions(openai(server), [Q, Q.model_copy(update={"id": "again"})], context, "demo", "t", "openai", {})
+        frame = answer_questions(
+            openai(server), [Q, Q.model_copy(update={"id": "again"})], context, "demo", "t", "openai", {}
+        )
     assert len(frame) == 2 and frame["error"].str.contains("gave up after 4 attempts: HTTP 500").all()
     assert len(server.requests) == 8
 
@@ -89,14 +97,40 @@ SECRET = "sk-never-persist-31337"
 
 def _run(env, port_url, extra=()):
     return subprocess.Popen(
-        [f"{os.path.dirname(sys.executable)}/ragpipe", "run", "--corpus", "demo", "--config", "default", "--engine", "openai",
-         "--base-url", port_url, "--model", "test-model", "--api-key-env", "RAGPIPE_TEST_KEY", "--concurrency", "2", *extra],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            f"{os.path.dirname(sys.executable)}/ragpipe",
+            "run",
+            "--corpus",
+            "demo",
+            "--config",
+            "default",
+            "--engine",
+            "openai",
+            "--base-url",
+            port_url,
+            "--model",
+            "test-model",
+            "--api-key-env",
+            "RAGPIPE_TEST_KEY",
+            "--concurrency",
+            "2",
+            *extra,
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
 def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores_the_key(tmp_path):
-    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh"), "RAGPIPE_TEST_KEY": SECRET}
+    env = {
+        **os.environ,
+        "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
+        "DAGSTER_HOME": str(tmp_path / "dh"),
+        "RAGPIPE_TEST_KEY": SECRET,
+    }
     db = tmp_path / "wh" / "ragpipe.duckdb"
     with ChatServer(default="slow:0.2") as server:
         first = _run(env, server.base_url)
@@ -108,8 +142,12 @@ def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores
         first.wait(timeout=30)
         assert first.returncode == -signal.SIGKILL
         # shard processes log each answer to their own JSONL file (the warehouse has one writer)
-        lines = [json.loads(line) for f in (tmp_path / "wh" / "answer_log").rglob("*.jsonl") for line in f.read_text().splitlines()
-                 if line.endswith("}")]
+        lines = [
+            json.loads(line)
+            for f in (tmp_path / "wh" / "answer_log").rglob("*.jsonl")
+            for line in f.read_text().splitlines()
+            if line.endswith("}")
+        ]
         logged = {r["question_id"] for r in lines if r["error"] is None}
         assert 1 <= len(logged) < 31
         server.served.clear()
@@ -118,7 +156,9 @@ def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores
         assert second.returncode == 0, err
         asked_again = set(server.served)
     with duckdb.connect(str(db), read_only=True) as conn:
-        answers = conn.execute("SELECT question_id, error, engine_settings FROM answers WHERE answer_set = 'openai:test-model'").df()
+        answers = conn.execute(
+            "SELECT question_id, error, engine_settings FROM answers WHERE answer_set = 'openai:test-model'"
+        ).df()
         texts = dict(conn.execute("SELECT question_id, text FROM questions").fetchall())
         absorbed = {r[0] for r in conn.execute("SELECT question_id FROM answer_log WHERE error IS NULL").fetchall()}
     assert logged <= absorbed and not list((tmp_path / "wh" / "answer_log").rglob("*.jsonl"))  # one writer took them in
@@ -136,7 +176,9 @@ def test_import_engine_reads_the_generic_format(context, tmp_path):
         "not json\n"
     )
     engine = make_engine("import", {"path": str(path)})
-    frame = answer_questions(engine, [Q, Q.model_copy(update={"id": "other"})], context, "demo", "t", engine.answer_set, {})
+    frame = answer_questions(
+        engine, [Q, Q.model_copy(update={"id": "other"})], context, "demo", "t", engine.answer_set, {}
+    )
     rows = frame.set_index("question_id")
     assert rows.loc["rent", "answer"] == "Monthly rent is $2,150 [1]." and rows.loc["rent", "latency_ms"] == 812
     assert list(rows.loc["rent", "citations"]) == ["apartment-lease"] and engine.answer_set == "import:mine"

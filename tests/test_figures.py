@@ -4,7 +4,7 @@ from decimal import Decimal
 
 import pytest
 
-from ragpipe.figures import find_figures, parse_figure
+from ragpipe.text.figures import find_figures, parse_figure
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,10 @@
 
 import pytest
 
+from ragpipe.corpus.questions import Question
 from ragpipe.grading.declines import is_decline
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import RulesError, load_rules
-from ragpipe.questions import Question
 
 
 def q(kind="answerable", **kw):
@@ -48,8 +48,10 @@ def test_whole_dollar_money_key(rules):
 
 def test_reasoning_aloud_with_the_wrong_figure_is_wrong(rules):
     question = q(money_key="$42.99")
-    answer = ("The amount due is $26.99. This is indicated in Source 3, where the ending balance is listed "
-              "as $42.99, but the amount due is specified as $26.99. Therefore the amount due is $26.99.")
+    answer = (
+        "The amount due is $26.99. This is indicated in Source 3, where the ending balance is listed "
+        "as $42.99, but the amount due is specified as $26.99. Therefore the amount due is $26.99."
+    )
     g = grade(question, answer, [], rules)
     assert g.verdict == "wrong" and g.failure == "wrong money figure" and "$26.99" in g.wrong_money
 
@@ -124,7 +126,10 @@ def test_grader_version_follows_the_rules_file(tmp_path, rules):
         ("declines: {phrases: []}\n", "declines.phrases"),
         ("declines: {phrases: [x]}\nmoney: {question_patterns: ['(']}\n", "invalid regex"),
         ("declines: {phrases: [x]}\nsurprise: 1\n", "surprise"),
-        ("declines: {phrases: [not covered], exclusions: [{phrase: not covered, reason: r}]}\n", "both a phrase and an exclusion"),
+        (
+            "declines: {phrases: [not covered], exclusions: [{phrase: not covered, reason: r}]}\n",
+            "both a phrase and an exclusion",
+        ),
     ],
 )
 def test_bad_rules_files_are_refused(tmp_path, text, message):
@@ -165,8 +170,10 @@ def test_an_answer_that_asserts_a_figure_is_not_a_decline(answer, rules):
 
 
 def test_hypothetical_figures_assert_nothing(rules):
-    answer = ("I do not have access to the filing. For example, if revenue were $100 million and COGS $60 million, "
-              "the margin would be 40%.")
+    answer = (
+        "I do not have access to the filing. For example, if revenue were $100 million and COGS $60 million, "
+        "the margin would be 40%."
+    )
     assert is_decline(answer, rules)
 
 
@@ -181,8 +188,10 @@ def test_own_voice_not_the_sources(rules):
 
 
 def test_declining_a_fee_while_quoting_a_balance(rules):
-    for answer in ["I could not find the fee. The statement quotes \"-$10,020.00\".",
-                   "I could not find the fee; the statement shows an ending balance of -$10,020.00."]:
+    for answer in [
+        'I could not find the fee. The statement quotes "-$10,020.00".',
+        "I could not find the fee; the statement shows an ending balance of -$10,020.00.",
+    ]:
         g = grade(q(money_key="$20.00"), answer, [], rules)
         assert g.verdict == "wrong", answer
         assert not any(m["kind"] == "money_key" for m in g.matched), answer
@@ -190,7 +199,12 @@ def test_declining_a_fee_while_quoting_a_balance(rules):
 
 def test_question_unit_reads_bare_keys_and_answers(rules):
     question = q(text="What was capital expenditure in FY2018 (in USD millions)?", money_key="$1577.00")
-    for answer in ["Capex was $1,577 million.", "Capex was $1.577 billion.", "Capex was 1,577.", "Capex was $1,576.8 million."]:
+    for answer in [
+        "Capex was $1,577 million.",
+        "Capex was $1.577 billion.",
+        "Capex was 1,577.",
+        "Capex was $1,576.8 million.",
+    ]:
         assert grade(question, answer, [], rules).verdict == "correct", answer
     assert grade(question, "Capex was $1,677 million.", [], rules).failure == "wrong money figure"
 
@@ -204,7 +218,7 @@ def test_yes_no_questions(rules):
 
 
 def test_financebench_polarity_comes_from_the_gold_answer():
-    from ragpipe.adapters.financebench import polarity_of
+    from ragpipe.corpus.adapters.financebench import polarity_of
 
     assert polarity_of("Is Boeing's business subject to cyclicality?", "Yes, Boeing's business is cyclical.") == "yes"
     assert polarity_of("What drove margins?", "No single factor.") is None  # not a yes/no question

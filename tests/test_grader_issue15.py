@@ -2,8 +2,8 @@
 
 import pytest
 
+from ragpipe.corpus.questions import Question
 from ragpipe.grading.grader import grade
-from ragpipe.questions import Question
 
 
 def q(kind="answerable", **kw):
@@ -15,8 +15,16 @@ def q(kind="answerable", **kw):
     "key, question, answer",
     [
         ("$44,322", "How much do they owe?", "They owe $44,322. Total income was $512,480."),
-        ("$26.99", "What is the amount due?", "The ending balance is $42.99; after the $16.00 credit the amount due is $26.99."),
-        ("$5,818", "What is the net working capital in USD millions?", "$19,815 million - $13,997 million = $5,818 million"),
+        (
+            "$26.99",
+            "What is the amount due?",
+            "The ending balance is $42.99; after the $16.00 credit the amount due is $26.99.",
+        ),
+        (
+            "$5,818",
+            "What is the net working capital in USD millions?",
+            "$19,815 million - $13,997 million = $5,818 million",
+        ),
     ],
 )
 def test_the_figure_the_answer_gives_is_graded_the_rest_are_mentions(rules, key, question, answer):
@@ -28,7 +36,10 @@ def test_the_figure_the_answer_gives_is_graded_the_rest_are_mentions(rules, key,
     "key, answer",
     [
         ("$44,322", "Total income was $512,480 and they owe $450,658"),  # key absent, another figure asserted
-        ("$26.99", "This is indicated in Source 3, where the ending balance is listed as $42.99, so the amount due is $42.99"),
+        (
+            "$26.99",
+            "This is indicated in Source 3, where the ending balance is listed as $42.99, so the amount due is $42.99",
+        ),
     ],
 )
 def test_a_wrong_figure_without_the_key_is_still_wrong(rules, key, answer):
@@ -42,7 +53,12 @@ def test_a_wrong_figure_without_the_key_is_still_wrong(rules, key, answer):
         ("$11,588", "What is net income in USD millions?", "Net income was $11.6 billion.", "correct"),
         ("$1.70 billion", "What was the capital expenditure?", "Capital expenditure was $1,699 million.", "correct"),
         ("$11,588", "What is net income in USD millions?", "Net income was $12.9 billion.", "wrong"),
-        ("$11,588", "What is net income in USD millions?", "Net income was $12 billion.", "wrong"),  # two figures: too loose
+        (
+            "$11,588",
+            "What is net income in USD millions?",
+            "Net income was $12 billion.",
+            "wrong",
+        ),  # two figures: too loose
         ("$44,322", "How much do they owe?", "They owe $450,658.", "wrong"),
     ],
 )
@@ -103,7 +119,11 @@ def test_text_needles_are_normalized(rules, needle, answer):
 
 @pytest.mark.parametrize(
     "needle, answer",
-    [("flood", "The floodplain map is attached."), ("March 2004", "It opened in March 2005."), ("Hale", "The winner was Haley.")],
+    [
+        ("flood", "The floodplain map is attached."),
+        ("March 2004", "It opened in March 2005."),
+        ("Hale", "The winner was Haley."),
+    ],
 )
 def test_normalization_does_not_loosen_words(rules, needle, answer):
     assert grade(q(text="Who won?", must_contain=[needle]), answer, [], rules).verdict == "wrong"
@@ -112,17 +132,21 @@ def test_normalization_does_not_loosen_words(rules, needle, answer):
 def _mined(question: Question, page_text: str):
     import pandas as pd
 
-    from ragpipe.needles import mine_needles
+    from ragpipe.corpus.needles import mine_needles
 
-    pages = pd.DataFrame([["c", "doc", 1, page_text, len(page_text)], ["c", "other", 1, "Unrelated text about weather.", 29]],
-                         columns=["corpus", "doc_id", "page", "text", "chars"])
+    pages = pd.DataFrame(
+        [["c", "doc", 1, page_text, len(page_text)], ["c", "other", 1, "Unrelated text about weather.", 29]],
+        columns=["corpus", "doc_id", "page", "text", "chars"],
+    )
     frame = mine_needles("c", [question], pages)
     kept = frame[frame["status"] == "kept"]
     return frame, list(zip(kept["needle"], kept["kind"], kept["source"]))
 
 
 def test_a_computed_figure_is_mined_from_the_gold_answer(rules):
-    question = q(text="What is the FY2022 inventory turnover ratio?", gold_answer="Inventory turned 2.7 times in FY2022.")
+    question = q(
+        text="What is the FY2022 inventory turnover ratio?", gold_answer="Inventory turned 2.7 times in FY2022."
+    )
     frame, mined = _mined(question, "Cost of sales was 12,000. Average inventory was 4,444.")
     assert ("2.7", "number", "gold_answer_computed") in mined
     assert grade(question, "The inventory turnover ratio was about 2.70.", [], rules, mined).verdict == "correct"
@@ -130,11 +154,16 @@ def test_a_computed_figure_is_mined_from_the_gold_answer(rules):
 
 
 def test_a_choice_question_is_graded_on_the_option_the_gold_picks(rules):
-    question = q(text="Did wages as a percent of sales increase or decrease in FY2023?", gold_answer="Wages as a percent of sales increased in FY2023.")
+    question = q(
+        text="Did wages as a percent of sales increase or decrease in FY2023?",
+        gold_answer="Wages as a percent of sales increased in FY2023.",
+    )
     frame, mined = _mined(question, "Wages were 9.1% of net sales, up from 8.7%.")
     assert ("increase", "option", "gold_answer") in mined
     assert grade(question, "They increased, to 9.1% of net sales.", [], rules, mined).verdict == "correct"
-    assert grade(question, "They decreased. Analysts had expected an increase.", [], rules, mined).verdict == "wrong"  # the first sentence gives the choice
+    assert (
+        grade(question, "They decreased. Analysts had expected an increase.", [], rules, mined).verdict == "wrong"
+    )  # the first sentence gives the choice
 
 
 def test_a_short_gold_answer_is_a_needle_whole(rules):
@@ -146,9 +175,11 @@ def test_a_short_gold_answer_is_a_needle_whole(rules):
 
 
 def test_a_yes_no_question_may_open_with_a_phrase():
-    from ragpipe.adapters.financebench import polarity_of
+    from ragpipe.corpus.adapters.financebench import polarity_of
 
-    assert polarity_of("Looking at VaR, did the risk decrease compared to the prior year?", "Yes. It decreased.") == "yes"
+    assert (
+        polarity_of("Looking at VaR, did the risk decrease compared to the prior year?", "Yes. It decreased.") == "yes"
+    )
     assert polarity_of("In FY2022, what was the revenue?", "Yes, $5 billion.") is None
 
 
@@ -168,7 +199,9 @@ def test_a_yes_no_answer_may_restate_the_question(rules, answer, verdict):
 
 def test_a_calculation_given_up_on_is_a_decline_its_inputs_assert_nothing(rules):
     question = q(text="What is the FY2022 interest coverage ratio?", must_contain=["4.2"])
-    gave_up = "Adjusted EBIT was $1,200 million. The annual interest expense is not given, so I cannot calculate the ratio."
+    gave_up = (
+        "Adjusted EBIT was $1,200 million. The annual interest expense is not given, so I cannot calculate the ratio."
+    )
     g = grade(question, gave_up, [], rules)
     assert g.declined and g.rule == "answerable.declined", g
     # a hedge on a part is still an answer: the material lacks a detail, the answerer did not give up

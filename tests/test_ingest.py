@@ -1,10 +1,9 @@
 """Ingest: every readable PDF becomes pages; a bad one becomes a failed row, in words."""
 
-
 import pytest
 
-from ragpipe.extract import ExtractionError, extract_pdf
-from ragpipe.ingest import ingest_folder
+from ragpipe.corpus.extract import ExtractionError, extract_pdf
+from ragpipe.corpus.ingest import ingest_folder
 from tests.reliability.pdfs import text_pdf as _pdf
 
 
@@ -76,12 +75,12 @@ def test_ingest_is_incremental_by_content_hash(tmp_path):
 
 
 def test_worker_processes_ingest_exactly_what_one_process_does(tmp_path, monkeypatch):
-    import ragpipe.extract_pool
+    import ragpipe.corpus.extract_pool
 
     for n in range(4):
         _pdf(tmp_path / f"doc{n}.pdf", [f"Page one of document {n}: total ${n},250.00.", f"Page two, line {n}."])
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\ngarbage")
-    monkeypatch.setattr(ragpipe.extract_pool, "PARALLEL_MIN_BYTES", 0)  # small files: parallel anyway
+    monkeypatch.setattr(ragpipe.corpus.extract_pool, "PARALLEL_MIN_BYTES", 0)  # small files: parallel anyway
     one = ingest_folder("t", tmp_path, workers=1)
     two = ingest_folder("t", tmp_path, workers=2)
     assert (two.parsed, len(two.documents), len(two.failed)) == (5, 4, 1)

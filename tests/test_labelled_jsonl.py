@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ragpipe.grading.labelled_jsonl import CORPUS, read_labelled_jsonl
-from ragpipe.needles import mine_needles
+from ragpipe.corpus.needles import mine_needles
+from ragpipe.evaluation.labelled_jsonl import CORPUS, read_labelled_jsonl
 from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "tests" / "data" / "labelled-answers.jsonl"
@@ -34,9 +34,15 @@ def test_needles_come_from_the_gold_answer_never_the_question():
 
 def test_agreement_on_the_example_file(tmp_path):
     """Every labelled example is one the grader must get right; the report says so per system."""
-    out = subprocess.run([Path(sys.executable).parent / "ragpipe", "agreement", "--labels", str(EXAMPLE), "--json"],
-                         cwd=ROOT, env={"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"},
-                         capture_output=True, text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [Path(sys.executable).parent / "ragpipe", "agreement", "--labels", str(EXAMPLE), "--json"],
+        cwd=ROOT,
+        env={"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     report = json.loads(out.stdout)
     assert report["n"] == len(EXAMPLE.read_text().splitlines()) - 1
     mismatched = {h: {g: n for g, n in row.items() if g != h and n} for h, row in report["confusion"].items()}

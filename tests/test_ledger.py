@@ -15,15 +15,25 @@ import pytest
 from dagster import DagsterInstance
 
 from assets.runner import regrade_pair, run_corpus
-from ragpipe.delta import stored_delta
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.grading.version import PACKAGE_ROOT, VERDICT_MODULES, code_fingerprint, grader_fingerprint
-from ragpipe.history import VERDICT_COLUMNS, grading_events, record_grading
-from ragpipe.warehouse import read_partition
+from ragpipe.history.delta import stored_delta
+from ragpipe.history.record import VERDICT_COLUMNS, grading_events, record_grading
+from ragpipe.warehouse.tables import read_partition
 from tests.conftest import ROOT, warehouse_resources
 
-FLIP = ["corpus", "config", "answer_set", "question_id", "answer_id", "old_verdict", "new_verdict", "old_declined", "new_declined"]
+FLIP = [
+    "corpus",
+    "config",
+    "answer_set",
+    "question_id",
+    "answer_id",
+    "old_verdict",
+    "new_verdict",
+    "old_declined",
+    "new_declined",
+]
 
 
 def _candidate(tmp_path: Path) -> Path:
@@ -68,7 +78,10 @@ def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path):
     forward_run = regrade_pair("demo", "default", instance=instance, resources=candidate)
     with duckdb.connect(str(db), read_only=True) as conn:
         forward = stored_delta(conn)
-    assert forward["from_version"] == load_rules().version and forward["to_version"] == load_rules(_candidate(tmp_path)).version
+    assert (
+        forward["from_version"] == load_rules().version
+        and forward["to_version"] == load_rules(_candidate(tmp_path)).version
+    )
     assert forward["changed"] >= 4 and forward["monotone"] is False
     assert _asset_delta(forward_run)["changed"] == forward["changed"]
 
@@ -85,21 +98,28 @@ def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path):
     assert (back["from_version"], back["to_version"]) == (forward["to_version"], forward["from_version"])
     assert _flips(back) == _inverse(_flips(forward)) and back["monotone"] is True
     # the asset says the same flips as the command
-    assert _asset_delta(back_run)["changed"] == back["changed"] and _asset_delta(back_run)["from_version"] == back["from_version"]
+    assert (
+        _asset_delta(back_run)["changed"] == back["changed"]
+        and _asset_delta(back_run)["from_version"] == back["from_version"]
+    )
     assert {tuple(r[k] for k in FLIP) for r in stored.to_dict("records")} == _flips(back)
     # the ledger keeps both versions and every verdict: each answer has a row per grading that moved the version
     assert set(versions) == {forward["from_version"], forward["to_version"]}
     assert list(events["grader_version"]) == [forward["from_version"], forward["to_version"], forward["from_version"]]
     assert set(rows_per_answer["n"]) == {3}
-    for c, k, s, q, answer_id, old, new, *_ in _flips(forward):
+    for _c, _k, _s, _q, answer_id, old, new, *_ in _flips(forward):
         assert list(trail.loc[trail["answer_id"] == answer_id, "verdict"]) == [old, new, old]
 
 
 def test_explicit_versions_still_compare_those_versions(tmp_path):
     instance = DagsterInstance.ephemeral()
     candidate_path = _candidate(tmp_path)
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path)))
-    assert regrade_pair("demo", "default", instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)).success
+    assert all(
+        r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path))
+    )
+    assert regrade_pair(
+        "demo", "default", instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)
+    ).success
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
         default = stored_delta(conn)
         pinned = stored_delta(conn, from_version=load_rules(candidate_path).version, to_version=load_rules().version)
@@ -108,7 +128,12 @@ def test_explicit_versions_still_compare_those_versions(tmp_path):
 
 def test_a_changed_input_under_the_same_version_is_recorded(tmp_path):
     """A question row or its needles changing changes verdicts without a new grader version: history sees it."""
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path)))
+    assert all(
+        r.success
+        for r in run_corpus(
+            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path)
+        )
+    )
     rules = load_rules()
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
         keys = {"corpus": "demo", "config": "default"}
@@ -116,7 +141,9 @@ def test_a_changed_input_under_the_same_version_is_recorded(tmp_path):
         questions = read_partition(conn, "questions", {"corpus": "demo"})
         needles = read_partition(conn, "needles", {"corpus": "demo"})
         graded = grade_answers(answers, questions, needles, rules)
-        target = graded.loc[(graded["verdict"] == "correct") & (graded["kind"] == "answerable") & ~graded["declined"]].iloc[0]
+        target = graded.loc[
+            (graded["verdict"] == "correct") & (graded["kind"] == "answerable") & ~graded["declined"]
+        ].iloc[0]
         changed = questions.copy()  # the corpus now says the answer is not in the documents
         changed.loc[changed["question_id"] == target["question_id"], "kind"] = "negative"
         regraded = grade_answers(answers, changed, needles, rules)
@@ -125,8 +152,13 @@ def test_a_changed_input_under_the_same_version_is_recorded(tmp_path):
         conn.execute("DELETE FROM grades WHERE corpus = 'demo' AND config = 'default'")
         conn.register("regraded", regraded)
         conn.execute("INSERT INTO grades BY NAME SELECT * FROM regraded")
-        rows = conn.execute("SELECT verdict, input_sha FROM grade_history WHERE answer_id = ? ORDER BY event_seq", [target["answer_id"]]).df()
-        assert conn.execute("SELECT count(*) FROM grade_history").fetchall()[0][0] - before == (graded["input_sha"] != regraded["input_sha"]).sum()
+        rows = conn.execute(
+            "SELECT verdict, input_sha FROM grade_history WHERE answer_id = ? ORDER BY event_seq", [target["answer_id"]]
+        ).df()
+        assert (
+            conn.execute("SELECT count(*) FROM grade_history").fetchall()[0][0] - before
+            == (graded["input_sha"] != regraded["input_sha"]).sum()
+        )
         assert_history_matches_grades(conn)
     assert list(rows["verdict"]) == ["correct", "wrong"] and rows["input_sha"].nunique() == 2
     # nothing changed: recording again adds no row
@@ -173,8 +205,10 @@ def _ragpipe_imports(module: str) -> set[str]:
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ragpipe"):
             found.add(node.module.removeprefix("ragpipe."))
-            for alias in node.names:  # `from ragpipe.adapters import aragog` names a module
-                if (PACKAGE_ROOT / node.module.removeprefix("ragpipe").strip(".").replace(".", "/") / f"{alias.name}.py").exists():
+            for alias in node.names:  # `from ragpipe.corpus.adapters import aragog` names a module
+                if (
+                    PACKAGE_ROOT / node.module.removeprefix("ragpipe").strip(".").replace(".", "/") / f"{alias.name}.py"
+                ).exists():
                     found.add(f"{node.module.removeprefix('ragpipe.')}.{alias.name}")
     return found
 
@@ -183,15 +217,15 @@ def test_every_module_the_grader_reads_with_is_in_the_version():
     """Whatever the grader and the needle miner import, transitively, is hashed into the version,
     except plain I/O and bookkeeping named here with the reason."""
     not_deciding = {
-        "jsonl": "reads JSON lines; a bad line is refused, never reinterpreted",
-        "problems": "the record of a refused row",
-        "warehouse": "storage",
-        "manifest": "where a corpus's files are",
-        "ingest": "page text, which is data: a change shows in the pages' content",
-        "demo_pdfs": "writes the demo PDFs, which are data",
+        "inputs.jsonl": "reads JSON lines; a bad line is refused, never reinterpreted",
+        "inputs.problems": "the record of a refused row",
+        "warehouse.tables": "storage",
+        "corpus.manifest": "where a corpus's files are",
+        "corpus.ingest": "page text, which is data: a change shows in the pages' content",
+        "corpus.demo_pdfs": "writes the demo PDFs, which are data",
     }
     listed = {m.removesuffix(".py").replace("/", ".").removesuffix(".__init__") for m in VERDICT_MODULES}
-    todo, seen = ["grading.grade_table", "needles", "adapters"], set()
+    todo, seen = ["grading.grade_table", "corpus.needles", "corpus.adapters"], set()
     while todo:
         module = todo.pop()
         if module in seen or module in not_deciding:
@@ -204,14 +238,33 @@ def test_every_module_the_grader_reads_with_is_in_the_version():
 def test_rules_show_prints_what_a_version_was_made_of(tmp_path):
     instance = DagsterInstance.ephemeral()
     candidate_path = _candidate(tmp_path)
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)))
+    assert all(
+        r.success
+        for r in run_corpus(
+            "demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)
+        )
+    )
     env = {"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"}
     bin_dir = Path(sys.executable).parent
-    shown = subprocess.run([bin_dir / "ragpipe", "rules", "show", load_rules(candidate_path).version, "--json"], cwd=ROOT, env=env,
-                           capture_output=True, text=True, timeout=120, check=True)
+    shown = subprocess.run(
+        [bin_dir / "ragpipe", "rules", "show", load_rules(candidate_path).version, "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     record = json.loads(shown.stdout)
     assert record["rules_text"] == candidate_path.read_text() and record["code_sha"] == code_fingerprint()[0]
-    missing = subprocess.run([bin_dir / "ragpipe", "rules", "show", "g-000000000000"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    missing = subprocess.run(
+        [bin_dir / "ragpipe", "rules", "show", "g-000000000000"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert missing.returncode == 1 and "not recorded" in missing.stdout
 
 
@@ -229,8 +282,14 @@ def test_scorecard_warns_when_grades_were_materialized_without_it(tmp_path):
     fresh = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
     assert "older than its grades" not in fresh.stderr
     # grades alone, as from the UI: the scorecards now describe an earlier grading
-    result = materialize(_all_assets(), selection=AssetSelection.assets("grades"), partition_key=pair_key("demo", "default"),
-                         instance=instance, resources=resources, run_config=QUIET)
+    result = materialize(
+        _all_assets(),
+        selection=AssetSelection.assets("grades"),
+        partition_key=pair_key("demo", "default"),
+        instance=instance,
+        resources=resources,
+        run_config=QUIET,
+    )
     assert result.success
     stale = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
     assert "demo/default: scorecards are older than its grades" in stale.stderr

@@ -2,8 +2,8 @@
 
 import pytest
 
-from ragpipe.manifest import ManifestError, list_corpora, load_configs, load_manifest, resolve_config
-from ragpipe.questions import QuestionError, load_questions, read_questions
+from ragpipe.corpus.manifest import ManifestError, list_corpora, load_configs, load_manifest, resolve_config
+from ragpipe.corpus.questions import QuestionError, load_questions, read_questions
 from tests.conftest import ROOT
 
 
@@ -41,10 +41,14 @@ def test_bad_config_knobs(tmp_path):
 
 def test_question_errors_name_file_line_and_field(tmp_path):
     path = tmp_path / "q.yaml"
-    path.write_text("questions:\n  - id: a\n    text: t\n    kind: answerable\n  - id: b\n    text: t\n    kind: maybe\n")
+    path.write_text(
+        "questions:\n  - id: a\n    text: t\n    kind: answerable\n  - id: b\n    text: t\n    kind: maybe\n"
+    )
     with pytest.raises(QuestionError, match=r"q.yaml:5: field kind"):
         load_questions(path)
-    path.write_text("questions:\n  - id: a\n    text: t\n    kind: negative\n  - id: a\n    text: u\n    kind: negative\n")
+    path.write_text(
+        "questions:\n  - id: a\n    text: t\n    kind: negative\n  - id: a\n    text: u\n    kind: negative\n"
+    )
     with pytest.raises(QuestionError, match="duplicate question id 'a'"):
         load_questions(path)
     jsonl = tmp_path / "q.jsonl"
@@ -61,7 +65,7 @@ def test_every_bad_row_is_reported_with_file_line_and_field(tmp_path):
     path.write_text(
         '{"id": "a", "text": "t", "kind": "answerable", "golden_docs": ["lease"]}\n'
         '{"id": "b", "text": "t", "kind": "answerable", "golden_docs": ["ghost"]}\n'
-        'not json\n'
+        "not json\n"
         '{"id": "d", "text": "t", "kind": "negative", "colour": "blue"}\n'
         '{"id": "a", "text": "again", "kind": "negative"}\n'
     )

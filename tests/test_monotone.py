@@ -5,9 +5,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ragpipe.corpus.questions import Question
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import DEFAULT_RULES, RulesError, load_rules
-from ragpipe.questions import Question
 
 ANSWERS = [
     "I could not find this in the provided documents.",
@@ -22,7 +22,22 @@ ANSWERS = [
     "Unclear from the sources; perhaps $120,000.",
     "",
 ]
-WORDS = ["filing", "is", "silent", "lack", "records", "nothing", "about", "beyond", "unclear", "the", "sources", "perhaps", "covered", "not"]
+WORDS = [
+    "filing",
+    "is",
+    "silent",
+    "lack",
+    "records",
+    "nothing",
+    "about",
+    "beyond",
+    "unclear",
+    "the",
+    "sources",
+    "perhaps",
+    "covered",
+    "not",
+]
 QUESTIONS = [
     Question(id="n", text="What is the pet insurance premium?", kind="negative"),
     Question(id="a", text="What do rent and electricity add up to?", kind="ambiguous", money_key="$2,268.46"),
@@ -34,7 +49,9 @@ RANK = {"correct": 2, "partial": 1, "wrong": 0, "ungradable": 0}
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join), min_size=1, max_size=4))
 def test_adding_decline_phrases_is_monotone(rules, extra):
-    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + extra})})
+    wider = rules.model_copy(
+        update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + extra})}
+    )
     for question in QUESTIONS:
         for answer in ANSWERS:
             before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
@@ -49,22 +66,44 @@ def test_a_phrase_that_swallows_an_exclusion_cannot_hide_a_decline(rules):
     """A longer phrase overlapping `not covered` used to take `not provided` with it when its match was excluded."""
     negative = QUESTIONS[0]
     assert grade(negative, COUNTEREXAMPLE, [], rules).declined
-    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + ["is not covered, not"]})})
+    wider = rules.model_copy(
+        update={
+            "declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + ["is not covered, not"]})
+        }
+    )
     after = grade(negative, COUNTEREXAMPLE, [], wider)
     assert after.declined and after.verdict == "correct"
 
 
-@pytest.mark.parametrize("phrase, how", [("is not covered, not", "contains"), ("covered, not", "overlaps"), ("not", "lies inside")])
+@pytest.mark.parametrize(
+    "phrase, how", [("is not covered, not", "contains"), ("covered, not", "overlaps"), ("not", "lies inside")]
+)
 def test_a_phrase_clashing_with_an_exclusion_is_refused(tmp_path, phrase, how):
     path = tmp_path / "rules.yaml"
-    path.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", f"    - could not find\n    - '{phrase}'\n"))
+    path.write_text(
+        DEFAULT_RULES.read_text().replace("    - could not find\n", f"    - could not find\n    - '{phrase}'\n")
+    )
     with pytest.raises(RulesError, match=f"{how} exclusion 'not covered'"):
         load_rules(path)
 
 
 FRAGMENTS = [
-    "not covered", "as of my last update", "not provided", "could not find", "no information", "is", "the premium",
-    "not", "covered", "$1,284.00", "in the policy", "however", "the lease", ",", ".", "does not mention",
+    "not covered",
+    "as of my last update",
+    "not provided",
+    "could not find",
+    "no information",
+    "is",
+    "the premium",
+    "not",
+    "covered",
+    "$1,284.00",
+    "in the policy",
+    "however",
+    "the lease",
+    ",",
+    ".",
+    "does not mention",
 ]
 
 
@@ -75,7 +114,9 @@ FRAGMENTS = [
 )
 def test_exclusions_beside_declines_stay_monotone(rules, answer, extra):
     """Answers that put exclusions next to decline phrases: a new phrase, whatever it is, only adds declines."""
-    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + [extra]})})
+    wider = rules.model_copy(
+        update={"declines": rules.declines.model_copy(update={"phrases": rules.declines.phrases + [extra]})}
+    )
     for question in QUESTIONS:
         before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
         assert not (before.declined and not after.declined), (question.id, answer, extra)
@@ -83,7 +124,7 @@ def test_exclusions_beside_declines_stay_monotone(rules, answer, extra):
 
 
 def test_audit_refuses_a_proposed_phrase_that_overlaps_an_exclusion(rules):
-    from ragpipe.audit import with_declines
+    from ragpipe.evaluation.audit import with_declines
 
     with pytest.raises(RulesError, match="'is not covered, not' contains exclusion 'not covered'"):
         with_declines(rules, ["is not covered, not"])

@@ -3,9 +3,9 @@
 import pandas as pd
 import pytest
 
-from ragpipe.figures import find_figures
-from ragpipe.matching import find_needle, same_figure_loosely
-from ragpipe.needles import COMPUTED, FIGURE_KINDS, gold_texts, mine_needles
+from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, gold_texts, mine_needles
+from ragpipe.text.figures import find_figures
+from ragpipe.text.matching import find_needle, same_figure_loosely
 
 
 def _magnitude_match(needle: str, text: str) -> bool:
@@ -36,13 +36,18 @@ def assert_needle_invariants(frame: pd.DataFrame, questions, pages: pd.DataFrame
             assert row.kind in FIGURE_KINDS and _magnitude_match(row.needle, q.gold_answer), row
             assert not any(_magnitude_match(row.needle, u.text) for u in gold_texts(q, pages)), row
             continue
-        units = [u for u in gold_texts(q, pages) if u.doc_id == row.doc_id and u.page == row.page and u.source == row.source]
+        units = [
+            u for u in gold_texts(q, pages) if u.doc_id == row.doc_id and u.page == row.page and u.source == row.source
+        ]
         assert units, row
         text = units[0].text[row.char_offset :]
         if row.kind in FIGURE_KINDS:
             assert _magnitude_match(row.needle, text), row
         else:
-            assert find_needle(row.needle, text, [], kind=kind) == (0, find_needle(row.needle, text, [], kind=kind)[1]), row
+            assert find_needle(row.needle, text, [], kind=kind) == (
+                0,
+                find_needle(row.needle, text, [], kind=kind)[1],
+            ), row
 
 
 def test_demo_needle_invariants(demo_ingested, demo_questions):
@@ -55,7 +60,9 @@ def test_rejections_carry_reasons(demo_ingested, demo_questions):
     frame = mine_needles("demo", demo_questions, demo_ingested.pages)
     reasons = dict(zip(zip(frame["question_id"], frame["needle"]), frame["reason"]))
     assert reasons[("paystub-401k", "401")] == "present in question"
-    assert reasons[("amb-rent-plus-electric", "$2,268.46")] == "computed: in the gold answer, not in the gold text"  # not printed
+    assert (
+        reasons[("amb-rent-plus-electric", "$2,268.46")] == "computed: in the gold answer, not in the gold text"
+    )  # not printed
     sources = dict(zip(zip(frame["question_id"], frame["needle"]), frame["source"]))
     assert sources[("amb-rent-plus-electric", "$2,268.46")] == COMPUTED
     assert reasons[("amb-rent-plus-electric", "$2,150")] == "found in gold text"
@@ -74,12 +81,15 @@ def shared_corpus(request, shared_warehouse):
     """(questions, pages, needles) of a third-party corpus, as the pipeline materialized them."""
     import duckdb
 
-    from ragpipe.questions import question_from_row
+    from ragpipe.corpus.questions import question_from_row
 
     name = request.param
     with duckdb.connect(str(shared_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         pages = conn.execute("SELECT * FROM pages WHERE corpus = ?", [name]).df()
-        questions = [question_from_row(r) for r in conn.execute("SELECT * FROM questions WHERE corpus = ?", [name]).df().to_dict("records")]
+        questions = [
+            question_from_row(r)
+            for r in conn.execute("SELECT * FROM questions WHERE corpus = ?", [name]).df().to_dict("records")
+        ]
         needles = conn.execute("SELECT * FROM needles WHERE corpus = ?", [name]).df()
     return questions, pages, needles
 

@@ -11,7 +11,7 @@ import pytest
 from dagster import DagsterInstance
 
 from assets.runner import run_corpus
-from ragpipe.scorecard import build_scorecard
+from ragpipe.evaluation.scorecard import build_scorecard
 from tests.conftest import warehouse_resources
 
 
@@ -22,7 +22,9 @@ def _resources(warehouse: Path) -> dict:
 @pytest.fixture(scope="module")
 def materialized(tmp_path_factory) -> tuple[Path, list]:
     folder = tmp_path_factory.mktemp("warehouse")
-    results = run_corpus("demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(folder))
+    results = run_corpus(
+        "demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(folder)
+    )
     assert all(r.success for r in results)
     return folder, results
 
@@ -38,7 +40,17 @@ def _sql(warehouse: Path, query: str) -> pd.DataFrame:
 
 
 def test_every_stage_is_a_table_and_a_parquet_file(warehouse):
-    for table in ["documents", "pages", "failed_documents", "questions", "needles", "chunks", "answers", "grades", "scorecards"]:
+    for table in [
+        "documents",
+        "pages",
+        "failed_documents",
+        "questions",
+        "needles",
+        "chunks",
+        "answers",
+        "grades",
+        "scorecards",
+    ]:
         assert len(_sql(warehouse, f"SELECT * FROM {table}")) > 0, table
         assert list((warehouse / "parquet" / table).rglob("data.parquet")), table
     assert (warehouse / "index" / "demo" / "default" / "chunk_ids.json").exists()
@@ -77,7 +89,9 @@ def test_answers_carry_citations_latency_and_settings(warehouse):
 
 
 def test_configurations_are_kept_apart(warehouse):
-    chunks = _sql(warehouse, "SELECT config, count(*) AS n, max(words) AS w FROM chunks GROUP BY config ORDER BY config")
+    chunks = _sql(
+        warehouse, "SELECT config, count(*) AS n, max(words) AS w FROM chunks GROUP BY config ORDER BY config"
+    )
     assert list(chunks["config"]) == ["default", "small-chunks"]
     assert chunks["n"].iloc[1] > chunks["n"].iloc[0] and chunks["w"].iloc[1] <= 80
 
@@ -88,19 +102,25 @@ def test_rematerializing_replaces_rows_and_grades_are_byte_identical(warehouse):
         return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest(), len(frame)
 
     before = grade_hash()
-    results = run_corpus("demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(warehouse))
+    results = run_corpus(
+        "demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=_resources(warehouse)
+    )
     assert all(r.success for r in results)
     assert grade_hash() == before
-    (documents,) = [e for e in results[0].get_asset_materialization_events() if e.asset_key.to_user_string() == "documents"]
+    (documents,) = [
+        e for e in results[0].get_asset_materialization_events() if e.asset_key.to_user_string() == "documents"
+    ]
     metadata = documents.materialization.metadata
     assert (metadata["pdfs_parsed"].value, metadata["pdfs_reused"].value) == (0, 11)  # unchanged PDFs are not parsed
     for result in results[1:]:  # unchanged pages: no pair is re-chunked or re-indexed
-        events = {e.asset_key.to_user_string(): e.materialization.metadata for e in result.get_asset_materialization_events()}
+        events = {
+            e.asset_key.to_user_string(): e.materialization.metadata for e in result.get_asset_materialization_events()
+        }
         assert events["chunks"]["rechunked"].value is False and events["chunk_index"]["rebuilt"].value is False
 
 
 def test_an_index_built_from_other_chunks_is_rebuilt(tmp_path):
-    from ragpipe.fingerprint import stored_fingerprint
+    from ragpipe.retrieval.fingerprint import stored_fingerprint
 
     resources = _resources(tmp_path)
     first = run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=resources)
@@ -108,7 +128,9 @@ def test_an_index_built_from_other_chunks_is_rebuilt(tmp_path):
         before = stored_fingerprint(conn, "chunks", "demo", "default")
     (tmp_path / "index" / "demo" / "default" / "chunks.fingerprint").write_text("stale")
     again = run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=resources)
-    events = {e.asset_key.to_user_string(): e.materialization.metadata for e in again[1].get_asset_materialization_events()}
+    events = {
+        e.asset_key.to_user_string(): e.materialization.metadata for e in again[1].get_asset_materialization_events()
+    }
     assert all(r.success for r in first + again)
     assert events["chunks"]["rechunked"].value is False  # same pages and knobs
     assert events["chunk_index"]["rebuilt"].value is True  # the saved index says it was built from other chunks
@@ -151,5 +173,9 @@ def test_wrong_money_blocks_scorecards(tmp_path):
     (failure,) = failed_money_checks([result])
     assert failure["offending_questions"] == ["tax-owed"] and failure["wrong_money"] == 1
     grade = _sql(tmp_path, "SELECT verdict, failure, wrong_money FROM grades WHERE question_id = 'tax-owed'").iloc[0]
-    assert (grade["verdict"], grade["failure"], list(grade["wrong_money"])) == ("wrong", "wrong money figure", ["$450,658"])
+    assert (grade["verdict"], grade["failure"], list(grade["wrong_money"])) == (
+        "wrong",
+        "wrong money figure",
+        ["$450,658"],
+    )
     assert _sql(tmp_path, "SELECT * FROM scorecards").equals(before)  # blocked: not refreshed

@@ -11,11 +11,11 @@ import pytest
 from dagster import DagsterInstance
 
 from assets.runner import regrade_pair, run_corpus
-from ragpipe.audit import audit
-from ragpipe.delta import grade_delta
+from ragpipe.evaluation.audit import audit
+from ragpipe.evaluation.whatif import whatif
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
-from ragpipe.sql import SqlRefused, run_query
-from ragpipe.whatif import whatif
+from ragpipe.history.delta import grade_delta
+from ragpipe.warehouse.sql import SqlRefused, run_query
 from tests.conftest import warehouse_resources
 
 
@@ -30,7 +30,9 @@ def _hash(frame: pd.DataFrame) -> str:
 
 @pytest.fixture()
 def warehouse(tmp_path) -> Path:
-    results = run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path))
+    results = run_corpus(
+        "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path)
+    )
     assert all(r.success for r in results)
     return tmp_path
 
@@ -51,11 +53,11 @@ class Tripwire:
 
 
 def test_regrade_touches_only_grades_and_never_the_engine(warehouse, tmp_path, monkeypatch):
-    import ragpipe.engines
+    import ragpipe.answering.engines
 
     answers_before = _sql(warehouse, "SELECT * FROM answers ORDER BY answer_id")
     chunks_before = _sql(warehouse, "SELECT * FROM chunks ORDER BY chunk_id")
-    monkeypatch.setitem(ragpipe.engines.ENGINES, "extractive", Tripwire)
+    monkeypatch.setitem(ragpipe.answering.engines.ENGINES, "extractive", Tripwire)
     candidate = _rules_without(tmp_path, "could not find")
     resources = warehouse_resources(warehouse, rules_path=candidate)
     result = regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=resources)
@@ -81,19 +83,50 @@ def test_regrading_with_an_unchanged_grader_is_idempotent(warehouse):
         _sql(warehouse, "SELECT count(*) AS n FROM scorecard_history")["n"].iloc[0],
     )
     before = counts()
-    assert regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=warehouse_resources(warehouse)).success
+    assert regrade_pair(
+        "demo", "default", instance=DagsterInstance.ephemeral(), resources=warehouse_resources(warehouse)
+    ).success
     assert counts() == before
-    dupes = _sql(warehouse, "SELECT answer_id, grader_version, answer_sha, count(*) AS n FROM grade_history GROUP BY ALL HAVING n > 1")
+    dupes = _sql(
+        warehouse,
+        "SELECT answer_id, grader_version, answer_sha, count(*) AS n FROM grade_history GROUP BY ALL HAVING n > 1",
+    )
     assert dupes.empty
 
 
 def test_delta_directions_and_monotonicity():
     key = {"corpus": "c", "config": "k", "answer_set": "s"}
-    old = pd.DataFrame([
-        {**key, "question_id": "a", "answer_id": "1", "verdict": "correct", "declined": False, "failure": None, "rule": "r1"},
-        {**key, "question_id": "b", "answer_id": "2", "verdict": "wrong", "declined": False, "failure": "did not decline", "rule": "r2"},
-        {**key, "question_id": "c", "answer_id": "3", "verdict": "wrong", "declined": False, "failure": "missing needles", "rule": "r3"},
-    ])
+    old = pd.DataFrame(
+        [
+            {
+                **key,
+                "question_id": "a",
+                "answer_id": "1",
+                "verdict": "correct",
+                "declined": False,
+                "failure": None,
+                "rule": "r1",
+            },
+            {
+                **key,
+                "question_id": "b",
+                "answer_id": "2",
+                "verdict": "wrong",
+                "declined": False,
+                "failure": "did not decline",
+                "rule": "r2",
+            },
+            {
+                **key,
+                "question_id": "c",
+                "answer_id": "3",
+                "verdict": "wrong",
+                "declined": False,
+                "failure": "missing needles",
+                "rule": "r3",
+            },
+        ]
+    )
     new = old.copy()
     new.loc[1, ["verdict", "declined", "failure", "rule"]] = ["correct", True, None, "negative.declined"]
     delta = grade_delta(old, new)
@@ -130,8 +163,12 @@ def test_audit_reports_why_not_covered_is_a_bad_decline(warehouse):
 def test_sql_is_read_only_and_stays_inside_the_warehouse(warehouse):
     db = warehouse / "ragpipe.duckdb"
     n = len(run_query(db, "SELECT * FROM grades"))
-    for statement in ["DELETE FROM grades", "DROP TABLE grades", "CREATE TABLE x AS SELECT 1",
-                      "INSERT INTO grades SELECT * FROM grades"]:
+    for statement in [
+        "DELETE FROM grades",
+        "DROP TABLE grades",
+        "CREATE TABLE x AS SELECT 1",
+        "INSERT INTO grades SELECT * FROM grades",
+    ]:
         with pytest.raises(SqlRefused, match="read-only"):
             run_query(db, statement)
     with pytest.raises(SqlRefused, match="outside the warehouse"):
@@ -157,15 +194,30 @@ def test_the_commands_a_user_runs(tmp_path):
 
     def ragpipe(*args, rules=None, check=True):
         run_env = {**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}
-        return subprocess.run([f"{bin_dir}/ragpipe", *args], cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=600, check=check)
+        return subprocess.run(
+            [f"{bin_dir}/ragpipe", *args],
+            cwd=ROOT,
+            env=run_env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=check,
+        )
 
     ragpipe("run", "--corpus", "demo", "--config", "default", rules=candidate)
     assert "regraded 1 pair(s)" in ragpipe("regrade").stdout
     delta = json.loads(ragpipe("delta", "--json").stdout)
     assert delta["from_version"] == load_rules(candidate).version and delta["to_version"] == load_rules().version
     assert delta["changed"] >= 4 and delta["monotone"] is True  # declines recognised again: wrong -> correct
-    assert all(f["old_verdict"] == "wrong" and f["new_verdict"] == "correct" for f in delta["flips"] if f["question_id"].startswith("neg-"))
-    assert delta["scorecards"] and delta["scorecards"][0]["overall_pct_after"] > delta["scorecards"][0]["overall_pct_before"]
+    assert all(
+        f["old_verdict"] == "wrong" and f["new_verdict"] == "correct"
+        for f in delta["flips"]
+        if f["question_id"].startswith("neg-")
+    )
+    assert (
+        delta["scorecards"]
+        and delta["scorecards"][0]["overall_pct_after"] > delta["scorecards"][0]["overall_pct_before"]
+    )
     whatif_back = json.loads(ragpipe("whatif", "--rules", str(candidate), "--json").stdout)
     assert whatif_back["changed"] == delta["changed"] and whatif_back["monotone"] is False
     # back to the candidate: the delta follows time, so it is the exact inverse of the one above

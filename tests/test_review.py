@@ -24,10 +24,14 @@ def reviewed(tmp_path_factory) -> dict:
     """The demo pair graded, then re-graded without the decline phrase "could not find" (a real delta)."""
     folder = tmp_path_factory.mktemp("review-warehouse")
     instance = DagsterInstance.ephemeral()
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(folder)))
+    assert all(
+        r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(folder))
+    )
     candidate = folder / "rules-candidate.yaml"
     candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
-    result = regrade_pair("demo", "default", instance=instance, resources=warehouse_resources(folder, rules_path=candidate))
+    result = regrade_pair(
+        "demo", "default", instance=instance, resources=warehouse_resources(folder, rules_path=candidate)
+    )
     assert result.success
     (event,) = [e for e in result.get_asset_materialization_events() if e.asset_key.to_user_string() == "review_report"]
     with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
@@ -46,11 +50,15 @@ def test_the_asset_links_the_report_it_wrote_after_scorecards(reviewed):
 def test_report_data_explains_every_verdict(reviewed):
     data, grades = reviewed["data"], reviewed["grades"]
     assert len(data.rows) == len(grades) and data.delta_from and data.delta_from != data.grader_version
-    assert all(f["old_rule"].endswith(".declined") and f["old_declined"] for f in data.flips)  # the removed phrase decided them
+    assert all(
+        f["old_rule"].endswith(".declined") and f["old_declined"] for f in data.flips
+    )  # the removed phrase decided them
     assert all(r["verdict"] == "correct" for r in data.rows if r["answer_id"] in data.audit_sample)
     assert len(data.audit_sample) == 5 and data.audit_sample == load_review_again(reviewed).audit_sample  # seeded
     html = reviewed["report"].read_text()
-    assert not any(ref in html for ref in ('src="http', "href='http", 'href="http', "url(http", "@import", "<link"))  # fetches nothing
+    assert not any(
+        ref in html for ref in ('src="http', "href='http", 'href="http', "url(http", "@import", "<link")
+    )  # fetches nothing
 
 
 def load_review_again(reviewed):
@@ -70,9 +78,13 @@ def test_unknown_answer_set_or_version_names_what_exists(reviewed):
 def page(reviewed, tmp_path_factory):
     if not CHROMIUM.exists() and not shutil.which("chromium"):
         pytest.skip("Chromium is not installed (make test installs Debian's chromium package; it could not here)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency: pip install -e '.[dev]'")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is a dev dependency: pip install -e '.[dev]'"
+    )
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")), args=["--no-sandbox"])
+        browser = p.chromium.launch(
+            executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")), args=["--no-sandbox"]
+        )
         tab = browser.new_page(viewport={"width": 1200, "height": 1000}, accept_downloads=True)
         errors: list[str] = []
         tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
@@ -145,10 +157,12 @@ def test_highlights_sit_on_the_matched_text(page, reviewed):
         assert _merged(shown) == _merged([[m["start"], m["end"]] for m in matched]), g.question_id
         text = row.locator(".answer").inner_text()
         for m in (m for m in matched if m["kind"] == "decline"):  # a decline span records the phrase it found
-            assert text[m["start"]:m["end"]].lower() == m["needle"], g.question_id
+            assert text[m["start"] : m["end"]].lower() == m["needle"], g.question_id
         checked += 1
     assert checked >= 20
-    money = tab.locator("#a-" + reviewed["grades"].set_index("question_id").loc["bank-overdraft-fee", "answer_id"] + " .money-key")
+    money = tab.locator(
+        "#a-" + reviewed["grades"].set_index("question_id").loc["bank-overdraft-fee", "answer_id"] + " .money-key"
+    )
     assert money.inner_text() == "$20.00"
     assert errors == []
 
@@ -189,13 +203,17 @@ def _marks(runs, text):
 def test_money_figures_are_marked_key_wrong_or_mentioned(rules):
     from ragpipe.review.annotate import annotate
 
-    answer = ("Total current assets are $19,815 million and total current liabilities are $13,997 million. "
-              "Therefore, the net working capital is $5,818 million.")
+    answer = (
+        "Total current assets are $19,815 million and total current liabilities are $13,997 million. "
+        "Therefore, the net working capital is $5,818 million."
+    )
     question = "What is the FY2021 net working capital? Answer in USD millions."
     runs = annotate(answer, "[]", ["$19,815 million", "$13,997 million"], True, rules, ("$5818.00", question))
     assert {"money-key"} <= _marks(runs, "$5,818 million")[0]  # the key by value, though the grade stopped before it
     assert {"money-wrong"} <= _marks(runs, "$19,815 million")[0]
-    quoted = "This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is $26.99."
+    quoted = (
+        "This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is $26.99."
+    )
     runs = annotate(quoted, "[]", [], True, rules, ("$26.99", "What is the amount due?"))
     assert {"src", "money-mentioned"} <= _marks(runs, "$42.99")[0]  # the source's voice: mentioned, not asserted
     assert {"money-key"} <= _marks(runs, "$26.99")[0] and "src" not in _marks(runs, "$26.99")[0]

@@ -9,7 +9,7 @@ import pandas as pd
 from dagster import DagsterEventType, DagsterInstance
 
 from assets.runner import run_corpus, run_corpus_stages, run_pair_in_processes
-from ragpipe.shards import shard_of, split
+from ragpipe.answering.shards import shard_of, split
 from tests.conftest import warehouse_resources
 
 
@@ -31,7 +31,12 @@ def _grades(warehouse) -> tuple[str, int]:
 
 def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monkeypatch):
     one = tmp_path / "one"
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(one)))
+    assert all(
+        r.success
+        for r in run_corpus(
+            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(one)
+        )
+    )
 
     many = tmp_path / "many"
     monkeypatch.setenv("RAGPIPE_WAREHOUSE", str(many))  # every step process reads it
@@ -54,6 +59,8 @@ def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monke
     answer_steps = sorted(k for k in steps if k.startswith("answers.answer_shard["))
     assert len(answer_steps) == 3 and len([k for k in steps if k.startswith("grades.grade_shard[")]) == 3
     assert len(set().union(*(steps[k]["pids"] for k in answer_steps))) >= 2  # different processes
-    spans = sorted((steps[k][DagsterEventType.STEP_WORKER_STARTING], steps[k][DagsterEventType.STEP_SUCCESS]) for k in answer_steps)
+    spans = sorted(
+        (steps[k][DagsterEventType.STEP_WORKER_STARTING], steps[k][DagsterEventType.STEP_SUCCESS]) for k in answer_steps
+    )
     assert any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:]))  # at least two at once
     assert not list((many / "shards").rglob("*.parquet"))  # exchange files are cleaned once stored

@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ragpipe.corpus_stats import corpus_stats
+from ragpipe.corpus.stats import corpus_stats
 
 
 @pytest.fixture(scope="module")
@@ -45,9 +45,7 @@ def test_corpus_stats_on_the_warehouse(warehouse):
 
 def test_financebench_negatives_are_declined_and_kinds_graded_by_their_rule(warehouse):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
-        rules = conn.execute(
-            "SELECT kind, rule FROM grades WHERE corpus = 'financebench' AND config = 'default'"
-        ).df()
+        rules = conn.execute("SELECT kind, rule FROM grades WHERE corpus = 'financebench' AND config = 'default'").df()
     assert set(rules.loc[rules["kind"] == "negative", "rule"]) <= {"negative.declined", "negative.not_declined"}
     assert all(r.startswith("ambiguous.") for r in rules.loc[rules["kind"] == "ambiguous", "rule"])
 
@@ -56,7 +54,9 @@ def test_agreement_with_people_meets_the_targets(warehouse):
     """The 1,200 labelled FinanceBench answers flow through the same grades asset."""
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         rows = conn.execute("SELECT * FROM agreement WHERE scope = 'overall' ORDER BY config").df()
-        numeric = conn.execute("SELECT n FROM agreement WHERE scope = 'question_type' AND name = 'metrics-generated' AND config = 'default'").fetchone()[0]
+        numeric = conn.execute(
+            "SELECT n FROM agreement WHERE scope = 'question_type' AND name = 'metrics-generated' AND config = 'default'"
+        ).fetchone()[0]
         versions = conn.execute("SELECT DISTINCT grader_version FROM grades").df()
     assert list(rows["config"]) == ["default", "small-chunks", "wide-k"] and (rows["n"] == 1200).all()
     assert rows["grader_version"].isin(versions["grader_version"]).all()
@@ -77,14 +77,41 @@ def test_agreement_command_on_the_upstream_layout(warehouse):
 
     env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(warehouse / "dh")}
     out = subprocess.run(
-        [f"{os.path.dirname(sys.executable)}/ragpipe", "agreement", "--data", str(SHARED / "financebench"),
-         "--labels", str(SHARED / "financebench" / "labeled-answers"), "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=True,
+        [
+            f"{os.path.dirname(sys.executable)}/ragpipe",
+            "agreement",
+            "--data",
+            str(SHARED / "financebench"),
+            "--labels",
+            str(SHARED / "financebench" / "labeled-answers"),
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
     )
     report = json.loads(out.stdout)
-    assert {"n", "grader_version", "accuracy", "kappa", "confusion", "refusal", "false_correct", "false_correct_numeric"} <= set(report)
-    assert report["n"] == 1200 and set(report["by_question_type"]) == {"domain-relevant", "metrics-generated", "novel-generated"}
+    assert {
+        "n",
+        "grader_version",
+        "accuracy",
+        "kappa",
+        "confusion",
+        "refusal",
+        "false_correct",
+        "false_correct_numeric",
+    } <= set(report)
+    assert report["n"] == 1200 and set(report["by_question_type"]) == {
+        "domain-relevant",
+        "metrics-generated",
+        "novel-generated",
+    }
     assert len(report["by_file"]) == 8
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
-        stored = conn.execute("SELECT kappa, accuracy FROM agreement WHERE scope = 'overall' AND config = 'default'").fetchone()
+        stored = conn.execute(
+            "SELECT kappa, accuracy FROM agreement WHERE scope = 'overall' AND config = 'default'"
+        ).fetchone()
     assert (report["kappa"], report["accuracy"]) == stored  # the CLI and the asset agree

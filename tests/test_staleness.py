@@ -38,14 +38,30 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     home.mkdir()
     env = {**os.environ, "DAGSTER_HOME": str(home), "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")}
     env.pop("RAGPIPE_RULES", None)
-    subprocess.run([sys.executable, "-c", "from assets.runner import run_corpus; from dagster import DagsterInstance; "
-                    "assert all(r.success for r in run_corpus('demo', ['default'], instance=DagsterInstance.get()))"],
-                   cwd=ROOT, env=env, check=True, timeout=600)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from assets.runner import run_corpus; from dagster import DagsterInstance; "
+            "assert all(r.success for r in run_corpus('demo', ['default'], instance=DagsterInstance.get()))",
+        ],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=600,
+    )
 
     def probe(rules=None) -> dict[str, str]:
         run_env = {**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}
-        out = subprocess.run([sys.executable, "-m", "tests.staleness_probe", str(home), "demo", "default"],
-                             cwd=ROOT, env=run_env, capture_output=True, text=True, timeout=300, check=True)
+        out = subprocess.run(
+            [sys.executable, "-m", "tests.staleness_probe", str(home), "demo", "default"],
+            cwd=ROOT,
+            env=run_env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
         return json.loads(out.stdout)
 
     assert set(probe().values()) == {"FRESH"}

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from ragpipe.warehouse import connect, parquet_path, read_partition, replace_partition, store
+from ragpipe.warehouse.tables import connect, parquet_path, read_partition, replace_partition, store
 
 
 @pytest.fixture()
@@ -36,7 +36,7 @@ def test_new_columns_are_added(conn, tmp_path):
 
 def test_a_failed_write_changes_nothing(conn, tmp_path):
     store(conn, tmp_path, "t", pd.DataFrame({"corpus": ["a"], "v": [1]}), {"corpus": "a"})
-    with pytest.raises(Exception):
+    with pytest.raises(Exception, match="not a number"):
         replace_partition(conn, "t", pd.DataFrame({"corpus": ["a"], "v": ["not a number"]}), {"corpus": "a"})
     assert read_partition(conn, "t", {})["v"].tolist() == [1]
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragpipe.corpus.questions import read_questions, validation_problems
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
-from ragpipe.jsonl import read_jsonl
-from ragpipe.problems import Problem
-from ragpipe.questions import read_questions, validation_problems
+from ragpipe.inputs.jsonl import read_jsonl
+from ragpipe.inputs.problems import Problem
 
 
 class AnswerLine(BaseModel):
@@ -45,8 +45,17 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
             problems.append(Problem(str(answers_path), lineno, "question_id", f"unknown question {qid!r}"))
             continue
         g = grade(questions[qid], line.answer, line.citations, rules)
-        rows.append({
-            "question_id": qid, "verdict": g.verdict, "declined": g.declined, "money_question": g.money_question,
-            "failure": g.failure, "rule": g.rule, "grader_version": rules.version, "matched": g.matched, "truncated": g.truncated,
-        })
+        rows.append(
+            {
+                "question_id": qid,
+                "verdict": g.verdict,
+                "declined": g.declined,
+                "money_question": g.money_question,
+                "failure": g.failure,
+                "rule": g.rule,
+                "grader_version": rules.version,
+                "matched": g.matched,
+                "truncated": g.truncated,
+            }
+        )
     return rows, problems

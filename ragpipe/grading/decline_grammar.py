@@ -13,7 +13,9 @@ from __future__ import annotations
 from ragpipe.grading.regex_trie import trie_pattern
 from ragpipe.grading.rules import DeclineGrammar
 
-_NOT = trie_pattern(["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " ")
+_NOT = trie_pattern(
+    ["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " "
+)
 _BE = trie_pattern(["is", "are", "was", "were", "has been", "have been", "had been"], " ")
 
 
@@ -30,21 +32,42 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
     """(pattern, reason) for each family whose parts the rules give; every pattern starts at \\b."""
     out = []
     if g.telling_verbs:
-        out.append((rf"\b{_NOT} {_any(g.telling_verbs)}\b",
-                    "something is said not to tell the answer (\"The lease does not say ...\")"))
+        out.append(
+            (
+                rf"\b{_NOT} {_any(g.telling_verbs)}\b",
+                'something is said not to tell the answer ("The lease does not say ...")',
+            )
+        )
     if g.sources and g.covering_verbs:
-        out.append((rf"\b{_plural(g.sources)} {_NOT} {_any(g.covering_verbs)}\b",
-                    "a source is said not to cover it (\"The filing does not address ...\")"))
+        out.append(
+            (
+                rf"\b{_plural(g.sources)} {_NOT} {_any(g.covering_verbs)}\b",
+                'a source is said not to cover it ("The filing does not address ...")',
+            )
+        )
     if g.participles:
-        out.append((rf"\bno (?:[\w'-]+ ){{0,4}}?(?:{_BE} )?{_any(g.participles)}(?=\s+(?:in|by|within|anywhere)\b|\s*[.,;:!?]|\s*$)",
-                    "no such item is said to be given (\"There is no pet deposit listed in the lease\")"))
+        out.append(
+            (
+                rf"\bno (?:[\w'-]+ ){{0,4}}?(?:{_BE} )?{_any(g.participles)}"
+                r"(?=\s+(?:in|by|within|anywhere)\b|\s*[.,;:!?]|\s*$)",
+                'no such item is said to be given ("There is no pet deposit listed in the lease")',
+            )
+        )
     if g.sources:
-        out.append((r"\bsilent (?:on|about|regarding|as to)\b",
-                    "the material is said to be silent on it"))
-        out.append((rf"\b(?:nothing|none) (?:of |in |within )?(?:the |these |this |those |any |my )?(?:[\w-]+ )?{_plural(g.sources)}\b",
-                    "nothing in the material, or none of it, is said to hold the answer"))
+        out.append((r"\bsilent (?:on|about|regarding|as to)\b", "the material is said to be silent on it"))
+        out.append(
+            (
+                r"\b(?:nothing|none) (?:of |in |within )?(?:the |these |this |those |any |my )?"
+                rf"(?:[\w-]+ )?{_plural(g.sources)}\b",
+                "nothing in the material, or none of it, is said to hold the answer",
+            )
+        )
     if g.inabilities:
-        out.append((rf"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to) {_any(g.inabilities)}\b",
-                    "the answerer says it cannot answer (\"I can't tell you\")"))
-    out.append((r"\bsorry\b(?=,?\s+(?:but|i|we)\b)", "an apology opens a refusal (\"Sorry, but ...\")"))
+        out.append(
+            (
+                rf"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to) {_any(g.inabilities)}\b",
+                'the answerer says it cannot answer ("I can\'t tell you")',
+            )
+        )
+    out.append((r"\bsorry\b(?=,?\s+(?:but|i|we)\b)", 'an apology opens a refusal ("Sorry, but ...")'))
     return out

@@ -22,12 +22,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.figures import Figure, find_figures
 from ragpipe.grading.decline_grammar import grammar_patterns
 from ragpipe.grading.regex_trie import trie_pattern
 from ragpipe.grading.rules import Rules
+from ragpipe.text.figures import Figure, find_figures
 
-_BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")  # "$1.45" is no boundary: a sentence (or a clause after ";") ends at a stop *and* a space
+_BOUNDARY = re.compile(
+    r"(?<=[.!?;])\s+|\n+"
+)  # "$1.45" is no boundary: a sentence (or a clause after ";") ends at a stop *and* a space
 _DATE = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?"
     r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
@@ -39,7 +41,10 @@ _DATE = re.compile(
 # talks about the exchange, not about the world
 _PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|us|our|you|you're|your)\b")
 # ... or speaks in general ("However, working capital may not be relevant for utilities")
-_GENERAL = re.compile(r"\b(?:may|might|can|cannot|should|must|generally|in general|important to note|varies|vary|depends?|usually|often|such as|like)\b")
+_GENERAL = re.compile(
+    r"\b(?:may|might|can|cannot|should|must|generally|in general|important to note|varies|vary|depends?"
+    r"|usually|often|such as|like)\b"
+)
 _PIVOT = re.compile(r"\W*(?:however|but|that said|nevertheless|nonetheless|still|instead)\b")
 
 
@@ -55,11 +60,15 @@ def _literal(phrase: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _decline_patterns(phrases: tuple[str, ...], patterns: tuple[str, ...]) -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
+def _decline_patterns(
+    phrases: tuple[str, ...], patterns: tuple[str, ...]
+) -> tuple[re.Pattern[str], list[re.Pattern[str]]]:
     """(one alternation of everything, each alternative on its own). The alternation finds the next
     position where anything matches; the alternatives are tried one by one only where its match is excluded."""
     lowered = sorted(set(p.lower() for p in phrases))
-    alternatives = [re.compile(r"(?<!\w)" + _literal(p) + r"(?!\w)") for p in lowered] + [re.compile(p) for p in patterns]
+    alternatives = [re.compile(r"(?<!\w)" + _literal(p) + r"(?!\w)") for p in lowered] + [
+        re.compile(p) for p in patterns
+    ]
     trie = trie_pattern(lowered)  # the phrases as one trie: shared prefixes are tried once
     if all(p[:1].isalnum() for p in phrases) and all(p.startswith(r"\b") for p in patterns):
         # Every alternative starts at a word boundary: say so once, up front, and Python's
@@ -126,8 +135,17 @@ def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
     m = anything.search(text)
     while m is not None:
         start = m.start()
-        found = m if not any(x in m.group(0) for x in excluded) else next(
-            (a for a in (alt.match(text, start) for alt in alternatives) if a and not any(x in a.group(0) for x in excluded)), None
+        found = (
+            m
+            if not any(x in m.group(0) for x in excluded)
+            else next(
+                (
+                    a
+                    for a in (alt.match(text, start) for alt in alternatives)
+                    if a and not any(x in a.group(0) for x in excluded)
+                ),
+                None,
+            )
         )
         if found is not None:
             spans.append((start, found.end(), found.group(0)))
@@ -155,15 +173,20 @@ def asserts(figure: Figure) -> bool:
 
 @lru_cache(maxsize=64)
 def _material(sources: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern[str]:
-    words = list(sources) + [w + "s" for w in sources] + list(verbs) + [v + "s" for v in verbs] + [v + "ed" for v in verbs]
+    words = (
+        list(sources) + [w + "s" for w in sources] + list(verbs) + [v + "s" for v in verbs] + [v + "ed" for v in verbs]
+    )
     return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(words)), key=len, reverse=True)) + r")\b")
 
 
 def _speaks_of_the_world(sentence: str, rules: Rules) -> bool:
     """A turning sentence that answers: not about the answerer or asker, not general, not about the material."""
     g = rules.declines.grammar
-    return not (_PERSON.search(sentence) or _GENERAL.search(sentence)
-                or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence))
+    return not (
+        _PERSON.search(sentence)
+        or _GENERAL.search(sentence)
+        or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence)
+    )
 
 
 def decide(answer: str, rules: Rules) -> Decision:
@@ -184,7 +207,8 @@ def decide(answer: str, rules: Rules) -> Decision:
             continue  # a decline sentence
         turns = start > first_decline and _PIVOT.match(text[start:end]) is not None
         if rules.assertions.scope == "before_first_decline" and start > first_decline and not turns:
-            continue  # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")
+            # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")
+            continue
         sentence = text[start:end]
         if hypothetical is not None and hypothetical.search(sentence):
             continue

@@ -15,20 +15,39 @@ import json
 
 import pandas as pd
 
+from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
-from ragpipe.questions import Question, question_from_row
 
 GRADE_COLUMNS = [
-    "corpus", "config", "answer_set", "question_id", "answer_id", "kind", "verdict", "declined", "failure", "rule",
-    "money_question", "wrong_money", "matched", "ungradable", "error", "grader_version", "input_sha", "truncated",
+    "corpus",
+    "config",
+    "answer_set",
+    "question_id",
+    "answer_id",
+    "kind",
+    "verdict",
+    "declined",
+    "failure",
+    "rule",
+    "money_question",
+    "wrong_money",
+    "matched",
+    "ungradable",
+    "error",
+    "grader_version",
+    "input_sha",
+    "truncated",
 ]
 
 
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
     kept = needles[needles["status"] == "kept"]
-    mined = {qid: tuple(zip(group["needle"], group["kind"], group["source"])) for qid, group in kept.groupby("question_id", sort=True)}
+    mined = {
+        qid: tuple(zip(group["needle"], group["kind"], group["source"]))
+        for qid, group in kept.groupby("question_id", sort=True)
+    }
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, tuple] = {}  # grading is pure: an answer seen before for the same question is not re-read
@@ -47,15 +66,34 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
         citations = () if failed else tuple(a["citations"])
         memo = (q.id, q.kind, text, citations, failed)
         if (q.id, q.kind) not in question_sha:
-            question_sha[(q.id, q.kind)] = _digest(json.dumps([q.model_dump(mode="json"), list(mined.get(q.id, ()))], sort_keys=True, default=str))
+            question_sha[(q.id, q.kind)] = _digest(
+                json.dumps([q.model_dump(mode="json"), list(mined.get(q.id, ()))], sort_keys=True, default=str)
+            )
         if memo not in verdicts:
             verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()))
         verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable, truncated = verdicts[memo]
-        rows.append([
-            a["corpus"], a["config"], a["answer_set"], q.id, a["answer_id"], q.kind, verdict, declined, failure,
-            rule, money_q, list(wrong_money), matched, ungradable, a.get("error"), rules.version,
-            _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""), truncated,
-        ])
+        rows.append(
+            [
+                a["corpus"],
+                a["config"],
+                a["answer_set"],
+                q.id,
+                a["answer_id"],
+                q.kind,
+                verdict,
+                declined,
+                failure,
+                rule,
+                money_q,
+                list(wrong_money),
+                matched,
+                ungradable,
+                a.get("error"),
+                rules.version,
+                _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""),
+                truncated,
+            ]
+        )
     return pd.DataFrame(rows, columns=GRADE_COLUMNS)
 
 
@@ -70,13 +108,22 @@ def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: 
     if failed:
         failure, rule = "engine error", "engine.error"
         verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
-    return (verdict, g.declined, failure, rule, g.money_question, tuple(g.wrong_money),
-            json.dumps(g.matched, sort_keys=True), g.ungradable, g.truncated)
+    return (
+        verdict,
+        g.declined,
+        failure,
+        rule,
+        g.money_question,
+        tuple(g.wrong_money),
+        json.dumps(g.matched, sort_keys=True),
+        g.ungradable,
+        g.truncated,
+    )
 
 
 def grade_pair(conn, corpus: str, config: str, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(grades, answers) of one stored (corpus, configuration) under `rules`; nothing written."""
-    from ragpipe.warehouse import read_partition
+    from ragpipe.warehouse.tables import read_partition
 
     answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
     questions = read_partition(conn, "questions", {"corpus": corpus})

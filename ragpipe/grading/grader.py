@@ -26,18 +26,18 @@ Verdicts:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
+from functools import lru_cache
 
-from ragpipe.figures import Figure, find_figures, parse_figure, question_scale
+from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS
+from ragpipe.corpus.questions import Question
 from ragpipe.grading.declines import decide, outermost
-from ragpipe.matching import find_needle
-from ragpipe.grading.rules import Rules
 from ragpipe.grading.polarity import implied_polarity, stated_polarity
+from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import own_voice
-from ragpipe.needles import COMPUTED, FIGURE_KINDS
-from ragpipe.questions import Question
+from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
+from ragpipe.text.matching import find_needle
 
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 
@@ -61,7 +61,9 @@ def _blank_citations(answer: str) -> str:
 
 
 def is_money_question(question: Question, rules: Rules) -> bool:
-    return _money_question(question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns))
+    return _money_question(
+        question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns)
+    )
 
 
 @lru_cache(maxsize=4096)  # a question is asked of many answers
@@ -69,7 +71,9 @@ def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: 
     if key is not None:
         return parse_figure(key).is_money
     text = text.lower()
-    return any(re.search(p, text) for p in patterns) and kind != "negative" and any(f.is_money for f in find_figures(gold))
+    return (
+        any(re.search(p, text) for p in patterns) and kind != "negative" and any(f.is_money for f in find_figures(gold))
+    )
 
 
 # Mined needles matched by stem; the option a choice question's gold answer picks, and a short gold
@@ -121,11 +125,25 @@ def _sourced(mined: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str, str], 
     return tuple((n, k, rest[0] if rest else "gold_text") for n, k, *rest in mined)
 
 
-def _grade_answerable(question: Question, answer: str, citations: list[str], rules: Rules, mined: tuple[tuple[str, str, str], ...], money_q: bool) -> Grade:
+def _grade_answerable(
+    question: Question,
+    answer: str,
+    citations: list[str],
+    rules: Rules,
+    mined: tuple[tuple[str, str, str], ...],
+    money_q: bool,
+) -> Grade:
     whole = _blank_citations(answer)
     decision = decide(whole, rules)
     if decision.declined:
-        return Grade("wrong", True, "declined an answerable question", "answerable.declined", money_q, matched=_decline_spans(decision))
+        return Grade(
+            "wrong",
+            True,
+            "declined an answerable question",
+            "answerable.declined",
+            money_q,
+            matched=_decline_spans(decision),
+        )
     text = own_voice(whole, rules)  # figures and needles count only in the answer's own voice
     figures = find_figures(text)
     tol = Decimal(str(rules.money.relative_tolerance))
@@ -134,20 +152,28 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
 
     key = money_key(question) if question.money_key is not None else None
     money = [f for f in figures if f.is_money]
-    if money_q and key is not None and not (money and (matches_key(key, money[0], scale, tol) or matches_key(key, money[-1], scale, tol))):
+    if (
+        money_q
+        and key is not None
+        and not (money and (matches_key(key, money[0], scale, tol) or matches_key(key, money[-1], scale, tol)))
+    ):
         # The answer's figure is the one it opens with ("They owe $44,322. Total income was ...") or
         # ends on ("... - $13,997 million = $5,818 million"): the others are inputs and context it
         # mentions. A key buried among other figures is a dump of figures, not an answer.
         wrong = [f for f in money if not matches_key(key, f, scale, tol)]
         if wrong:
             spans = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong]
-            return Grade("wrong", False, "wrong money figure", "money.wrong_figure", True, [f.text for f in wrong], spans)
+            return Grade(
+                "wrong", False, "wrong money figure", "money.wrong_figure", True, [f.text for f in wrong], spans
+            )
 
     for needle in question.must_not_contain:
         span = find_needle(needle, text, figures, tol)
         if span:
             matched.append({"kind": "must_not_contain", "needle": needle, "start": span[0], "end": span[1]})
-            return Grade("wrong", False, "states a forbidden claim", "needles.must_not_contain", money_q, matched=matched)
+            return Grade(
+                "wrong", False, "states a forbidden claim", "needles.must_not_contain", money_q, matched=matched
+            )
 
     # each check is a list of (needle, match kind) alternatives; a check passes when any matches
     checks: list[tuple[str, list[tuple[str, str]]]] = [("must_contain", [(n, "phrase")]) for n in question.must_contain]
@@ -201,14 +227,25 @@ def _grade_answerable(question: Question, answer: str, citations: list[str], rul
 
     if passed < total:
         verdict = "partial" if passed else "wrong"
-        return Grade(verdict, False, "missing needles", f"needles.{source}.{'some' if passed else 'none'}", money_q, matched=matched)
+        return Grade(
+            verdict,
+            False,
+            "missing needles",
+            f"needles.{source}.{'some' if passed else 'none'}",
+            money_q,
+            matched=matched,
+        )
     if citations and rules.citations.require_golden_when_cited and question.golden_docs:
         if not set(citations) & set(question.golden_docs):
-            return Grade("partial", False, "did not cite the golden document", "citations.not_golden", money_q, matched=matched)
+            return Grade(
+                "partial", False, "did not cite the golden document", "citations.not_golden", money_q, matched=matched
+            )
     return Grade("correct", False, None, f"needles.{source}.all", money_q, matched=matched)
 
 
-def grade(question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]] = ()) -> Grade:
+def grade(
+    question: Question, answer: str, citations: list[str], rules: Rules, mined: list[tuple[str, str]] = ()
+) -> Grade:
     """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade);
     an answer longer than rules.answers.max_chars is graded on its prefix, and says so."""
     if len(answer) > rules.answers.max_chars:
@@ -223,7 +260,14 @@ def _grade(question: Question, answer: str, citations: list[str], rules: Rules, 
         if decision.declined:
             return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
-    result = _grade_answerable(question, answer, citations, rules, _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined))), money_q)
+    result = _grade_answerable(
+        question,
+        answer,
+        citations,
+        rules,
+        _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined))),
+        money_q,
+    )
     if question.kind == "ambiguous" and result.declined:
         return Grade("correct", True, None, "ambiguous.declined", money_q, matched=result.matched)
     if question.kind == "ambiguous":

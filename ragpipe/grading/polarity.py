@@ -13,8 +13,8 @@ import re
 from functools import lru_cache
 
 from ragpipe.grading.rules import Rules
-from ragpipe.matching import first_sentence
-from ragpipe.tokenize import tokenize
+from ragpipe.text.matching import first_sentence
+from ragpipe.text.tokenize import tokenize
 
 _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")

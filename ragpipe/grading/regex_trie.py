@@ -24,7 +24,9 @@ def trie_pattern(phrases: list[str], space: str = r"\s+") -> str:
 
 def _render(node: dict, space: str) -> str:
     ends = "" in node
-    branches = [(space if ch == " " else re.escape(ch)) + _render(child, space) for ch, child in sorted(node.items()) if ch]
+    branches = [
+        (space if ch == " " else re.escape(ch)) + _render(child, space) for ch, child in sorted(node.items()) if ch
+    ]
     if not branches:
         return ""
     body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"

@@ -167,10 +167,16 @@ class Rules(BaseModel):
         return (
             tuple(p for p in self.declines.phrases if p.lower() not in self.excluded),
             tuple(p.pattern for p in self.declines.patterns),
-            (tuple(g.sources), tuple(g.telling_verbs), tuple(g.covering_verbs), tuple(g.participles), tuple(g.inabilities)),
+            (
+                tuple(g.sources),
+                tuple(g.telling_verbs),
+                tuple(g.covering_verbs),
+                tuple(g.participles),
+                tuple(g.inabilities),
+            ),
         )
 
-    def model_copy(self, *, update=None, deep: bool = False) -> "Rules":
+    def model_copy(self, *, update=None, deep: bool = False) -> Rules:
         """A copy whose derived values (cached from the old fields) are computed afresh."""
         copy = super().model_copy(update=update, deep=deep)
         for name in ("excluded", "decline_key"):

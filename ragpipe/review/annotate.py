@@ -12,10 +12,10 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ragpipe.figures import find_figures, question_scale
 from ragpipe.grading.grader import _blank_citations, matches_key, money_key_value
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import attributed_spans
+from ragpipe.text.figures import find_figures, question_scale
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,9 @@ def _is_key(key: tuple[str, str] | None, rules: Rules):
     return lambda figure: matches_key(value, figure, scale, tol)
 
 
-def _money_marks(answer: str, attributed: list[tuple[int, int]], matched: list[dict], wrong: set[str], is_key) -> list[tuple[int, int, str, str]]:
+def _money_marks(
+    answer: str, attributed: list[tuple[int, int]], matched: list[dict], wrong: set[str], is_key
+) -> list[tuple[int, int, str, str]]:
     keys = [(m["start"], m["end"]) for m in matched if m.get("kind") == "money_key"]
     marks = []
     for f in find_figures(answer):
@@ -53,7 +55,12 @@ def _money_marks(answer: str, attributed: list[tuple[int, int]], matched: list[d
 
 
 def annotate(
-    answer: str, matched_json: str | None, wrong_money, money_question: bool, rules: Rules, key: tuple[str, str] | None = None
+    answer: str,
+    matched_json: str | None,
+    wrong_money,
+    money_question: bool,
+    rules: Rules,
+    key: tuple[str, str] | None = None,
 ) -> list[Run]:
     """The answer as runs of text with marks; offsets come from the grade's `matched` spans.
     `key` is (money key, question text): a figure equal to the key is marked as the key even when
@@ -61,7 +68,9 @@ def annotate(
     answer = answer or ""
     matched = json.loads(matched_json) if matched_json else []
     attributed = attributed_spans(_blank_citations(answer), rules)
-    spans: list[tuple[int, int, str, str]] = [(s, e, "src", "source's voice (attributed): figures here do not count") for s, e in attributed]
+    spans: list[tuple[int, int, str, str]] = [
+        (s, e, "src", "source's voice (attributed): figures here do not count") for s, e in attributed
+    ]
     for m in matched:
         if 0 <= m.get("start", -1) < m.get("end", -1) <= len(answer):
             spans.append((m["start"], m["end"], f"hit hit-{m['kind']}", f"{m['kind']}: {m.get('needle', '')}"))

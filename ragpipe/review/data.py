@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from ragpipe.delta import event_delta, grade_delta
-from ragpipe.grading.agreement import grader_class
+from ragpipe.answering.labels import HUMAN_CLASSES
+from ragpipe.evaluation.agreement import grader_class
+from ragpipe.evaluation.scorecard import scorecards_for
 from ragpipe.grading.rules import Rules, parse_rules
-from ragpipe.history import answer_sha, grader_versions, stored_rules, verdicts_at
-from ragpipe.labels import HUMAN_CLASSES
-from ragpipe.scorecard import scorecards_for
-from ragpipe.warehouse import read_partition, table_exists
+from ragpipe.history.delta import event_delta, grade_delta
+from ragpipe.history.record import answer_sha, grader_versions, stored_rules, verdicts_at
+from ragpipe.warehouse.tables import read_partition, table_exists
 
 
 class ReviewError(LookupError):
@@ -51,7 +51,9 @@ def _grades(conn, corpus: str, config: str, grader: str | None) -> tuple[pd.Data
         raise ReviewError("the warehouse has no grades yet: run `ragpipe run` first")
     current = read_partition(conn, "grades", keys)
     if current.empty:
-        raise ReviewError(f"no grades for corpus {corpus!r}, config {config!r}: run `ragpipe run --corpus {corpus} --config {config}`")
+        raise ReviewError(
+            f"no grades for corpus {corpus!r}, config {config!r}: run `ragpipe run --corpus {corpus} --config {config}`"
+        )
     if grader is None or grader == current["grader_version"].iloc[0]:
         return current, current["grader_version"].iloc[0]
     older = verdicts_at(conn, grader, corpus, config)
@@ -67,13 +69,20 @@ def rules_of(conn, version: str, current: Rules) -> Rules:
     stored = stored_rules(conn, version) if version != current.version else None
     if stored is None:
         return current
-    return parse_rules(stored["rules_text"].encode("utf-8"), f"grader_versions[{version}]").model_copy(update={"version": version})
+    return parse_rules(stored["rules_text"].encode("utf-8"), f"grader_versions[{version}]").model_copy(
+        update={"version": version}
+    )
 
 
 def _cited_pages(conn, corpus: str, config: str) -> dict[str, tuple[str, int, int]]:
-    rows = conn.execute(
-        "SELECT chunk_id, doc_id, page_start, page_end FROM chunks WHERE corpus = ? AND config = ?", [corpus, config]
-    ).fetchall() if table_exists(conn, "chunks") else []
+    rows = (
+        conn.execute(
+            "SELECT chunk_id, doc_id, page_start, page_end FROM chunks WHERE corpus = ? AND config = ?",
+            [corpus, config],
+        ).fetchall()
+        if table_exists(conn, "chunks")
+        else []
+    )
     return {r[0]: (r[1], int(r[2]), int(r[3])) for r in rows}
 
 
@@ -88,14 +97,23 @@ def _listed(value) -> list:
 
 
 def load_review(
-    conn, corpus: str, config: str, answer_set: str | None = None, grader: str | None = None,
-    delta_from: str | None = None, seed: int = 0, audit_size: int = 20,
+    conn,
+    corpus: str,
+    config: str,
+    answer_set: str | None = None,
+    grader: str | None = None,
+    delta_from: str | None = None,
+    seed: int = 0,
+    audit_size: int = 20,
 ) -> Review:
     grades, version = _grades(conn, corpus, config, grader)
     answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
     if answer_set is not None:
         if answer_set not in set(grades["answer_set"]):
-            raise ReviewError(f"answer set {answer_set!r} not in {corpus}/{config}; it has: {', '.join(sorted(set(grades['answer_set'])))}")
+            raise ReviewError(
+                f"answer set {answer_set!r} not in {corpus}/{config}; "
+                f"it has: {', '.join(sorted(set(grades['answer_set'])))}"
+            )
         grades, answers = grades[grades["answer_set"] == answer_set], answers[answers["answer_set"] == answer_set]
     questions = read_partition(conn, "questions", {"corpus": corpus}).set_index("question_id")
     chunks = _cited_pages(conn, corpus, config)
@@ -108,19 +126,43 @@ def load_review(
         citations = _listed(None if a is None else a["citations"])
         stale = "answer_sha" in g and a is not None and g["answer_sha"] != answer_sha(a["answer"], a["citations"])
         cited = [chunks[c] for c in _listed(None if a is None else a["cited_chunks"]) if c in chunks]
-        rows.append({
-            **{k: g[k] for k in ("answer_set", "question_id", "answer_id", "kind", "verdict", "rule", "matched", "money_question")},
-            "declined": bool(g["declined"]), "failure": None if pd.isna(g["failure"]) else g["failure"],
-            "wrong_money": _listed(g["wrong_money"]), "error": None if pd.isna(g["error"]) else g["error"],
-            "question": q["text"], "gold_answer": q["gold_answer"], "money_key": None if pd.isna(q["money_key"]) else q["money_key"], "question_type": q["question_type"],
-            "golden": _golden(q["golden_docs"], q["golden_pages"]),
-            "answer": text, "citations": citations, "cited_pages": cited, "stale": bool(stale),
-            "latency_ms": None if a is None or pd.isna(a["latency_ms"]) else float(a["latency_ms"]),
-            "label": None if a is None or pd.isna(a["label"]) else a["label"],
-        })
+        rows.append(
+            {
+                **{
+                    k: g[k]
+                    for k in (
+                        "answer_set",
+                        "question_id",
+                        "answer_id",
+                        "kind",
+                        "verdict",
+                        "rule",
+                        "matched",
+                        "money_question",
+                    )
+                },
+                "declined": bool(g["declined"]),
+                "failure": None if pd.isna(g["failure"]) else g["failure"],
+                "wrong_money": _listed(g["wrong_money"]),
+                "error": None if pd.isna(g["error"]) else g["error"],
+                "question": q["text"],
+                "gold_answer": q["gold_answer"],
+                "money_key": None if pd.isna(q["money_key"]) else q["money_key"],
+                "question_type": q["question_type"],
+                "golden": _golden(q["golden_docs"], q["golden_pages"]),
+                "answer": text,
+                "citations": citations,
+                "cited_pages": cited,
+                "stale": bool(stale),
+                "latency_ms": None if a is None or pd.isna(a["latency_ms"]) else float(a["latency_ms"]),
+                "label": None if a is None or pd.isna(a["label"]) else a["label"],
+            }
+        )
     needles: dict[str, list[dict]] = {}
     for n in read_partition(conn, "needles", {"corpus": corpus}).to_dict("records"):
-        needles.setdefault(n["question_id"], []).append({k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")})
+        needles.setdefault(n["question_id"], []).append(
+            {k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")}
+        )
     documents = len(read_partition(conn, "documents", {"corpus": corpus}))
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
     cards = scorecards_for(grades, answers, documents + failed, failed)
@@ -146,16 +188,30 @@ def load_review(
     passed = sorted(r["answer_id"] for r in rows if r["verdict"] == "correct")
     sample = random.Random(seed).sample(passed, min(audit_size, len(passed)))
     return Review(
-        corpus=corpus, config=config, answer_set=answer_set, grader_version=version, rows=rows, needles=needles,
-        scorecards=cards, pairs=_pair_counts(conn, version), latencies=[r["latency_ms"] for r in rows if r["latency_ms"] is not None],
-        confusion=confusion, delta_from=delta_from, flips=flips, audit_sample=sample, seed=seed, versions=versions,
+        corpus=corpus,
+        config=config,
+        answer_set=answer_set,
+        grader_version=version,
+        rows=rows,
+        needles=needles,
+        scorecards=cards,
+        pairs=_pair_counts(conn, version),
+        latencies=[r["latency_ms"] for r in rows if r["latency_ms"] is not None],
+        confusion=confusion,
+        delta_from=delta_from,
+        flips=flips,
+        audit_sample=sample,
+        seed=seed,
+        versions=versions,
     )
 
 
 def _pair_counts(conn, version: str) -> pd.DataFrame:
     """Correct/partial/wrong per (corpus, config, answer set) graded at `version`, for the overview plot."""
     in_grades = conn.execute("SELECT count(*) FROM grades WHERE grader_version = ?", [version]).fetchall()[0][0]
-    source, order = ("grades", "answer_id") if in_grades else ("grade_history", "graded_at DESC, answer_sha")  # the latest verdict
+    source, order = (
+        ("grades", "answer_id") if in_grades else ("grade_history", "graded_at DESC, answer_sha")
+    )  # the latest verdict
     return conn.execute(
         f"SELECT corpus, config, answer_set, count(*) FILTER (verdict = 'correct') AS correct, "
         f"count(*) FILTER (verdict = 'partial') AS partial, count(*) FILTER (verdict = 'wrong') AS wrong "

@@ -21,7 +21,7 @@ def _svg(fig) -> str:
     plt.close(fig)
     text = buffer.getvalue()
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL)  # RDF boilerplate, no content
-    return text[text.index("<svg"):]  # drop the XML prolog: the SVG sits inside HTML
+    return text[text.index("<svg") :]  # drop the XML prolog: the SVG sits inside HTML
 
 
 def verdicts_plot(pairs) -> str:

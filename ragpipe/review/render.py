@@ -25,7 +25,11 @@ def answer_html(row: dict, rules: Rules) -> Markup:
         if not run.marks:
             parts.append(escape(run.text))
         else:
-            parts.append(Markup('<span class="{}" title="{}">{}</span>').format(" ".join(run.marks), "; ".join(run.notes), run.text))
+            parts.append(
+                Markup('<span class="{}" title="{}">{}</span>').format(
+                    " ".join(run.marks), "; ".join(run.notes), run.text
+                )
+            )
     return Markup("").join(parts)
 
 

@@ -21,4 +21,6 @@ def ragpipe(env: dict, *args: str, timeout: float = 600) -> subprocess.Completed
 
 
 def start(env: dict, *args: str) -> subprocess.Popen:
-    return subprocess.Popen([RAGPIPE, *args], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [RAGPIPE, *args], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )

@@ -53,7 +53,7 @@ def damaged_page_pdf(path: Path) -> Path:
         pdf.cell(0, 10, text)
     data = bytearray(pdf.output())
     second = list(re.finditer(rb"stream\n(.*?)\nendstream", bytes(data), re.S))[1]
-    data[second.start(1):second.end(1)] = b"\x78\x9c" + b"\xff" * (second.end(1) - second.start(1) - 2)
+    data[second.start(1) : second.end(1)] = b"\x78\x9c" + b"\xff" * (second.end(1) - second.start(1) - 2)
     path.write_bytes(bytes(data))
     return path
 
@@ -77,7 +77,9 @@ def bomb_pdf(path: Path, inflated_mb: int) -> Path:
         offsets.append(len(out))
         out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
     xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(
+        b"%010d 00000 n \n" % o for o in offsets
+    )
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     path.write_bytes(bytes(out))
     return path
@@ -108,5 +110,7 @@ def corpora_with(root: Path, name: str, pdfs: Path, questions: str) -> Path:
     shutil.copy(ROOT / "corpora" / "configs.yaml", corpora / "configs.yaml")
     (corpora / name).mkdir(exist_ok=True)
     (corpora / name / "questions.yaml").write_text(questions)
-    (corpora / f"{name}.yaml").write_text(f"name: {name}\nadapter: folder\ndata_dir: {pdfs}\nquestions: {name}/questions.yaml\n")
+    (corpora / f"{name}.yaml").write_text(
+        f"name: {name}\nadapter: folder\ndata_dir: {pdfs}\nquestions: {name}/questions.yaml\n"
+    )
     return corpora

@@ -11,8 +11,8 @@ from dagster import DagsterInstance
 
 from assets.resources import resources_for
 from assets.runner import regrade_pair, run_corpus, run_corpus_stages
+from ragpipe.corpus.manifest import ManifestError, load_manifest
 from ragpipe.grading.rules import DEFAULT_RULES, RulesError, load_rules
-from ragpipe.manifest import ManifestError, load_manifest
 from tests.conftest import warehouse_resources
 from tests.reliability.pdfs import corpora_with, text_pdf
 
@@ -26,12 +26,30 @@ GOOD = """questions:
 
 BAD_QUESTIONS = {
     "invalid YAML": (GOOD + "  - id: [oops\n", r"questions.yaml:8: field \(file\): invalid YAML"),
-    "unknown field": (GOOD + "  - id: x\n    text: t\n    kind: negative\n    colour: blue\n", r"questions.yaml:7: field colour"),
-    "wrong type": (GOOD + "  - id: x\n    text: t\n    kind: negative\n    golden_docs: 5\n", r"questions.yaml:7: field golden_docs"),
-    "duplicate id": (GOOD + "  - id: rent\n    text: again?\n    kind: negative\n", r"questions.yaml:7: field id: duplicate question id 'rent'"),
-    "unknown document": (GOOD + "  - id: x\n    text: t\n    kind: answerable\n    golden_docs: [ghost]\n", r"questions.yaml:7: field golden_docs: .*unknown document"),
-    "path escape": (GOOD + "  - id: x\n    text: t\n    kind: answerable\n    golden_docs: [../../etc/passwd]\n", r"questions.yaml:7: field golden_docs: .*'\.\./\.\./etc/passwd'"),
-    "not UTF-8": (GOOD + "  - id: x\n    text: caf\udce9\n    kind: negative\n", r"questions.yaml:8: field \(file\): not UTF-8"),
+    "unknown field": (
+        GOOD + "  - id: x\n    text: t\n    kind: negative\n    colour: blue\n",
+        r"questions.yaml:7: field colour",
+    ),
+    "wrong type": (
+        GOOD + "  - id: x\n    text: t\n    kind: negative\n    golden_docs: 5\n",
+        r"questions.yaml:7: field golden_docs",
+    ),
+    "duplicate id": (
+        GOOD + "  - id: rent\n    text: again?\n    kind: negative\n",
+        r"questions.yaml:7: field id: duplicate question id 'rent'",
+    ),
+    "unknown document": (
+        GOOD + "  - id: x\n    text: t\n    kind: answerable\n    golden_docs: [ghost]\n",
+        r"questions.yaml:7: field golden_docs: .*unknown document",
+    ),
+    "path escape": (
+        GOOD + "  - id: x\n    text: t\n    kind: answerable\n    golden_docs: [../../etc/passwd]\n",
+        r"questions.yaml:7: field golden_docs: .*'\.\./\.\./etc/passwd'",
+    ),
+    "not UTF-8": (
+        GOOD + "  - id: x\n    text: caf\udce9\n    kind: negative\n",
+        r"questions.yaml:8: field \(file\): not UTF-8",
+    ),
 }
 
 
@@ -82,7 +100,7 @@ def test_a_corpus_that_loaded_keeps_its_rows_while_its_questions_are_broken(tmp_
     assert run_corpus_stages("demo", DagsterInstance.ephemeral(), resources).success
     before = _tables(tmp_path / "wh")
     (Path(resources["project"].corpora_dir) / "demo" / "questions.yaml").write_text(BAD_QUESTIONS["duplicate id"][0])
-    with pytest.raises(Exception):
+    with pytest.raises(Exception, match="duplicate"):
         run_corpus_stages("demo", DagsterInstance.ephemeral(), resources)
     assert _tables(tmp_path / "wh") == before != "empty"
 
@@ -91,10 +109,22 @@ def test_a_corpus_that_loaded_keeps_its_rows_while_its_questions_are_broken(tmp_
     ("text", "message"),
     [
         ("name: x\nadapter: [folder\n", r"x.yaml: line \d+ invalid YAML"),
-        ("name: x\nadapter: folder\ndata_dir: d\nquestions: q.yaml\ncolour: blue\n", r"x.yaml: line 5 field colour: Extra inputs"),
-        ("name: x\nadapter: folder\ndata_dir: d\nquestions: [q.yaml]\n", r"x.yaml: line 4 field questions: Input should be a valid string"),
-        ("name: x\nadapter: folder\ndata_dir: d\nquestions: ../../etc/passwd\n", r"x.yaml: line 4 field questions: '../../etc/passwd' escapes the corpus folder"),
-        ("name: x\nadapter: folder\ndata_dir: d\nimports:\n  - path: ../../etc\n    format: financebench_labels\n", r"x.yaml: line 5 field imports.0.path: '../../etc' must stay inside"),
+        (
+            "name: x\nadapter: folder\ndata_dir: d\nquestions: q.yaml\ncolour: blue\n",
+            r"x.yaml: line 5 field colour: Extra inputs",
+        ),
+        (
+            "name: x\nadapter: folder\ndata_dir: d\nquestions: [q.yaml]\n",
+            r"x.yaml: line 4 field questions: Input should be a valid string",
+        ),
+        (
+            "name: x\nadapter: folder\ndata_dir: d\nquestions: ../../etc/passwd\n",
+            r"x.yaml: line 4 field questions: '../../etc/passwd' escapes the corpus folder",
+        ),
+        (
+            "name: x\nadapter: folder\ndata_dir: d\nimports:\n  - path: ../../etc\n    format: financebench_labels\n",
+            r"x.yaml: line 5 field imports.0.path: '../../etc' must stay inside",
+        ),
         ("name: x\nadapter: folder\ndescription: caf\udce9\n", r"x.yaml: line 3: not UTF-8"),
     ],
     ids=["invalid-yaml", "unknown-field", "wrong-type", "path-escape", "import-escape", "not-utf8"],
@@ -107,7 +137,10 @@ def test_a_bad_manifest_names_file_line_and_field(tmp_path, text, message):
 
 
 RULES_CASES = {
-    "invalid regex": (lambda t: t.replace("patterns:\n", "patterns:\n    - pattern: '(unclosed'\n      reason: broken\n", 1), r"invalid regex"),
+    "invalid regex": (
+        lambda t: t.replace("patterns:\n", "patterns:\n    - pattern: '(unclosed'\n      reason: broken\n", 1),
+        r"invalid regex",
+    ),
     "empty decline list": (lambda t: _empty_phrases(t), r"field declines.phrases"),
     "unknown key": (lambda t: t + "\nsurprise: true\n", r"field surprise"),
 }
@@ -124,7 +157,12 @@ def _empty_phrases(text: str) -> str:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("graded")
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(folder)))
+    assert all(
+        r.success
+        for r in run_corpus(
+            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(folder)
+        )
+    )
     return folder
 
 
@@ -143,6 +181,8 @@ def test_a_bad_rules_file_is_refused_before_any_grade_is_written(graded, tmp_pat
     with pytest.raises(RulesError, match=message):
         load_rules(path)
     before = _grades(graded)
-    result = regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=warehouse_resources(graded, rules_path=path))
+    result = regrade_pair(
+        "demo", "default", instance=DagsterInstance.ephemeral(), resources=warehouse_resources(graded, rules_path=path)
+    )
     assert not result.success
     assert _grades(graded) == before  # old grades and history untouched

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ragpipe.ingest import ingest_folder
+from ragpipe.corpus.ingest import ingest_folder
 from tests.conftest import ROOT
 from tests.reliability.pdfs import bad_pdf_zoo, corpora_with
 
@@ -46,12 +46,30 @@ def test_every_kind_of_bad_pdf_is_explained_and_the_rest_ingest(tmp_path):
 
 def test_a_corpus_of_bad_pdfs_runs_end_to_end_and_the_scorecard_counts_them(tmp_path):
     corpora = corpora_with(tmp_path, "zoo", bad_pdf_zoo(tmp_path / "pdfs"), QUESTIONS)
-    env = {**os.environ, "RAGPIPE_CORPORA": str(corpora), "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
-           "DAGSTER_HOME": str(tmp_path / "dh")}
+    env = {
+        **os.environ,
+        "RAGPIPE_CORPORA": str(corpora),
+        "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
+        "DAGSTER_HOME": str(tmp_path / "dh"),
+    }
     ragpipe = str(Path(sys.executable).parent / "ragpipe")
-    run = subprocess.run([ragpipe, "run", "--corpus", "zoo", "--config", "default"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [ragpipe, "run", "--corpus", "zoo", "--config", "default"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stderr[-3000:]
-    out = subprocess.run([ragpipe, "scorecard", "--corpus", "zoo", "--json"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [ragpipe, "scorecard", "--corpus", "zoo", "--json"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     (card,) = json.loads(out.stdout)
     assert (card["documents"], card["documents_failed"]) == (8, 5)
     assert card["answerable_correct"] == 1 and card["negatives_declined"] == 1  # the good lease still answers
@@ -103,4 +121,6 @@ def test_a_document_that_reads_too_long_is_stopped_with_its_reason(tmp_path, mon
     text_pdf(tmp_path / "b-lease.pdf", ["The monthly rent is $2,150."])
     result = ingest_folder("c", tmp_path, workers=1)
     assert list(result.documents["doc_id"]) == ["b-lease"]
-    assert list(result.failed["reason"]) == ["extraction took longer than the 0.3 s a document may take (RAGPIPE_EXTRACT_TIMEOUT)"]
+    assert list(result.failed["reason"]) == [
+        "extraction took longer than the 0.3 s a document may take (RAGPIPE_EXTRACT_TIMEOUT)"
+    ]

@@ -8,7 +8,7 @@ import time
 import duckdb
 import pytest
 
-from ragpipe.warehouse_lock import writing
+from ragpipe.warehouse.lock import writing
 from tests.reliability.helpers import env_for, ragpipe, start
 
 
@@ -38,7 +38,9 @@ def test_a_second_writer_waits_then_says_warehouse_busy(warehouse):
         busy = ragpipe({**env, "RAGPIPE_LOCK_WAIT": "1"}, "regrade", timeout=120)
     assert busy.returncode == 3
     said = busy.stdout + busy.stderr
-    assert "warehouse busy" in said and "a long regrade in another terminal" in said and f"process {os.getpid()}" in said
+    assert (
+        "warehouse busy" in said and "a long regrade in another terminal" in said and f"process {os.getpid()}" in said
+    )
     _history_is_clean(tmp)
 
 
@@ -52,7 +54,11 @@ def test_two_regrades_at_once_both_finish_and_lose_nothing(warehouse):
 
 def test_a_regrade_while_a_long_sql_query_runs(warehouse):
     tmp, env = warehouse
-    query = start(env, "sql", "SELECT count(*) AS n FROM range(1500000000) r, (SELECT 1 FROM grades LIMIT 1) g WHERE r.range % 7 = 3")
+    query = start(
+        env,
+        "sql",
+        "SELECT count(*) AS n FROM range(1500000000) r, (SELECT 1 FROM grades LIMIT 1) g WHERE r.range % 7 = 3",
+    )
     time.sleep(3)  # the query has the warehouse open (read-only) and is counting
     assert query.poll() is None
     regrade = ragpipe(env, "regrade", timeout=300)
@@ -67,7 +73,9 @@ def test_read_only_commands_never_take_the_write_lock(warehouse, tmp_path):
     with writing(tmp / "wh", "a writer that holds the lock"):  # a writer between DuckDB steps
         assert ragpipe(env, "sql", "SELECT count(*) FROM grades", timeout=60).returncode == 0
         assert ragpipe(env, "scorecard", "--json", timeout=60).returncode == 0
-        assert ragpipe(env, "review", "--corpus", "demo", "--out", str(tmp_path / "r.html"), timeout=120).returncode == 0
+        assert (
+            ragpipe(env, "review", "--corpus", "demo", "--out", str(tmp_path / "r.html"), timeout=120).returncode == 0
+        )
 
 
 def test_a_reader_waits_a_bounded_time_while_a_writer_holds_the_file(warehouse):

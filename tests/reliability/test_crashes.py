@@ -26,10 +26,16 @@ def big_corpus(tmp_path_factory) -> Path:
     pdfs = root / "pdfs"
     pdfs.mkdir()
     for d in range(DOCS):
-        text_pdf(pdfs / f"filing-{d:02d}.pdf", [
-            "\n".join(f"Line {line}: filing {d} page {p} reports revenue of ${(d + 1) * 1000 + p:,} thousand." for line in range(30))
-            for p in range(PAGES)
-        ])
+        text_pdf(
+            pdfs / f"filing-{d:02d}.pdf",
+            [
+                "\n".join(
+                    f"Line {line}: filing {d} page {p} reports revenue of ${(d + 1) * 1000 + p:,} thousand."
+                    for line in range(30)
+                )
+                for p in range(PAGES)
+            ],
+        )
     questions = "questions:\n" + "".join(
         f"  - id: q{d:02d}\n    text: What revenue does filing {d} report on page 7?\n    kind: answerable\n"
         f"    gold_answer: ${(d + 1) * 1000 + 7:,} thousand.\n    golden_docs: [filing-{d:02d}]\n"
@@ -81,24 +87,50 @@ def _whole(db: Path) -> None:
             ).fetchall()[0][0]
             assert torn == 0
         if "answers" in tables:
-            assert conn.execute("SELECT count(*) FROM (SELECT corpus, config, answer_set, question_id FROM answers GROUP BY ALL HAVING count(*) > 1)").fetchall()[0][0] == 0
+            assert (
+                conn.execute(
+                    "SELECT count(*) FROM (SELECT corpus, config, answer_set, question_id FROM answers GROUP BY ALL HAVING count(*) > 1)"
+                ).fetchall()[0][0]
+                == 0
+            )
         if {"grades", "answers"} <= tables:
-            assert conn.execute(
-                "SELECT count(*) FROM (SELECT corpus, config, count(*) AS n FROM grades GROUP BY ALL) g "
-                "JOIN (SELECT corpus, config, count(*) AS n FROM answers GROUP BY ALL) a USING (corpus, config) WHERE g.n != a.n"
-            ).fetchall()[0][0] == 0
+            assert (
+                conn.execute(
+                    "SELECT count(*) FROM (SELECT corpus, config, count(*) AS n FROM grades GROUP BY ALL) g "
+                    "JOIN (SELECT corpus, config, count(*) AS n FROM answers GROUP BY ALL) a USING (corpus, config) WHERE g.n != a.n"
+                ).fetchall()[0][0]
+                == 0
+            )
         if "grade_history" in tables:
-            assert conn.execute(
-                "SELECT count(*) FROM (SELECT answer_id, grader_version, answer_sha FROM grade_history GROUP BY ALL HAVING count(*) > 1)"
-            ).fetchall()[0][0] == 0
+            assert (
+                conn.execute(
+                    "SELECT count(*) FROM (SELECT answer_id, grader_version, answer_sha FROM grade_history GROUP BY ALL HAVING count(*) > 1)"
+                ).fetchall()[0][0]
+                == 0
+            )
 
 
 def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_corpus, tmp_path):
     env = env_for(tmp_path, RAGPIPE_CORPORA=str(big_corpus), RAGPIPE_TEST_KEY="k")
     home, db = tmp_path / "dh", tmp_path / "wh" / "ragpipe.duckdb"
     with ChatServer(default="slow:0.15") as server:
-        args = ("run", "--corpus", "big", "--config", "default", "--engine", "openai", "--base-url", server.base_url,
-                "--model", "m", "--api-key-env", "RAGPIPE_TEST_KEY", "--concurrency", "2")
+        args = (
+            "run",
+            "--corpus",
+            "big",
+            "--config",
+            "default",
+            "--engine",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "m",
+            "--api-key-env",
+            "RAGPIPE_TEST_KEY",
+            "--concurrency",
+            "2",
+        )
         _kill_when(start(env, *args), home, "ingest")
         _whole(db)
         _kill_when(start(env, *args), home, "answers.answer_shard", extra=lambda: len(server.served) >= 4)
@@ -116,7 +148,9 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
         assert conn.execute("SELECT count(*) FROM pages").fetchall()[0][0] == DOCS * PAGES
         assert conn.execute("SELECT count(*) FROM answers WHERE answer_set = 'openai:m'").fetchall()[0][0] == DOCS
         assert conn.execute("SELECT count(*) FROM grades").fetchall()[0][0] == DOCS
-        logged = {r[0] for r in conn.execute("SELECT DISTINCT question_id FROM answer_log WHERE error IS NULL").fetchall()}
+        logged = {
+            r[0] for r in conn.execute("SELECT DISTINCT question_id FROM answer_log WHERE error IS NULL").fetchall()
+        }
     assert len(logged) == DOCS and len(server.served) == 0  # the last run re-asked nothing: every answer was logged
     # the last run took away the folders the killed ones left (their processes are gone, whatever their status says)
     assert list((tmp_path / "wh" / "shards").rglob("run=*")) == []

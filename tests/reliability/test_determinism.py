@@ -21,6 +21,11 @@ def _fingerprints(folder) -> tuple[str, str]:
 def test_two_runs_from_scratch_give_byte_identical_grades(tmp_path):
     first, second = tmp_path / "first", tmp_path / "second"
     for folder in (first, second):
-        results = run_corpus("demo", ["default", "small-chunks"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(folder))
+        results = run_corpus(
+            "demo",
+            ["default", "small-chunks"],
+            instance=DagsterInstance.ephemeral(),
+            resources=warehouse_resources(folder),
+        )
         assert all(r.success for r in results)
     assert _fingerprints(first) == _fingerprints(second)

@@ -18,7 +18,13 @@ from tests.conftest import ROOT
 def small_fs(tmp_path):
     mount = tmp_path / "fs"
     mount.mkdir()
-    made = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1500k", "tmpfs", str(mount)], capture_output=True).returncode == 0
+    made = (
+        os.geteuid() == 0
+        and subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=1500k", "tmpfs", str(mount)], capture_output=True
+        ).returncode
+        == 0
+    )
     if not made:
         pytest.skip("needs root and mount(8) to make a small, then read-only, filesystem")
     try:
@@ -30,7 +36,14 @@ def small_fs(tmp_path):
 def _ragpipe(tmp_path: Path, warehouse: Path, *args):
     env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(tmp_path / "dh")}
     (tmp_path / "dh").mkdir(exist_ok=True)
-    return subprocess.run([f"{os.path.dirname(sys.executable)}/ragpipe", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [f"{os.path.dirname(sys.executable)}/ragpipe", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _remount(mount: Path, options: str) -> None:
@@ -46,8 +59,10 @@ def test_a_full_disk_says_so_and_the_next_run_finishes(small_fs, tmp_path):
     assert again.returncode == 0, again.stderr[-2000:]
     with duckdb.connect(str(small_fs / "ragpipe.duckdb"), read_only=True) as conn:
         answers, grades = (conn.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in ("answers", "grades"))
-        torn = conn.execute("SELECT count(*) FROM documents d LEFT JOIN (SELECT doc_id, count(*) AS n FROM pages GROUP BY ALL) p "
-                            "USING (doc_id) WHERE coalesce(p.n, 0) != d.pages").fetchall()[0][0]
+        torn = conn.execute(
+            "SELECT count(*) FROM documents d LEFT JOIN (SELECT doc_id, count(*) AS n FROM pages GROUP BY ALL) p "
+            "USING (doc_id) WHERE coalesce(p.n, 0) != d.pages"
+        ).fetchall()[0][0]
     assert answers == grades == 31 and torn == 0
 
 

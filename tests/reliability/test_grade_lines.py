@@ -9,7 +9,15 @@ import sys
 
 from tests.conftest import ROOT
 
-QUESTIONS = [{"id": "rent", "question": "How much is the rent?", "kind": "answerable", "gold_answer": "$2,150", "money_key": "$2,150"}]
+QUESTIONS = [
+    {
+        "id": "rent",
+        "question": "How much is the rent?",
+        "kind": "answerable",
+        "gold_answer": "$2,150",
+        "money_key": "$2,150",
+    }
+]
 
 
 def test_bad_answer_lines_are_problems_and_good_ones_are_graded(tmp_path):
@@ -24,8 +32,22 @@ def test_bad_answer_lines_are_problems_and_good_ones_are_graded(tmp_path):
         json.dumps({"question_id": "rent", "answer": "The rent is $2,150.", "citations": ["lease"]}),
     ]
     answers.write_text("\n".join(lines) + "\n")
-    out = subprocess.run([f"{os.path.dirname(sys.executable)}/ragpipe", "grade", "--questions", str(questions), "--answers", str(answers), "--json"],
-                         cwd=ROOT, env={**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")}, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [
+            f"{os.path.dirname(sys.executable)}/ragpipe",
+            "grade",
+            "--questions",
+            str(questions),
+            "--answers",
+            str(answers),
+            "--json",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "Traceback" not in out.stderr
     graded = [json.loads(line) for line in out.stdout.splitlines()]

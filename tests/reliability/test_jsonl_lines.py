@@ -6,10 +6,12 @@ import json
 
 import pytest
 
-from ragpipe.jsonl import read_jsonl
+from ragpipe.inputs.jsonl import read_jsonl
 
 
-@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\u0085"])  # json.dumps escapes control characters below U+0020
+@pytest.mark.parametrize(
+    "separator", ["\u2028", "\u2029", "\u0085"]
+)  # json.dumps escapes control characters below U+0020
 def test_a_raw_unicode_line_separator_inside_a_string_is_not_a_line_break(tmp_path, separator):
     path = tmp_path / "rows.jsonl"
     rows = [{"id": "a", "text": f"before{separator}after"}, {"id": "b", "text": "plain"}, "not an object"]

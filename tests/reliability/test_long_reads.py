@@ -19,7 +19,12 @@ LONG_QUERY = "SELECT count(*) FROM range(1000000000000) a"  # minutes of countin
 
 @pytest.fixture()
 def env(tmp_path):
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path / "wh")))
+    assert all(
+        r.success
+        for r in run_corpus(
+            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path / "wh")
+        )
+    )
     (tmp_path / "dh").mkdir()
     return {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
 
@@ -30,17 +35,32 @@ def _ragpipe(*args):
 
 def test_a_long_query_stops_at_its_timeout(env):
     # the subprocess timeout is the hang detector: unbounded, this query runs for minutes
-    out = subprocess.run(_ragpipe("sql", "--timeout", "1", LONG_QUERY), cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        _ragpipe("sql", "--timeout", "1", LONG_QUERY), cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 1 and "query stopped after 1 s" in out.stdout
 
 
 def test_a_writer_behind_a_long_read_waits_its_lock_wait_then_says_who(env):
-    reader = subprocess.Popen(_ragpipe("sql", "--timeout", "120", LONG_QUERY), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader = subprocess.Popen(
+        _ragpipe("sql", "--timeout", "120", LONG_QUERY),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     try:
         time.sleep(3)  # the reader has the file
         assert reader.poll() is None
         # within 90 s, or the writer went back to retrying for minutes (107 s before this fix)
-        out = subprocess.run(_ragpipe("regrade"), cwd=ROOT, env={**env, "RAGPIPE_LOCK_WAIT": "3"}, capture_output=True, text=True, timeout=90)
+        out = subprocess.run(
+            _ragpipe("regrade"),
+            cwd=ROOT,
+            env={**env, "RAGPIPE_LOCK_WAIT": "3"},
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
     finally:
         reader.kill()
         reader.wait()

@@ -9,25 +9,41 @@ import sys
 import pytest
 
 from tests.conftest import ROOT
-from tests.reliability.test_bad_inputs import GOOD
 from tests.reliability.pdfs import corpora_with, text_pdf
+from tests.reliability.test_bad_inputs import GOOD
 
-QUESTIONS = GOOD + """  - id: bad
+QUESTIONS = (
+    GOOD
+    + """  - id: bad
     text: What is the deposit?
     kind: sometimes
 """
+)
 
 
-@pytest.mark.parametrize("command", [["run", "--corpus", "mine", "--config", "default"], ["corpus", "stats", "mine", "--refresh"]])
+@pytest.mark.parametrize(
+    "command", [["run", "--corpus", "mine", "--config", "default"], ["corpus", "stats", "mine", "--refresh"]]
+)
 def test_a_refused_corpus_is_one_message_and_exit_1(tmp_path, command):
     pdfs = tmp_path / "pdfs"
     pdfs.mkdir()
     text_pdf(pdfs / "lease.pdf", ["The monthly rent is $2,150."])
     corpora = corpora_with(tmp_path, "mine", pdfs, QUESTIONS)
-    env = {**os.environ, "RAGPIPE_CORPORA": str(corpora), "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
+    env = {
+        **os.environ,
+        "RAGPIPE_CORPORA": str(corpora),
+        "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
+        "DAGSTER_HOME": str(tmp_path / "dh"),
+    }
     (tmp_path / "dh").mkdir()
-    out = subprocess.run([f"{os.path.dirname(sys.executable)}/ragpipe", *command], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=90)
+    out = subprocess.run(
+        [f"{os.path.dirname(sys.executable)}/ragpipe", *command],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
     assert out.returncode == 1, (out.stdout[-1000:], out.stderr[-2000:])
     assert "questions.yaml:7: field kind" in out.stderr and "refused" in out.stderr
     assert "Traceback" not in out.stdout + out.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ragpipe.sql import SqlRefused, run_query
+from ragpipe.warehouse.sql import SqlRefused, run_query
 from tests.chat_server import ChatServer
 from tests.conftest import ROOT
 from tests.reliability.helpers import env_for, ragpipe, start
@@ -32,22 +32,25 @@ def _digest(db: Path) -> str:
     return hashlib.sha256(db.read_bytes()).hexdigest()
 
 
-@pytest.mark.parametrize("statement", [
-    "INSERT INTO grades SELECT * FROM grades",
-    "UPDATE grades SET verdict = 'correct'",
-    "DELETE FROM grade_history",
-    "DROP TABLE grades",
-    "CREATE TABLE x AS SELECT 1",
-    "COPY grades TO '{tmp}/stolen.csv'",
-    "ATTACH '{tmp}/other.duckdb' AS other",
-    "INSTALL httpfs",
-    "LOAD httpfs",
-    "SELECT * FROM read_csv('/etc/passwd')",
-    "SELECT * FROM read_text('/etc/hostname')",
-    "SELECT * FROM read_parquet('{tmp}/outside.parquet')",
-    "SELECT * FROM glob('/etc/*')",
-    "SET enable_external_access = true",
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO grades SELECT * FROM grades",
+        "UPDATE grades SET verdict = 'correct'",
+        "DELETE FROM grade_history",
+        "DROP TABLE grades",
+        "CREATE TABLE x AS SELECT 1",
+        "COPY grades TO '{tmp}/stolen.csv'",
+        "ATTACH '{tmp}/other.duckdb' AS other",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "SELECT * FROM read_csv('/etc/passwd')",
+        "SELECT * FROM read_text('/etc/hostname')",
+        "SELECT * FROM read_parquet('{tmp}/outside.parquet')",
+        "SELECT * FROM glob('/etc/*')",
+        "SET enable_external_access = true",
+    ],
+)
 def test_sql_cannot_write_attach_install_or_read_outside(warehouse, tmp_path, statement):
     db = warehouse / "wh" / "ragpipe.duckdb"
     duckdb.connect().execute(f"COPY (SELECT 42 AS x) TO '{tmp_path}/outside.parquet'")
@@ -109,8 +112,25 @@ def test_a_sharded_multiprocess_run_stores_and_prints_no_key_and_listens_on_no_p
     env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
     seen: list[str] = []
     with ChatServer() as server:
-        process = start(env, "run", "--corpus", "demo", "--config", "default", "--engine", "openai", "--base-url", server.base_url,
-                        "--model", "m", "--api-key-env", "RAGPIPE_TEST_KEY", "--shards", "2", "--processes")
+        process = start(
+            env,
+            "run",
+            "--corpus",
+            "demo",
+            "--config",
+            "default",
+            "--engine",
+            "openai",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "m",
+            "--api-key-env",
+            "RAGPIPE_TEST_KEY",
+            "--shards",
+            "2",
+            "--processes",
+        )
         while process.poll() is None:  # watch the whole process tree while it runs
             seen += _listening(_tree(process.pid))
             time.sleep(0.05)
@@ -132,8 +152,21 @@ def test_dagster_dev_listens_on_localhost_only(tmp_path):
     env = {**env_for(tmp_path), "DAGSTER_HOME": str(tmp_path / "dh")}
     (tmp_path / "dh").mkdir()
     dev = subprocess.Popen(
-        [str(Path(sys.executable).parent / "dagster"), "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [
+            str(Path(sys.executable).parent / "dagster"),
+            "dev",
+            "-w",
+            "workspace.yaml",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         deadline, addresses = time.time() + 120, []

@@ -17,24 +17,53 @@ from tests.test_ledger import assert_history_matches_grades
 
 
 def test_a_dagster_run_and_a_cli_regrade_of_one_pair_at_once(tmp_path):
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path / "wh")))
+    assert all(
+        r.success
+        for r in run_corpus(
+            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path / "wh")
+        )
+    )
     (tmp_path / "dh").mkdir()
     env = {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
     with duckdb.connect(str(tmp_path / "wh" / "ragpipe.duckdb"), read_only=True) as conn:
         before = conn.execute("SELECT count(*) FROM grading_events").fetchall()[0][0]
     bin_dir = os.path.dirname(sys.executable)
-    ui = subprocess.Popen([f"{bin_dir}/dagster", "asset", "materialize", "-m", "assets.definitions",
-                           "--select", "grades,scorecards,grade_delta", "--partition", "default|demo"],
-                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    cli = subprocess.Popen([f"{bin_dir}/ragpipe", "regrade"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ui = subprocess.Popen(
+        [
+            f"{bin_dir}/dagster",
+            "asset",
+            "materialize",
+            "-m",
+            "assets.definitions",
+            "--select",
+            "grades,scorecards,grade_delta",
+            "--partition",
+            "default|demo",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    cli = subprocess.Popen(
+        [f"{bin_dir}/ragpipe", "regrade"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     ui_out, ui_err = ui.communicate(timeout=300)
     cli_out, cli_err = cli.communicate(timeout=300)
     assert ui.returncode == 0, ui_err[-3000:]
     assert cli.returncode == 0, (cli_out + cli_err)[-3000:]
     with duckdb.connect(str(tmp_path / "wh" / "ragpipe.duckdb"), read_only=True) as conn:
-        events = conn.execute("SELECT seq, run_id FROM grading_events WHERE corpus = 'demo' AND config = 'default' ORDER BY seq").fetchall()
-        assert len(events) == before + 2 and len({r for _, r in events}) == len(events)  # one event per grading, none lost
+        events = conn.execute(
+            "SELECT seq, run_id FROM grading_events WHERE corpus = 'demo' AND config = 'default' ORDER BY seq"
+        ).fetchall()
+        assert len(events) == before + 2 and len({r for _, r in events}) == len(
+            events
+        )  # one event per grading, none lost
         assert_history_matches_grades(conn)
-        grades, answers = (conn.execute(f"SELECT count(*) FROM {t} WHERE corpus = 'demo' AND config = 'default'").fetchall()[0][0] for t in ("grades", "answers"))
+        grades, answers = (
+            conn.execute(f"SELECT count(*) FROM {t} WHERE corpus = 'demo' AND config = 'default'").fetchall()[0][0]
+            for t in ("grades", "answers")
+        )
         assert grades == answers
     assert not list((tmp_path / "wh" / "shards").rglob("run=*"))

@@ -1,0 +1,1 @@
+"""Questions + chunks -> answers: the engines, the run with its log, imported answer sets."""

@@ -1,0 +1,103 @@
+"""An OpenAI-compatible chat-completions engine (llama.cpp server, vLLM, Ollama, hosted APIs).
+
+Retrieval is ours: the top-k chunks become numbered sources, and the model is
+asked to answer with [n] citations or decline honestly. Decoding is
+deterministic (temperature 0, a fixed seed). The API key is read from the
+environment variable named in the settings and never recorded: the recorded
+settings name the variable, not its value.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import httpx
+
+from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
+from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, post_json
+from ragpipe.corpus.questions import Question
+
+SYSTEM = (
+    "You answer questions about a user's documents using only the numbered sources given. "
+    "Cite every claim with its source number in square brackets, like [1]. "
+    "If the sources do not contain the answer, say: I could not find this in the provided documents."
+)
+_CITE = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+def cited_numbers(text: str) -> list[int]:
+    out: list[int] = []
+    for m in _CITE.finditer(text):
+        for n in m.group(1).split(","):
+            if int(n) not in out:
+                out.append(int(n))
+    return out
+
+
+class OpenAIChatEngine:
+    name = "openai"
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        api_key_env: str = "OPENAI_API_KEY",
+        temperature: float = 0.0,
+        seed: int = 0,
+        max_tokens: int = 512,
+        timeout: float = 60.0,
+        attempts: int = 4,
+        base_delay: float = 0.5,
+        max_delay: float = 8.0,
+    ):
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.model = model
+        self.api_key_env = api_key_env
+        self.policy = RetryPolicy(attempts, base_delay, max_delay)
+        self.client = httpx.Client(timeout=timeout)
+        self.body = {"model": model, "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
+        # recorded with every answer: everything but the key itself
+        self.settings = {
+            "base_url": base_url,
+            "model": model,
+            "api_key_env": api_key_env,
+            "temperature": temperature,
+            "seed": seed,
+            "max_tokens": max_tokens,
+            "timeout": timeout,
+            "attempts": attempts,
+        }
+
+    @property
+    def answer_set(self) -> str:
+        return f"openai:{self.model}"
+
+    def _headers(self) -> dict:
+        key = os.environ.get(self.api_key_env, "")
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    def answer(self, question: Question, context: RetrievalContext) -> EngineAnswer:
+        hits = context.search(question.text)
+        sources = [(h.chunk_id, context.doc_id(h.chunk_id), context.text(h.chunk_id)) for h in hits]
+        numbered = "\n\n".join(f"[{i}] ({doc})\n{text}" for i, (_, doc, text) in enumerate(sources, 1))
+        payload = {
+            **self.body,
+            "messages": [
+                {"role": "system", "content": SYSTEM},
+                {"role": "user", "content": f"Sources:\n\n{numbered or '(none)'}\n\nQuestion: {question.text}"},
+            ],
+        }
+        body = post_json(self.client, self.url, payload, self._headers(), self.policy)
+        try:
+            content = body["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise EngineFailure("malformed response: no choices[0].message.content", str(body)[:2000]) from None
+        if not isinstance(content, str):
+            raise EngineFailure("malformed response: content is not text", str(body)[:2000])
+        numbers = [n for n in cited_numbers(content) if 1 <= n <= len(sources)]
+        docs = []
+        for n in numbers:
+            if sources[n - 1][1] not in docs:
+                docs.append(sources[n - 1][1])
+        return EngineAnswer(answer=content, citations=docs, cited_chunks=[sources[n - 1][0] for n in numbers])

@@ -1,0 +1,59 @@
+"""Human-labelled answers (FinanceBench's upstream format) as an answer set.
+
+Each file is one model in one mode; each row a real answer and a person's
+verdict: `Correct Answer`, `Incorrect Answer` or `Refusal`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from ragpipe.inputs.jsonl import read_jsonl
+from ragpipe.inputs.problems import Problem
+
+HUMAN_CLASSES = ("Correct Answer", "Incorrect Answer", "Refusal")
+LABEL_COLUMNS = ["answer_set", "question_id", "model", "mode", "answer", "label", "file", "line"]
+
+
+def answer_set_name(path: Path) -> str:
+    """`gpt-4_oracle.jsonl` -> `labeled:gpt-4_oracle`."""
+    return f"labeled:{path.stem}"
+
+
+def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
+    problems: list[Problem] = []
+    rows = []
+    for lineno, r in read_jsonl(path, problems):
+        missing = [f for f in ("financebench_id", "model_answer", "label") if f not in r]
+        if missing:
+            problems.extend(Problem(str(path), lineno, f, "missing") for f in missing)
+            continue
+        if r["label"] not in HUMAN_CLASSES:
+            problems.append(Problem(str(path), lineno, "label", f"unknown label {r['label']!r}"))
+            continue
+        rows.append(
+            [
+                answer_set_name(path),
+                r["financebench_id"],
+                r.get("model_name"),
+                r.get("eval_mode"),
+                r["model_answer"] if isinstance(r["model_answer"], str) else "",
+                r["label"],
+                path.name,
+                lineno,
+            ]
+        )
+    return pd.DataFrame(rows, columns=LABEL_COLUMNS), sorted(problems, key=lambda p: p.line)
+
+
+def read_labeled_folder(folder: Path) -> tuple[pd.DataFrame, list[Problem]]:
+    frames, problems = [], []
+    for path in sorted(folder.glob("*.jsonl")):
+        frame, file_problems = read_labeled_file(path)
+        frames.append(frame)
+        problems.extend(file_problems)
+    if not frames:
+        return pd.DataFrame(columns=LABEL_COLUMNS), problems
+    return pd.concat(frames, ignore_index=True), problems

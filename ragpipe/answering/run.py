@@ -1,0 +1,149 @@
+"""Run an engine over a question set: one answer row per question, timed.
+
+- An engine that raises does not end the run: the question gets a row with
+  `error` set (and the raw body, when a service sent a malformed one).
+- Up to `concurrency` questions are in flight at once (bounded thread pool).
+- Each finished answer is handed to `on_answer` as it completes, so the
+  caller can persist it at once; `done` holds answers a previous, killed run
+  already persisted, and those questions are not asked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+import pandas as pd
+
+from ragpipe.answering.engines.base import Engine, EngineAnswer, RetrievalContext
+from ragpipe.corpus.questions import Question
+
+ANSWER_COLUMNS = [
+    "corpus",
+    "config",
+    "answer_set",
+    "question_id",
+    "answer_id",
+    "answer",
+    "citations",
+    "cited_chunks",
+    "latency_ms",
+    "engine",
+    "engine_settings",
+    "error",
+    "raw",
+    "label",
+    "graded_as",
+]
+
+
+def answer_id(corpus: str, config: str, answer_set: str, question_id: str) -> str:
+    """Stable id of the answer slot, so regrades and history join on it."""
+    return hashlib.sha256(f"{corpus}\0{config}\0{answer_set}\0{question_id}".encode()).hexdigest()[:16]
+
+
+def settings_hash(engine_name: str, settings: dict) -> str:
+    return hashlib.sha256(json.dumps([engine_name, settings], sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _ask(engine: Engine, question: Question, context: RetrievalContext) -> tuple[EngineAnswer, str | None, float]:
+    start = time.perf_counter()
+    raw = None
+    try:
+        result = engine.answer(question, context)
+    except Exception as exc:  # the engine's failure is data, not a crash
+        raw = getattr(exc, "raw", None)
+        result = EngineAnswer(error=f"{type(exc).__name__}: {exc}")
+    measured = (time.perf_counter() - start) * 1000
+    return result, raw, result.latency_ms if result.latency_ms is not None else measured
+
+
+def answer_questions(
+    engine: Engine,
+    questions: list[Question],
+    context: RetrievalContext,
+    corpus: str,
+    config: str,
+    answer_set: str,
+    settings: dict,
+    progress: Callable[[int, int], None] | None = None,
+    concurrency: int = 1,
+    done: dict[str, dict] | None = None,
+    on_answer: Callable[[dict], None] | None = None,
+) -> pd.DataFrame:
+    done = done or {}
+    recorded = json.dumps(settings, sort_keys=True)
+    todo = [q for q in questions if q.id not in done]
+    rows = [done[q.id] for q in questions if q.id in done]
+    if progress:
+        progress(len(rows), len(questions))
+    with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        futures = {pool.submit(_ask, engine, q, context): q for q in todo}
+        for future in as_completed(futures):
+            q = futures[future]
+            result, raw, latency = future.result()
+            row = dict(
+                zip(
+                    ANSWER_COLUMNS,
+                    [
+                        corpus,
+                        config,
+                        answer_set,
+                        q.id,
+                        answer_id(corpus, config, answer_set, q.id),
+                        result.answer,
+                        result.citations,
+                        result.cited_chunks,
+                        round(latency, 3),
+                        engine.name,
+                        recorded,
+                        result.error,
+                        raw,
+                        None,
+                        None,
+                    ],
+                )
+            )
+            if on_answer:
+                on_answer(row)
+            rows.append(row)
+            if progress:
+                progress(len(rows), len(questions))
+    frame = pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+    return frame.sort_values("question_id", kind="stable").reset_index(drop=True)
+
+
+def imported_answers(labels: pd.DataFrame, corpus: str, config: str) -> pd.DataFrame:
+    """Human-labelled answers as answer sets (engine `import`, one set per file).
+
+    People judged these answers against the gold answer with the whole filing
+    available upstream, so they are graded as answerable (`graded_as`) even
+    where this corpus lacks the filing; the person's verdict rides along as
+    `label` for the agreement asset.
+    """
+    rows = []
+    for r in labels.sort_values(["answer_set", "question_id", "line"]).to_dict("records"):
+        settings = json.dumps({"model": r["model"], "mode": r["mode"], "file": r["file"]}, sort_keys=True)
+        rows.append(
+            [
+                corpus,
+                config,
+                r["answer_set"],
+                r["question_id"],
+                answer_id(corpus, config, r["answer_set"], r["question_id"]),
+                r["answer"],
+                [],
+                [],
+                None,
+                "import",
+                settings,
+                None,
+                None,
+                r["label"],
+                "answerable",
+            ]
+        )
+    return pd.DataFrame(rows, columns=ANSWER_COLUMNS)

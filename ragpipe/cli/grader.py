@@ -1,0 +1,289 @@
+"""Commands about the ruler itself: regrade, delta, what-if, audit, and read-only SQL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import typer
+from rich.table import Table
+
+from ragpipe.cli.app import app, console
+from ragpipe.cli.orchestrator import orchestrator
+from ragpipe.evaluation.audit import audit as audit_rules
+from ragpipe.evaluation.whatif import stored_pairs
+from ragpipe.evaluation.whatif import whatif as whatif_delta
+from ragpipe.grading.rules import RulesError, load_rules
+from ragpipe.history.delta import stored_delta
+from ragpipe.history.record import stored_rules
+from ragpipe.warehouse.lock import WarehouseBusy, writing
+from ragpipe.warehouse.settings import database_path, rules_path, warehouse_dir
+from ragpipe.warehouse.sql import DEFAULT_TIMEOUT, QueryTimeout, SqlRefused, readonly_connection, run_query
+
+
+def _print_delta(delta: dict, limit: int = 40) -> None:
+    console.print(
+        f"delta {delta.get('from_version')} -> {delta.get('to_version')}: "
+        f"{delta['changed']} of {delta['compared']} answers changed; "
+        f"monotone: {str(delta['monotone']).lower()}"
+    )
+    for e in delta.get("events", []):
+        console.print(
+            f"  {e['corpus']}/{e['config']}: grading #{e['from_event']} ({e['from_version']}) -> "
+            f"#{e['to_event']} ({e['to_version']}): {e['changed']} changed"
+        )
+    for corpus, directions in delta["summary"].items():
+        for direction, n in directions.items():
+            console.print(f"  {corpus}: {direction}: {n}")
+    if delta["flips"]:
+        table = Table(title=f"flips (first {min(limit, len(delta['flips']))} of {len(delta['flips'])})")
+        for column in ("corpus", "config", "answer_set", "question_id", "old", "new", "old rule", "new rule"):
+            table.add_column(column)
+        for f in delta["flips"][:limit]:
+            table.add_row(
+                f["corpus"],
+                f["config"],
+                f["answer_set"],
+                f["question_id"],
+                f"{f['old_verdict']}{' (declined)' if f['old_declined'] else ''}",
+                f"{f['new_verdict']}{' (declined)' if f['new_declined'] else ''}",
+                f["old_rule"],
+                f["new_rule"],
+            )
+        console.print(table)
+
+
+def _cell(value) -> str:
+    """A table cell: NULL shows empty, lists and arrays as they print."""
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return ""
+    return str(list(value)) if hasattr(value, "tolist") else str(value)
+
+
+def _from_warehouse(compute):
+    """Run `compute(conn)` on a read-only warehouse connection; a LookupError is a clean exit."""
+    conn = readonly_connection(database_path())
+    try:
+        return compute(conn)
+    except LookupError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from None
+    finally:
+        conn.close()
+
+
+def _rules(path: Path | None):
+    try:
+        return load_rules(path or rules_path())
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def regrade() -> None:
+    """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
+    (corpus, configuration) pair with stored answers. Answers are never regenerated."""
+    rules = _rules(None)
+    pairs = _from_warehouse(stored_pairs)
+    if not pairs:
+        console.print("no stored answers: run `ragpipe run` first")
+        raise typer.Exit(1)
+    blocked = []
+    for corpus, config in pairs:
+        with (
+            console.status(f"regrading {corpus}/{config} with grader {rules.version}"),
+            writing(warehouse_dir(), "ragpipe regrade"),
+        ):
+            outcome = orchestrator().regrade(corpus, config)
+        blocked.extend(outcome.failed_money)
+        if outcome.busy:
+            raise WarehouseBusy(outcome.busy)
+        if outcome.failed_otherwise:
+            typer.echo(
+                f"regrade of {corpus}/{config} failed: {outcome.failure}; details in `dagster dev -w workspace.yaml`",
+                err=True,
+            )
+            raise typer.Exit(1)
+    console.print(f"regraded {len(pairs)} pair(s) with grader {rules.version}")
+    for b in blocked:
+        console.print(
+            f"[red]ZERO-WRONG-MONEY FAIL on {b['corpus']}/{b['config']}: {', '.join(b['offending_questions'])}[/red]"
+        )
+    if blocked:
+        raise typer.Exit(1)
+
+
+@app.command()
+def delta(
+    from_version: str | None = typer.Option(
+        None, "--from", help="grader version before (default: each pair's previous grading)"
+    ),
+    to_version: str | None = typer.Option(
+        None, "--to", help="grader version after (default: each pair's latest grading)"
+    ),
+    corpus: str | None = typer.Option(None, help="only this corpus"),
+    config: str | None = typer.Option(None, help="only this configuration"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Every verdict the last grading of each pair flipped against the one before it (or between two
+    grader versions), by direction and rule, with scorecards and agreement side by side."""
+    result = _from_warehouse(lambda conn: stored_delta(conn, corpus, config, from_version, to_version))
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, default=str))
+        return
+    _print_delta(result)
+    if result["scorecards"]:
+        table = Table(title="scorecards before / after")
+        for column in (
+            "corpus",
+            "config",
+            "answers",
+            "overall % before",
+            "overall % after",
+            "c/p/w before",
+            "c/p/w after",
+            "money before",
+            "money after",
+        ):
+            table.add_column(column)
+        for c in result["scorecards"]:
+            table.add_row(
+                c["corpus"],
+                c["config"],
+                c["answer_set"],
+                str(c["overall_pct_before"]),
+                str(c["overall_pct_after"]),
+                f"{c['correct_before']}/{c['partial_before']}/{c['wrong_before']}",
+                f"{c['correct_after']}/{c['partial_after']}/{c['wrong_after']}",
+                c["money_bar_before"],
+                c["money_bar_after"],
+            )
+        console.print(table)
+    if result["agreement"]:
+        table = Table(title="agreement with people before / after")
+        for column in ("corpus", "config", "accuracy", "kappa", "refusal F1", "false correct"):
+            table.add_column(column)
+        for a in result["agreement"]:
+            table.add_row(
+                a["corpus"],
+                a["config"],
+                f"{a['accuracy_before']} -> {a['accuracy_after']}",
+                f"{a['kappa_before']} -> {a['kappa_after']}",
+                f"{a['refusal_f1_before']} -> {a['refusal_f1_after']}",
+                f"{a['false_correct_before']} -> {a['false_correct_after']}",
+            )
+        console.print(table)
+
+
+rules_app = typer.Typer(help="The grader's rules: what a grader version was made of.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+
+@rules_app.command("show")
+def rules_show(
+    version: str | None = typer.Argument(None, help="a grader version (default: the current rules)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Print the rules text and code hash a grader version was computed from."""
+    if version is None:
+        rules = _rules(None)
+        record = {
+            "grader_version": rules.version,
+            "rules_text": rules.rules_text,
+            "code_sha": rules.code_sha,
+            "first_recorded": None,
+        }
+    else:
+        record = _from_warehouse(lambda conn: stored_rules(conn, version))
+        if record is None:
+            console.print(
+                f"[red]grader version {version!r} is not recorded in this warehouse "
+                '(`ragpipe sql "SELECT grader_version FROM grader_versions"`)[/red]'
+            )
+            raise typer.Exit(1)
+    if as_json:
+        typer.echo(json.dumps(record, indent=2, default=str))
+        return
+    typer.echo(
+        f"# grader {record['grader_version']}  code {record['code_sha']}  first recorded {record['first_recorded']}"
+    )
+    typer.echo(record["rules_text"], nl=False)
+
+
+@app.command()
+def whatif(
+    rules_file: Path = typer.Option(..., "--rules", exists=True, dir_okay=False, help="candidate rules file"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Grade every stored answer with candidate rules and show the delta against the current grades.
+    Nothing is recorded."""
+    rules = _rules(rules_file)
+    result = _from_warehouse(lambda conn: whatif_delta(conn, rules))
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, default=str))
+        return
+    _print_delta(result)
+
+
+@app.command()
+def audit(
+    add_decline: list[str] = typer.Option(..., "--add-decline", help="a proposed decline phrase (repeatable)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Where would proposed decline phrases collide (needles, money keys, gold answers, answers graded
+    correct), and what would they flip? Nothing is recorded."""
+    rules = _rules(None)
+    try:
+        result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, default=str))
+        return
+    for o in result["overrides_exclusions"]:
+        console.print(f"[yellow]{o['phrase']!r} is a deliberate exclusion: {o['reason']}[/yellow]")
+    table = Table(title=f"{result['collision_count']} collision(s)")
+    for column in ("phrase", "where", "corpus", "question_id", "text"):
+        table.add_column(column, overflow="fold")
+    for c in result["collisions"]:
+        table.add_row(c["phrase"], c["where"], c["corpus"], c["question_id"], (c["text"] or "")[:120])
+    console.print(table)
+    _print_delta(result["delta"])
+
+
+@app.command()
+def sql(
+    query: str = typer.Argument(..., help='e.g. "SELECT verdict, count(*) FROM grades GROUP BY ALL"'),
+    as_json: bool = typer.Option(False, "--json"),
+    as_csv: bool = typer.Option(False, "--csv"),
+    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, help="stop the query after this many seconds"),
+) -> None:
+    """Run a query against the warehouse through a read-only connection (writes are refused).
+    A query is stopped after --timeout seconds, since writers wait while it reads."""
+    try:
+        frame = run_query(database_path(), query, timeout)
+    except QueryTimeout as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from None
+    except SqlRefused as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+    except WarehouseBusy:
+        raise  # `ragpipe` says so and exits 3
+    except Exception as exc:  # a bad query: say what DuckDB said
+        console.print(f"[red]query failed: {str(exc).splitlines()[0]}[/red]")
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(frame.to_json(orient="records", default_handler=str))
+    elif as_csv:
+        typer.echo(frame.to_csv(index=False), nl=False)
+    else:
+        table = Table()
+        for column in frame.columns:
+            table.add_column(str(column), overflow="fold")
+        for row in frame.itertuples(index=False):
+            table.add_row(*(_cell(v) for v in row))
+        console.print(table)

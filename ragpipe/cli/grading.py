@@ -1,0 +1,130 @@
+"""`ragpipe grade` and `ragpipe agreement`: the grader on any answers, and measured against people."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ragpipe.cli.app import app, console
+from ragpipe.cli.run import has_corpus, materialize_corpus_stages
+from ragpipe.corpus.manifest import list_corpora
+from ragpipe.grading.rules import RulesError, load_rules
+from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
+from ragpipe.warehouse.tables import connect, read_partition
+
+
+@app.command()
+def grade(
+    questions: Path = typer.Option(
+        ..., "--questions", exists=True, dir_okay=False, help="JSONL: id, question, kind, gold_answer, ..."
+    ),
+    answers: Path = typer.Option(
+        ..., "--answers", exists=True, dir_okay=False, help="JSONL: question_id, answer, citations"
+    ),
+    rules_file: Path | None = typer.Option(
+        None, "--rules", exists=True, dir_okay=False, help="grader rules (default: the packaged rules)"
+    ),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per answer, one per line"),
+) -> None:
+    """Grade any answers against any questions with the current rules: no corpus, no warehouse."""
+    from ragpipe.grading.adhoc import grade_files
+
+    try:
+        rows, problems = grade_files(questions, answers, load_rules(rules_file or rules_path()))
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+    for problem in problems:
+        typer.echo(f"skipped {problem}", err=True)
+    if as_json:
+        for row in rows:
+            typer.echo(json.dumps(row, sort_keys=True))
+        return
+    table = Table(title=f"grades ({len(rows)} answers)")
+    for column in ("question_id", "verdict", "declined", "money_question", "failure", "rule"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            *(str(row[c]) for c in ("question_id", "verdict", "declined", "money_question", "failure", "rule"))
+        )
+    console.print(table)
+
+
+@app.command()
+def agreement(
+    labels: Path = typer.Option(
+        ...,
+        "--labels",
+        exists=True,
+        help="a labelled-answers JSONL file (generic format, docs/agreement.md), "
+        "or a folder of FinanceBench's upstream files",
+    ),
+    data: Path | None = typer.Option(
+        None, "--data", exists=True, file_okay=False, help="the FinanceBench folder (with a folder of labels)"
+    ),
+    rules_file: Path | None = typer.Option(
+        None, "--rules", exists=True, dir_okay=False, help="grader rules (default: the current rules)"
+    ),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Grade human-labelled answers with the current rules and report agreement with the people.
+
+    A JSONL file needs nothing else: its gold answers are the gold text. A folder of FinanceBench
+    files reuses the warehouse's ingested FinanceBench pages (ingesting them first if absent);
+    questions, needles and grades are derived afresh with the current code and rules."""
+    try:
+        rules = load_rules(rules_file or rules_path())
+    except RulesError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from None
+    if labels.is_file():
+        from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+
+        try:
+            report = agreement_for_jsonl(labels, rules)
+        except LookupError as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(1) from None
+        for problem in report["problems"]:
+            typer.echo(f"skipped {problem}", err=True)
+        _print_agreement(report, as_json)
+        return
+    if data is None:
+        console.print("[red]--labels is a folder of FinanceBench files: give the FinanceBench folder with --data[/red]")
+        raise typer.Exit(2)
+    os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
+    if not has_corpus("financebench", data.resolve()):
+        materialize_corpus_stages("financebench")
+    from ragpipe.evaluation.agreement import agreement_for_labels
+
+    conn = connect(database_path(), read_only=True)
+    try:
+        pages = read_partition(conn, "pages", {"corpus": "financebench"})
+    finally:
+        conn.close()
+    manifest = list_corpora(corpora_dir())["financebench"]
+    _print_agreement(agreement_for_labels(pages, manifest, labels, rules), as_json)
+
+
+def _print_agreement(report: dict, as_json: bool) -> None:
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+        return
+    table = Table(title=f"agreement with people (grader {report['grader_version']}, n={report['n']})")
+    for column in ("scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"):
+        table.add_column(column)
+    scopes = [("overall", report)] + list(report["by_question_type"].items()) + list(report["by_file"].items())
+    for name, r in scopes:
+        table.add_row(
+            name,
+            str(r["accuracy"]),
+            str(r["kappa"]),
+            str(r["refusal"]["f1"]),
+            str(r["false_correct"]),
+            str(r["false_correct_numeric"]),
+        )
+    console.print(table)

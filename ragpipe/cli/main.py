@@ -1,0 +1,48 @@
+"""The `ragpipe` command's entry: every command registered, the orchestrator in place, errors said in one line."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ragpipe.cli import grader, grading, review, run  # noqa: F401  each registers its commands on the app
+from ragpipe.cli.app import app, console
+from ragpipe.cli.orchestrator import Orchestrator, use
+from ragpipe.grading.rules import RulesError
+from ragpipe.warehouse.lock import WarehouseBusy, WarehouseUnwritable
+
+
+def refusal_in(exc: BaseException) -> Exception | None:
+    """The refusal (bad corpus, manifest or rules) behind an error, however deep Dagster wrapped it."""
+    from ragpipe.corpus.manifest import ManifestError
+    from ragpipe.corpus.preflight import CorpusRefused
+
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, (CorpusRefused, ManifestError, RulesError, WarehouseBusy, WarehouseUnwritable)):
+            return e
+        todo += [e.__cause__, e.__context__, getattr(e, "user_exception", None)]
+    return None
+
+
+def main(orchestrator: Orchestrator) -> None:
+    """The `ragpipe` command, materializing through `orchestrator`: a busy warehouse is a message and
+    exit code 3, a refused input a message naming file, line and field and exit code 1, never a traceback."""
+    use(orchestrator)
+    try:
+        app()
+    except WarehouseBusy as exc:
+        console.print(f"[red]{exc}[/red]")
+        sys.exit(3)
+    except Exception as exc:
+        refused = refusal_in(exc)
+        if refused is None:
+            raise
+        typer.echo(str(refused), err=True)  # plain text: a message may hold [brackets]
+        sys.exit(3 if isinstance(refused, WarehouseBusy) else 1)

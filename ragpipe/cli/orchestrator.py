@@ -1,0 +1,67 @@
+"""What the commands need from whatever materializes the pipeline, and nothing more.
+
+The library defines this interface and never imports an implementation: the
+`ragpipe` command (`assets/cli.py`) hands the Dagster one to `main`. A run's
+settings travel in `RunSettings`, not through environment variables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+
+class RunSettings(BaseModel):
+    """What `ragpipe run` asks of a run beyond (corpus, configurations)."""
+
+    shards: int = Field(default=1, ge=1)  # answers and grades cut into this many shards by question-id hash
+    engine_override: dict | None = None  # {"engine", "settings", "concurrency"}; names a key's variable, never a key
+    progress_bar: bool = False  # a rich bar for answering, on the terminal that started it
+    in_processes: bool = False  # each pair's steps in worker processes, shards side by side
+
+
+@dataclass
+class Outcome:
+    """What a materialization came to, in the commands' terms."""
+
+    failed_runs: int = 0
+    failed_money: list[dict] = field(default_factory=list)  # ZERO-WRONG-MONEY checks that failed, with their metadata
+    busy: str | None = None  # the "warehouse busy" message of a step that could not open the warehouse
+    failure: str | None = None  # what the first failed step said, at its root cause
+
+    @property
+    def ok(self) -> bool:
+        return self.failed_runs == 0
+
+    @property
+    def failed_otherwise(self) -> bool:
+        """Some run failed for another reason than a blocking money check."""
+        return self.failed_runs > len(self.failed_money)
+
+
+class Orchestrator(Protocol):
+    def materialize(self, corpus: str, configs: list[str], settings: RunSettings) -> Outcome:
+        """Every stage of `corpus` and of each (corpus, configuration) pair."""
+
+    def materialize_corpus_stages(self, corpus: str) -> Outcome:
+        """Ingest, questions and needles of `corpus`."""
+
+    def regrade(self, corpus: str, config: str) -> Outcome:
+        """Grades and everything downstream of one pair, from its stored answers."""
+
+
+_current: list[Orchestrator] = []
+
+
+def use(orchestrator: Orchestrator) -> None:
+    _current[:] = [orchestrator]
+
+
+def orchestrator() -> Orchestrator:
+    if not _current:
+        raise RuntimeError(
+            "no orchestrator: start the commands through `ragpipe` (assets/cli.py), which provides Dagster's"
+        )
+    return _current[0]

@@ -1,0 +1,227 @@
+"""`ragpipe run`, `ragpipe corpus stats`, `ragpipe scorecard`: materialize, then read what came of it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from ragpipe.cli.app import app, console, corpus_app, live_scorecards, print_scorecards, read_scorecards
+from ragpipe.cli.orchestrator import RunSettings, orchestrator
+from ragpipe.corpus.adapters import data_available
+from ragpipe.corpus.manifest import list_corpora, load_configs
+from ragpipe.corpus.stats import corpus_stats
+from ragpipe.evaluation.scorecard import stale_scorecards
+from ragpipe.warehouse.lock import WarehouseBusy, writing
+from ragpipe.warehouse.settings import corpora_dir, database_path, warehouse_dir
+from ragpipe.warehouse.tables import connect, table_exists
+
+
+def _use_data_dir(corpora: list[str], data_dir: Path | None) -> None:
+    """Point one corpus's adapter at a folder laid out like its upstream repository."""
+    if data_dir is None:
+        return
+    if len(corpora) != 1:
+        raise typer.BadParameter("--data-dir needs exactly one --corpus")
+    manifest = list_corpora(corpora_dir())[corpora[0]]
+    if not manifest.data_dir_env:
+        raise typer.BadParameter(f"corpus {corpora[0]!r} takes no data folder")
+    os.environ[manifest.data_dir_env] = str(data_dir.resolve())
+
+
+def _engine_override(engine: str, base_url, model, api_key_env: str, url, concurrency, answers_file=None) -> dict:
+    """The engine a run uses instead of the configuration's. Holds the key's variable name, never the key."""
+    if engine == "openai":
+        if not base_url or not model:
+            raise typer.BadParameter("--engine openai needs --base-url and --model")
+        settings = {"base_url": base_url, "model": model, "api_key_env": api_key_env}
+    elif engine == "http":
+        if not url:
+            raise typer.BadParameter("--engine http needs --url")
+        settings = {"url": url}
+    elif engine == "import":
+        if not answers_file:
+            raise typer.BadParameter("--engine import needs --answers FILE")
+        settings = {"path": str(answers_file.resolve())}
+    elif engine == "extractive":
+        settings = {}
+    else:
+        raise typer.BadParameter(f"unknown engine {engine!r}; known: openai, http, import, extractive")
+    return {"engine": engine, "settings": settings, "concurrency": concurrency or (1 if engine == "extractive" else 4)}
+
+
+def _check_names(names: list[str], known: list[str], what: str) -> None:
+    for name in names:
+        if name not in known:
+            raise typer.BadParameter(f"unknown {what} {name!r}; known: {', '.join(known)}")
+
+
+@app.command()
+def run(
+    corpus: list[str] = typer.Option(None, "--corpus", help="corpus to run (repeatable); default demo"),
+    config: list[str] = typer.Option(None, "--config", help="configuration (repeatable); default all"),
+    all_corpora: bool = typer.Option(
+        False, "--all", help="every corpus whose data is present (and every configuration unless --config)"
+    ),
+    data_dir: Path | None = typer.Option(
+        None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"
+    ),
+    engine: str | None = typer.Option(
+        None, "--engine", help="override the configuration's engine: openai | http | import | extractive"
+    ),
+    base_url: str | None = typer.Option(None, "--base-url", help="openai: the server, e.g. http://127.0.0.1:8080/v1"),
+    model: str | None = typer.Option(None, "--model", help="openai: the model name"),
+    api_key_env: str = typer.Option(
+        "OPENAI_API_KEY", "--api-key-env", help="openai: the environment variable holding the key (never stored)"
+    ),
+    url: str | None = typer.Option(None, "--url", help="http: the RAG service's endpoint"),
+    answers_file: Path | None = typer.Option(
+        None, "--answers", help="import: a JSONL file of question_id, answer, citations, latency_ms"
+    ),
+    concurrency: int | None = typer.Option(None, "--concurrency", min=1, max=64, help="requests in flight (default 4)"),
+    shards: int | None = typer.Option(
+        None, "--shards", min=1, max=1024, help="cut answers and grades into N shards by question-id hash"
+    ),
+    processes: bool = typer.Option(
+        False, "--processes", help="run each pair's steps, shards side by side, in worker processes"
+    ),
+) -> None:
+    """Materialize every asset for the corpus (and configurations), then print the scorecards."""
+    settings = RunSettings(shards=shards or 1, in_processes=processes)
+    if engine:
+        override = _engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file)
+        settings = settings.model_copy(update={"engine_override": override, "progress_bar": True})
+    manifests = list_corpora(corpora_dir())
+    configs_known = sorted(load_configs(corpora_dir()))
+    _check_names(corpus or [], sorted(manifests), "corpus")
+    _check_names(config or [], configs_known, "configuration")
+    _use_data_dir(corpus or [], data_dir)
+    if all_corpora:
+        corpora = [name for name, m in sorted(manifests.items()) if data_available(m)]
+        for name in sorted(set(manifests) - set(corpora)):
+            console.print(f"[yellow]skipping {name}: its data folder {manifests[name].data_path} is absent[/yellow]")
+    else:
+        corpora = corpus or ["demo"]
+    configs = config or configs_known
+    blocked: list[dict] = []
+    for name in corpora:
+        console.print(f"materializing {name} x {', '.join(configs)}")
+        with writing(warehouse_dir(), f"ragpipe run --corpus {name}"):
+            outcome = orchestrator().materialize(name, configs, settings)
+        blocked.extend(outcome.failed_money)
+        if outcome.busy:
+            raise WarehouseBusy(outcome.busy)
+        if outcome.failed_otherwise:
+            typer.echo(
+                f"run for {name} failed: {outcome.failure}; details in `dagster dev -w workspace.yaml`", err=True
+            )
+            raise typer.Exit(1)
+    blocked_pairs = {(b["corpus"], b["config"]) for b in blocked}
+    cards = [
+        c
+        for c in read_scorecards()
+        if c["corpus"] in corpora and c["config"] in configs and (c["corpus"], c["config"]) not in blocked_pairs
+    ]
+    print_scorecards(cards + [card for pair in sorted(blocked_pairs) for card in live_scorecards(*pair)])
+    for b in blocked:
+        console.print(
+            f"[red]ZERO-WRONG-MONEY FAIL on {b['corpus']}/{b['config']}: {b['wrong_money']} wrong money figure(s) in "
+            f"{', '.join(b['offending_questions'])}. The blocking check held back this pair's scorecard; "
+            f"the line above is computed from its grades.[/red]"
+        )
+    if blocked:
+        raise typer.Exit(1)
+
+
+@corpus_app.command("stats")
+def corpus_stats_command(
+    name: str = typer.Argument(..., help="corpus name, as in corpora/<name>.yaml"),
+    as_json: bool = typer.Option(False, "--json"),
+    data_dir: Path | None = typer.Option(None, "--data-dir", help="the corpus's data folder"),
+    refresh: bool = typer.Option(False, "--refresh", help="re-materialize the corpus stages first"),
+) -> None:
+    """Documents, pages, questions by kind, ungradable questions, needles kept and rejected."""
+    manifests = list_corpora(corpora_dir())
+    _check_names([name], sorted(manifests), "corpus")
+    _use_data_dir([name], data_dir)
+    if refresh or not has_corpus(name):
+        materialize_corpus_stages(name)
+    conn = connect(database_path(), read_only=True)
+    try:
+        stats = corpus_stats(conn, name)
+    finally:
+        conn.close()
+    if as_json:
+        typer.echo(json.dumps(stats, indent=2))
+        return
+    table = Table(title=f"corpus {name}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in stats.items():
+        if key != "ungradable_questions":
+            table.add_row(key, str(value))
+    console.print(table)
+    for question_id, reason in stats["ungradable_questions"].items():
+        console.print(f"ungradable {question_id}: {reason}")
+
+
+def materialize_corpus_stages(name: str) -> None:
+    """Ingest, questions and needles of one corpus; exit 1 if that fails."""
+    with (
+        console.status(f"materializing the corpus stages of {name} (ingest, questions, needles)"),
+        writing(warehouse_dir(), f"materialize {name}"),
+    ):
+        outcome = orchestrator().materialize_corpus_stages(name)
+    if outcome.busy:
+        raise WarehouseBusy(outcome.busy)
+    if not outcome.ok:
+        console.print(f"[red]materializing {name} failed: {outcome.failure}[/red]")
+        raise typer.Exit(1)
+
+
+def has_corpus(name: str, folder: Path | None = None) -> bool:
+    """Has the warehouse got this corpus's stages (needles are the last of them),
+    ingested from `folder` when one is given?"""
+    path = database_path()
+    if not path.exists():
+        return False
+    conn = connect(path, read_only=True)
+    try:
+        if not (
+            table_exists(conn, "needles")
+            and conn.execute("SELECT count(*) FROM needles WHERE corpus = ?", [name]).fetchall()[0][0]
+        ):
+            return False
+        if folder is None:
+            return True
+        files = conn.execute("SELECT count(*) FROM documents WHERE corpus = ?", [name]).fetchall()[0][0]
+        return files == len(list((folder / "pdfs").glob("*.pdf")))
+    finally:
+        conn.close()
+
+
+@app.command()
+def scorecard(
+    corpus: str | None = typer.Option(None, help="only this corpus"),
+    config: str | None = typer.Option(None, help="only this configuration"),
+    as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per pair"),
+) -> None:
+    """The latest scorecards from the warehouse (read-only); warns when a pair was graded again since."""
+    cards = read_scorecards(corpus, config)
+    if cards:
+        conn = connect(database_path(), read_only=True)
+        try:
+            for warning in stale_scorecards(conn, cards):
+                typer.echo(f"warning: {warning}", err=True)
+        finally:
+            conn.close()
+    if as_json:
+        typer.echo(json.dumps(cards, indent=2))
+        return
+    if not cards:
+        console.print("no scorecards yet: run `ragpipe run` first")
+        raise typer.Exit(1)
+    print_scorecards(cards)

@@ -1,0 +1,1 @@
+"""PDF -> pages, and the corpus around them: manifests, adapters, questions, needles, stats."""

@@ -1,0 +1,45 @@
+"""Corpus adapters: where a corpus's PDFs are and how its questions are read.
+
+Each adapter turns one upstream layout into the same two things: a folder of
+PDFs and a list of validated questions (plus a problem per bad row). Pick an
+adapter by name in the corpus manifest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ragpipe.corpus.adapters import aragog, demo, financebench, folder
+from ragpipe.corpus.manifest import CorpusManifest
+from ragpipe.corpus.questions import LoadedQuestions
+
+ADAPTERS = {"demo": demo, "folder": folder, "financebench": financebench, "aragog": aragog}
+
+
+class DataMissing(FileNotFoundError):
+    """The corpus's data folder is absent (e.g. no ../shared on a fresh clone)."""
+
+
+def data_dir(manifest: CorpusManifest) -> Path:
+    folder = manifest.data_path
+    if manifest.adapter != "demo" and not folder.is_dir():
+        hint = f"set {manifest.data_dir_env} or pass --data-dir" if manifest.data_dir_env else "pass --data-dir"
+        raise DataMissing(f"corpus {manifest.name!r}: data folder {folder} does not exist ({hint})")
+    return folder
+
+
+def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
+    """The corpus's PDF folder (the demo's is generated under the warehouse first)."""
+    if manifest.adapter == "demo":
+        return demo.pdf_folder(manifest, warehouse)
+    return ADAPTERS[manifest.adapter].pdf_folder(manifest, data_dir(manifest))
+
+
+def read_corpus_questions(manifest: CorpusManifest, documents: set[str]) -> LoadedQuestions:
+    """Questions of the corpus given the document ids it holds (readable or not)."""
+    folder = manifest.resolve(".") if manifest.adapter == "demo" else data_dir(manifest)
+    return ADAPTERS[manifest.adapter].read_questions(manifest, folder, documents)
+
+
+def data_available(manifest: CorpusManifest) -> bool:
+    return manifest.adapter == "demo" or manifest.data_path.is_dir()

@@ -1,0 +1,321 @@
+"""Mine needles (what a correct answer must carry) from gold answers, with provenance.
+
+Candidates come from the gold answer: money and other figures (compared by
+value: `$1,577.00` meets `1,577`), percentages, years only when the year is
+the answer, quoted strings, capitalised names and acronyms, and distinctive
+words. A candidate is **kept** only if the gold text contains it (golden
+pages, else the golden document, plus upstream evidence passages) and the
+question does not; otherwise it is **rejected** with the reason. One
+exception: a figure of the gold answer that the gold text lacks is kept
+with source `gold_answer_computed` (a ratio, a difference, a total is
+computed from the filing, never printed in it), unless it is part of a date
+or a period ("12 months"). Names and words absent from the gold text stay
+rejected: a gold answer can name what its document does not say. Two more
+candidates come from the gold answer itself: a short gold answer whole
+("Customer deposits"), and the option a choice question's gold answer picks
+("increase or decrease?" -> "increase", kept although the question names
+it, with source `gold_answer`). Every candidate is a row, with where in the
+gold text a kept one was found.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ragpipe.corpus.questions import Question
+from ragpipe.text.figures import Figure, find_figures
+from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
+from ragpipe.text.tokenize import STOPWORDS, tokenize
+
+NEEDLE_COLUMNS = [
+    "corpus",
+    "question_id",
+    "needle",
+    "kind",
+    "value",
+    "status",
+    "reason",
+    "source",
+    "doc_id",
+    "page",
+    "char_offset",
+]
+FIGURE_KINDS = {"money", "number", "percent", "year"}
+COMPUTED = "gold_answer_computed"  # the source of a figure kept from the gold answer alone
+TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
+
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
+_NAME = re.compile(
+    r"(?<![\w-])(?:[A-Z][\w&'.+-]*[\w+]|[A-Z])"
+    r"(?:[ \t]+(?:of[ \t]+|and[ \t]+|for[ \t]+|&[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*"
+)
+_CLAUSE = re.compile(r"[.,;:()\[\]\n!?\"\u201c\u201d]+")
+_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z]+(?:-[a-z]+)*(?![A-Za-z0-9])")
+_YES_NO = {"yes", "no"}
+# words that join phrases rather than belong to them
+_CONNECTORS = {
+    "like",
+    "such",
+    "using",
+    "via",
+    "also",
+    "well",
+    "including",
+    "especially",
+    "per",
+    "etc",
+    "versus",
+    "vs",
+    "without",
+    "within",
+    "across",
+    "among",
+    "toward",
+    "towards",
+    "whether",
+    "however",
+    "therefore",
+    "thus",
+}
+
+
+@dataclass(frozen=True)
+class GoldText:
+    doc_id: str
+    page: int | None
+    text: str
+    source: str  # "page" (our extraction) or "evidence" (the upstream passage)
+
+
+def gold_pages(question: Question, pages: pd.DataFrame) -> pd.DataFrame:
+    """The golden pages where known, else all pages of the golden documents."""
+    docs = pages[pages["doc_id"].isin(question.golden_docs)]
+    if question.golden_pages:
+        wanted = {(d, p) for d, ps in question.golden_pages.items() for p in ps}
+        return docs[[(d, p) in wanted for d, p in zip(docs["doc_id"], docs["page"])]]
+    return docs
+
+
+def gold_texts(question: Question, pages: pd.DataFrame) -> list[GoldText]:
+    units = [
+        GoldText(d, int(p), t, "page")
+        for d, p, t in zip(*(gold_pages(question, pages)[c] for c in ("doc_id", "page", "text")))
+    ]
+    units += [GoldText(e.doc_id, e.page, e.text, "evidence") for e in question.evidence]
+    return units
+
+
+class Commonness:
+    """How many of the corpus's documents use a word or a phrase."""
+
+    def __init__(self, pages: pd.DataFrame):
+        self.words: Counter = Counter()
+        self.texts: list[str] = []
+        for _, group in pages.groupby("doc_id", sort=True):
+            text = " ".join(" ".join(group["text"]).lower().split())
+            self.texts.append(f" {text} ")
+            self.words.update(set(re.findall(r"[a-z0-9]+", text)))
+        self.n_docs = len(self.texts)
+
+    def too_common(self, phrase: str) -> bool:
+        """Used by more than TOO_COMMON_SHARE of the documents (a phrase counts as a whole)."""
+        words = re.findall(r"[a-z0-9]+", phrase.lower())
+        if not words or all(w in STOPWORDS for w in words):
+            return True
+        limit = TOO_COMMON_SHARE * self.n_docs
+        if len(words) == 1:
+            return self.words.get(words[0], 0) > limit
+        if min(self.words.get(w, 0) for w in words) <= limit:
+            return False
+        needle = " " + " ".join(phrase.lower().split()) + " "
+        return sum(needle in t for t in self.texts) > limit
+
+
+def _locate(candidate: Candidate, text: str) -> int | None:
+    span = (find_stem if candidate.kind == "term" else find_phrase)(candidate.needle, text)
+    return span[0] if span else None
+
+
+def _figure_in(fig: Figure, figures: list[Figure]) -> int | None:
+    span = find_figure_loosely(fig, figures)
+    return span[0] if span else None
+
+
+def _figure_kind(fig: Figure) -> str:
+    if fig.is_money:
+        return "money"
+    if fig.is_percent:
+        return "percent"
+    if fig.decimals == 0 and 1900 <= fig.value <= 2100 and "," not in fig.text:
+        return "year"
+    return "number"
+
+
+@dataclass
+class Candidate:
+    needle: str
+    kind: str
+    value: str
+    reject: str | None = None  # a reason known before looking at the gold text
+    context: str | None = None  # a figure that is part of a date or a period: never a computed answer
+    option: bool = False  # the option of a choice question ("increase or decrease?") the gold answer picks
+
+
+_DATE_OR_PERIOD = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
+    r"|\b\d+\s*(?:-\s*)?(?:months?|years?|weeks?|days?|quarters?)\b",
+    re.IGNORECASE,
+)
+
+
+def _in_date_or_period(fig: Figure, text: str) -> bool:
+    return any(m.start() <= fig.start < m.end() for m in _DATE_OR_PERIOD.finditer(text))
+
+
+def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
+    """Every needle candidate of the gold answer, some already rejected."""
+    answer = question.gold_answer.strip()
+    out: list[Candidate] = []
+    seen: set[tuple[str, str]] = set()
+
+    def add(c: Candidate) -> None:
+        key = (c.kind if c.kind not in FIGURE_KINDS else "figure", c.value.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+
+    whole = answer.rstrip(".")
+    for fig in find_figures(answer):
+        kind = _figure_kind(fig)
+        c = Candidate(
+            fig.text, kind, str(fig.value), context="date or period" if _in_date_or_period(fig, answer) else None
+        )
+        if kind == "year" and fig.text != whole:
+            c.reject = "year is context, not the answer"
+        elif kind == "number" and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
+            c.reject = "too common"
+        add(c)
+
+    common = commonness.too_common
+    for option in chosen_options(question.text, answer):
+        add(Candidate(option, "option", option.lower(), option=True))
+    if (
+        len(_WORD.findall(whole)) <= 5
+        and not find_figures(whole)
+        and whole.lower() not in _YES_NO
+        and not common(whole)
+    ):
+        add(Candidate(whole, "answer", whole.lower()))  # a short gold answer names the item whole ("Customer deposits")
+    for m in _QUOTED.finditer(answer):
+        add(Candidate(m.group(1).strip(), "quote", m.group(1).strip().lower()))
+    for m in _NAME.finditer(answer):
+        words = m.group(0).strip(" .'-").split()
+        while words and words[0].lower() in STOPWORDS:  # "The LLaMA" is LLaMA
+            words = words[1:]
+        name = " ".join(words)
+        if (
+            len(name) < 2
+            or name.lower() in STOPWORDS
+            or name.lower() in _YES_NO
+            or find_figures(name)
+            and not re.search(r"[A-Za-z]{2}", name)
+        ):
+            continue
+        add(Candidate(name, "name", name.lower(), "too common" if common(name) else None))
+    # runs of content words between names, figures, stop words and punctuation:
+    # a run of 2-3 words is a short phrase ("factorized embeddings"), one word a term
+    for clause in _CLAUSE.split(answer):
+        runs: list[list[str]] = [[]]
+        last_end = 0
+        for m in _WORD.finditer(clause):
+            word = m.group(0)
+            content = (
+                word.lower() not in STOPWORDS
+                and word.lower() not in _CONNECTORS
+                and word[0].islower()
+                and len(word) >= 3
+            )
+            if clause[last_end : m.start()].strip() or not content:
+                runs.append([])  # a figure, a name, a stop word or a connector ends the run
+            if content:
+                runs[-1].append(word)
+            last_end = m.end()
+        for run in runs:
+            # noun phrases end in their head word, so cut three-word pieces from the end
+            for end in range(len(run), 0, -3):
+                piece = run[max(0, end - 3) : end]
+                if len(piece) == 1 and len(piece[0]) < 5:
+                    continue
+                phrase = " ".join(piece)
+                add(Candidate(phrase, "term", phrase.lower(), "too common" if common(phrase) else None))
+    return out
+
+
+_OR = re.compile(r"\b([a-z]{4,})\s+or\s+([a-z]{4,})\b", re.IGNORECASE)
+_AMONG = re.compile(r"\bamong\s+([^?]{3,120}?)(?:,\s*(?:which|what|who)\b|\?|$)", re.IGNORECASE)
+
+
+def chosen_options(question: str, gold: str) -> list[str]:
+    """The one option of a choice question ("increase or decrease?", "among operations, investing
+    and financing, which ...") that the gold answer names, by stem; none when it names several or none."""
+    options = [w for m in _OR.finditer(question) for w in m.groups()]
+    for m in _AMONG.finditer(question):
+        options += [o.strip() for o in re.split(r",|\band\b|\bor\b", m.group(1)) if o.strip()]
+    picked = {o for o in options if tokenize(o) and find_stem(o, gold)}
+    return sorted(picked) if len(picked) == 1 else []
+
+
+def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonness: Commonness) -> list[list]:
+    rows: list[list] = []
+    units = gold_texts(question, pages)
+    unit_figures = [find_figures(u.text) for u in units]
+    question_figures = find_figures(question.text)
+    question_tokens = set(tokenize(question.text))
+    for c in candidates(question, commonness):
+        base = [corpus, question.id, c.needle, c.kind, c.value]
+        if c.reject:
+            rows.append(base + ["rejected", c.reject, None, None, None, None])
+            continue
+        if c.kind in FIGURE_KINDS:
+            fig = find_figures(c.needle)[0]
+            in_question = _figure_in(fig, question_figures) is not None
+        else:
+            tokens = tokenize(c.needle)
+            in_question = _locate(c, question.text) is not None or bool(tokens) and set(tokens) <= question_tokens
+        if c.option:  # the question names every option; the gold answer says which one
+            rows.append(base + ["kept", "the option the gold answer picks", "gold_answer", None, None, None])
+            continue
+        if in_question:
+            rows.append(base + ["rejected", "present in question", None, None, None, None])
+            continue
+        where = None
+        for unit, figures in zip(units, unit_figures):
+            offset = _figure_in(fig, figures) if c.kind in FIGURE_KINDS else _locate(c, unit.text)
+            if offset is not None:
+                where = (unit.source, unit.doc_id, unit.page, offset)
+                break
+        if where is None and c.kind in FIGURE_KINDS and c.needle in question.text:  # "v13.5": glued, yet asked
+            rows.append(base + ["rejected", "present in question", None, None, None, None])
+        elif where is None and c.kind in FIGURE_KINDS and c.context is None:
+            # a ratio, a difference, a total: computed from the filing, so never printed in it; the
+            # gold answer itself names the figure a correct answer must carry
+            rows.append(
+                base + ["kept", "computed: in the gold answer, not in the gold text", COMPUTED, None, None, None]
+            )
+        elif where is None:
+            rows.append(base + ["rejected", "absent from gold text", None, None, None, None])
+        else:
+            rows.append(base + ["kept", "found in gold text", *where])
+    return rows
+
+
+def mine_needles(corpus: str, questions: list[Question], pages: pd.DataFrame) -> pd.DataFrame:
+    commonness = Commonness(pages)
+    rows = [row for q in questions for row in mine_question(corpus, q, pages, commonness)]
+    frame = pd.DataFrame(rows, columns=NEEDLE_COLUMNS)
+    return frame.astype({"page": "Int64", "char_offset": "Int64"})

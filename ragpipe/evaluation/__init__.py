@@ -1,0 +1,1 @@
+"""Grades -> scorecards, and the grader measured: agreement with people, what-if, audit."""

@@ -1,0 +1,157 @@
+"""How far the grader agrees with people: confusion, accuracy, Cohen's kappa,
+refusal precision/recall, and the costliest error, false "correct".
+
+Verdicts map to the human classes: declined -> Refusal, correct -> Correct
+Answer, anything else (partial, wrong, ungradable) -> Incorrect Answer: the
+grader passes only what it can verify.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+
+from ragpipe.answering.labels import HUMAN_CLASSES
+
+CORRECT, INCORRECT, REFUSAL = HUMAN_CLASSES
+
+
+def grader_class(verdict: str, declined: bool) -> str:
+    if declined:
+        return REFUSAL
+    return CORRECT if verdict == "correct" else INCORRECT
+
+
+def cohen_kappa(a: list[str], b: list[str], classes=HUMAN_CLASSES) -> float:
+    """Agreement beyond chance between two raters over the same items."""
+    n = len(a)
+    if n == 0:
+        return 0.0
+    observed = sum(x == y for x, y in zip(a, b)) / n
+    ca, cb = Counter(a), Counter(b)
+    expected = sum(ca[c] * cb[c] for c in classes) / (n * n)
+    return 1.0 if expected == 1 else (observed - expected) / (1 - expected)
+
+
+def _prf(human: pd.Series, grader: pd.Series, cls: str) -> dict:
+    tp = int(((human == cls) & (grader == cls)).sum())
+    fp = int(((human != cls) & (grader == cls)).sum())
+    fn = int(((human == cls) & (grader != cls)).sum())
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0}
+
+
+def agreement(frame: pd.DataFrame) -> dict:
+    """Figures for rows with `human` and `grader` class columns (and `question_type`)."""
+    human, grader = frame["human"], frame["grader"]
+    confusion = {h: {g: int(((human == h) & (grader == g)).sum()) for g in HUMAN_CLASSES} for h in HUMAN_CLASSES}
+    false_correct = (grader == CORRECT) & (human != CORRECT)
+    numeric = frame.get("question_type", pd.Series(index=frame.index, dtype=object)) == "metrics-generated"
+    return {
+        "n": len(frame),
+        "accuracy": round(float((human == grader).mean()), 4) if len(frame) else 0.0,
+        "kappa": round(cohen_kappa(list(human), list(grader)), 4),
+        "confusion": confusion,
+        "refusal": _prf(human, grader, REFUSAL),
+        "correct": _prf(human, grader, CORRECT),
+        "false_correct": int(false_correct.sum()),
+        "false_correct_numeric": int((false_correct & numeric).sum()),
+    }
+
+
+def agreement_report(frame: pd.DataFrame) -> dict:
+    """Overall figures, then the same per question type and per labelled file."""
+    report = agreement(frame)
+    report["by_question_type"] = {t: agreement(g) for t, g in frame.groupby("question_type", sort=True)}
+    report["by_file"] = {f: agreement(g) for f, g in frame.groupby("file", sort=True)}
+    return report
+
+
+def labelled_frame(grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame) -> pd.DataFrame:
+    """One row per human-labelled answer: the person's class, the grader's, question type, file."""
+    labelled = answers.loc[answers["label"].notna(), ["answer_id", "label", "engine_settings"]]
+    frame = grades.merge(labelled, on="answer_id").merge(
+        questions[["question_id", "question_type"]], on="question_id", how="left"
+    )
+    frame["human"] = frame["label"]
+    frame["grader"] = [grader_class(v, bool(d)) for v, d in zip(frame["verdict"], frame["declined"])]
+    frame["file"] = frame["answer_set"].str.removeprefix("labeled:")
+    return frame.sort_values(["answer_set", "question_id"]).reset_index(drop=True)
+
+
+AGREEMENT_COLUMNS = [
+    "corpus",
+    "config",
+    "grader_version",
+    "scope",
+    "name",
+    "n",
+    "accuracy",
+    "kappa",
+    "refusal_precision",
+    "refusal_recall",
+    "refusal_f1",
+    "false_correct",
+    "false_correct_numeric",
+    "confusion",
+]
+
+
+def agreement_rows(report: dict, corpus: str, config: str, grader_version: str) -> pd.DataFrame:
+    """The report as table rows: overall, then per question type and per file."""
+    import json
+
+    def row(scope: str, name: str, a: dict) -> list:
+        return [
+            corpus,
+            config,
+            grader_version,
+            scope,
+            name,
+            a["n"],
+            a["accuracy"],
+            a["kappa"],
+            a["refusal"]["precision"],
+            a["refusal"]["recall"],
+            a["refusal"]["f1"],
+            a["false_correct"],
+            a["false_correct_numeric"],
+            json.dumps(a["confusion"], sort_keys=True),
+        ]
+
+    rows = [row("overall", "all", report)]
+    rows += [row("question_type", k, v) for k, v in report["by_question_type"].items()]
+    rows += [row("file", k, v) for k, v in report["by_file"].items()]
+    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
+
+
+def confusion_markdown(confusion: dict) -> str:
+    short = {CORRECT: "Correct", INCORRECT: "Incorrect", REFUSAL: "Refusal"}
+    lines = ["| person \\ grader | " + " | ".join(short[c] for c in HUMAN_CLASSES) + " |", "|---|---|---|---|"]
+    for h in HUMAN_CLASSES:
+        lines.append(f"| {short[h]} | " + " | ".join(str(confusion[h][g]) for g in HUMAN_CLASSES) + " |")
+    return "\n".join(lines)
+
+
+def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules) -> dict:
+    """Agreement of `rules` with a folder of labelled answers. Questions and needles
+    are derived afresh from the ingested `pages` with the current code; nothing is written."""
+    from ragpipe.answering.labels import read_labeled_folder
+    from ragpipe.answering.run import imported_answers
+    from ragpipe.corpus.adapters import read_corpus_questions
+    from ragpipe.corpus.needles import mine_needles
+    from ragpipe.corpus.questions import questions_frame
+    from ragpipe.grading.grade_table import grade_answers
+
+    loaded = read_corpus_questions(manifest, set(pages["doc_id"]))
+    questions = questions_frame(manifest.name, loaded.questions)
+    needles = mine_needles(manifest.name, loaded.questions, pages)
+    labels, _ = read_labeled_folder(labels_dir)
+    labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
+    labels = labels[~labels.duplicated(["answer_set", "question_id"])]
+    answers = imported_answers(labels, manifest.name, "adhoc")
+    grades = grade_answers(answers, questions, needles, rules)
+    report = agreement_report(labelled_frame(grades, answers, questions))
+    return {"grader_version": rules.version, **report}

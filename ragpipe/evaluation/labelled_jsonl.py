@@ -1,0 +1,157 @@
+"""Anyone's labelled answers: grade the grader on a team's own people, no corpus needed.
+
+One JSON object per line (docs/agreement.md has the format):
+
+    {"question": "Who won the 2019 race?", "kind": "answerable", "gold_answer": "Dana Ortiz",
+     "answer": "The race was won by Dana Ortiz.", "label": "correct", "system": "model-a"}
+
+With no documents, the gold answer is the gold text: needles are mined from
+it as from a filing (figures by value, names, distinctive words), never from
+the question. `needles` (any one of them) and `must_contain` (all) and
+`money_key` are authored keys, used as the corpus questions use them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ragpipe.answering.labels import HUMAN_CLASSES
+from ragpipe.answering.run import ANSWER_COLUMNS, answer_id
+from ragpipe.corpus.questions import Question, validation_problems
+from ragpipe.inputs.jsonl import read_jsonl
+from ragpipe.inputs.problems import Problem
+from ragpipe.text.figures import parse_figure
+
+CORPUS, CONFIG = "labels", "file"
+LABELS = {"correct": HUMAN_CLASSES[0], "incorrect": HUMAN_CLASSES[1], "refusal": HUMAN_CLASSES[2]}
+
+
+class LabelledAnswer(BaseModel):
+    """One line: a question with its gold answer, one system's answer, and a person's verdict."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str = Field(min_length=1)
+    kind: Literal["answerable", "negative", "ambiguous"] = "answerable"
+    gold_answer: str = ""
+    answer: str
+    label: Literal["correct", "incorrect", "refusal"]
+    question_id: str | None = None
+    question_type: str | None = None
+    system: str = "labelled"
+    needles: list[str] = Field(default_factory=list, description="any one of these makes the answer carry the key")
+    must_contain: list[str] = Field(default_factory=list)
+    money_key: str | None = None
+
+    @field_validator("money_key")
+    @classmethod
+    def _one_figure(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_figure(value)
+        return value
+
+    def qid(self) -> str:
+        return self.question_id or "q-" + hashlib.sha256(self.question.encode()).hexdigest()[:12]
+
+    def as_question(self) -> Question:
+        qid = self.qid()
+        return Question(
+            id=qid,
+            text=self.question,
+            kind=self.kind,
+            question_type=self.question_type,
+            gold_answer=self.gold_answer,
+            golden_docs=[f"gold:{qid}"],
+            must_contain=self.must_contain,
+            must_contain_any=self.needles,
+            money_key=self.money_key,
+        )
+
+
+@dataclass
+class LabelledSet:
+    """What a labels file holds: its questions, answers and the lines that could not be used."""
+
+    questions: list[Question]
+    answers: pd.DataFrame
+    pages: pd.DataFrame
+    problems: list[Problem]
+
+
+def read_labelled_jsonl(path: Path) -> LabelledSet:
+    """Every usable line of `path`; a bad line is a problem naming file, line and field, the rest load."""
+    problems: list[Problem] = []
+    questions: dict[str, Question] = {}
+    rows = []
+    seen: set[tuple[str, str]] = set()
+    for line, raw in read_jsonl(path, problems):
+        try:
+            row = LabelledAnswer.model_validate(raw)
+        except ValidationError as err:
+            problems.extend(validation_problems(err, str(path), line))
+            continue
+        q = row.as_question()
+        if q.id in questions and questions[q.id] != q:
+            problems.append(
+                Problem(str(path), line, "question_id", f"{q.id!r} was given with another question or gold answer")
+            )
+            continue
+        if (row.system, q.id) in seen:
+            problems.append(Problem(str(path), line, "system", f"a second answer of {row.system!r} to {q.id!r}"))
+            continue
+        seen.add((row.system, q.id))
+        questions[q.id] = q
+        answer_set = f"labeled:{row.system}"
+        settings = json.dumps({"model": row.system, "file": path.name}, sort_keys=True)
+        rows.append(
+            [
+                CORPUS,
+                CONFIG,
+                answer_set,
+                q.id,
+                answer_id(CORPUS, CONFIG, answer_set, q.id),
+                row.answer,
+                [],
+                [],
+                None,
+                "import",
+                settings,
+                None,
+                None,
+                LABELS[row.label],
+                None,
+            ]
+        )
+    pages = pd.DataFrame(
+        [[CORPUS, f"gold:{q.id}", 1, q.gold_answer, len(q.gold_answer)] for q in questions.values()],
+        columns=["corpus", "doc_id", "page", "text", "chars"],
+    )
+    return LabelledSet(
+        questions=list(questions.values()),
+        answers=pd.DataFrame(rows, columns=ANSWER_COLUMNS),
+        pages=pages,
+        problems=sorted(problems, key=lambda p: p.line),
+    )
+
+
+def agreement_for_jsonl(path: Path, rules) -> dict:
+    """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
+    from ragpipe.corpus.needles import mine_needles
+    from ragpipe.corpus.questions import questions_frame
+    from ragpipe.evaluation.agreement import agreement_report, labelled_frame
+    from ragpipe.grading.grade_table import grade_answers
+
+    labelled = read_labelled_jsonl(path)
+    if labelled.answers.empty:
+        raise LookupError(f"{path}: no usable labelled answer ({len(labelled.problems)} problem(s))")
+    questions = questions_frame(CORPUS, labelled.questions)
+    needles = mine_needles(CORPUS, labelled.questions, labelled.pages)
+    grades = grade_answers(labelled.answers, questions, needles, rules)
+    report = agreement_report(labelled_frame(grades, labelled.answers, questions))
+    return {"grader_version": rules.version, "problems": [str(p) for p in labelled.problems], **report}

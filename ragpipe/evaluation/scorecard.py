@@ -1,0 +1,156 @@
+"""Scorecards: what a grades table says, in the numbers people compare.
+
+Everything here is derived from the grades and answers tables, so a test can
+recompute any number from them and expect the same. `overall_pct` is correct
+over *graded* answers: an ungradable question (no needle to grade by) is
+counted apart, never silently scored.
+"""
+
+from __future__ import annotations
+
+import statistics
+
+import pandas as pd
+
+from ragpipe.history.record import latest_event
+from ragpipe.warehouse.tables import read_partition
+
+SCORECARD_COLUMNS = [
+    "corpus",
+    "config",
+    "answer_set",
+    "grader_version",
+    "total",
+    "graded",
+    "correct",
+    "partial",
+    "wrong",
+    "overall_pct",
+    "answerable_total",
+    "answerable_correct",
+    "answerable_pct",
+    "negatives_total",
+    "negatives_declined",
+    "ambiguous_total",
+    "ambiguous_correct",
+    "ungradable",
+    "errors",
+    "median_latency_ms",
+    "wrong_money",
+    "money_bar",
+    "documents",
+    "documents_failed",
+    "question_problems",
+    "grading_event",
+]
+
+
+def _pct(part: int, whole: int) -> float:
+    return round(100.0 * part / whole, 1) if whole else 0.0
+
+
+def build_scorecard(
+    grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0
+) -> dict:
+    """One scorecard for one (corpus, configuration, answer set) at one grader version."""
+    if grades.empty:
+        raise ValueError("no grades to score")
+    first = grades.iloc[0]
+    kind = grades["kind"]
+    correct = grades["verdict"] == "correct"
+    answerable = kind == "answerable"
+    negatives = kind == "negative"
+    ambiguous = kind == "ambiguous"
+    latencies = answers.loc[answers["error"].isna(), "latency_ms"].dropna()
+    graded = len(grades) - int(grades["ungradable"].sum())
+    wrong_money = int((grades["failure"] == "wrong money figure").sum())
+    return {
+        "corpus": first["corpus"],
+        "config": first["config"],
+        "answer_set": first["answer_set"],
+        "grader_version": first["grader_version"],
+        "total": len(grades),
+        "graded": graded,
+        "correct": int(correct.sum()),
+        "partial": int((grades["verdict"] == "partial").sum()),
+        "wrong": int((grades["verdict"] == "wrong").sum()),
+        "overall_pct": _pct(int(correct.sum()), graded),
+        "answerable_total": int(answerable.sum()),
+        "answerable_correct": int((answerable & correct).sum()),
+        "answerable_pct": _pct(int((answerable & correct).sum()), int(answerable.sum())),
+        "negatives_total": int(negatives.sum()),
+        "negatives_declined": int((negatives & grades["declined"]).sum()),
+        "ambiguous_total": int(ambiguous.sum()),
+        "ambiguous_correct": int((ambiguous & correct).sum()),
+        "ungradable": int(grades["ungradable"].sum()),
+        "errors": int(grades["error"].notna().sum()),
+        "median_latency_ms": round(float(statistics.median(latencies)), 3) if len(latencies) else None,
+        "wrong_money": wrong_money,
+        "money_bar": "PASS" if wrong_money == 0 else "FAIL",
+        "documents": documents,
+        "documents_failed": documents_failed,
+        "question_problems": question_problems,
+        "grading_event": None,  # which grading of the pair these numbers come from (set from the ledger)
+    }
+
+
+def scorecards_for_pair(conn, corpus: str, config: str) -> list[dict]:
+    """Scorecards of every answer set of one (corpus, configuration), from the warehouse tables."""
+    keys = {"corpus": corpus, "config": config}
+    grade_rows = read_partition(conn, "grades", keys)
+    answer_rows = read_partition(conn, "answers", keys)
+    failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
+    documents = len(read_partition(conn, "documents", {"corpus": corpus})) + failed  # every PDF, readable or not
+    problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
+    event = latest_event(conn, corpus, config)
+    return [
+        {**card, "grading_event": event}
+        for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems)
+    ]
+
+
+def stale_scorecards(conn, cards: list[dict]) -> list[str]:
+    """A warning for each pair whose scorecards were computed before its latest grading."""
+    warnings = []
+    for corpus, config in sorted({(c["corpus"], c["config"]) for c in cards}):
+        event = latest_event(conn, corpus, config)
+        seen = {c["grading_event"] for c in cards if (c["corpus"], c["config"]) == (corpus, config)}
+        if event is not None and seen != {event}:
+            warnings.append(
+                f"{corpus}/{config}: scorecards are older than its grades (computed from grading "
+                f"{', '.join('#' + str(s) for s in sorted(seen, key=str))}; latest grading is #{event}): "
+                "re-materialize scorecards, or run `ragpipe regrade`"
+            )
+    return warnings
+
+
+def scorecards_for(
+    grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0
+) -> list[dict]:
+    """One scorecard per answer set in `grades` (documents counts every PDF, readable or not)."""
+    return [
+        build_scorecard(g, answers[answers["answer_set"] == s], documents, documents_failed, question_problems)
+        for s, g in grades.groupby("answer_set", sort=True)
+    ]
+
+
+def scorecard_markdown(card: dict) -> str:
+    """The scorecard as a small markdown table (Dagster metadata, README)."""
+    lines = [
+        f"**{card['corpus']} / {card['config']}** ({card['answer_set']}, grader {card['grader_version']})",
+        "",
+        "| measure | value |",
+        "|---|---|",
+        f"| overall | {card['overall_pct']}% ({card['correct']} of {card['graded']} graded) |",
+        f"| ungradable (no needle to grade by) | {card['ungradable']} |",
+        f"| correct / partial / wrong | {card['correct']} / {card['partial']} / {card['wrong']} |",
+        f"| answerable correct | {card['answerable_correct']} of {card['answerable_total']} "
+        f"({card['answerable_pct']}%) |",
+        f"| honesty (negatives declined) | {card['negatives_declined']} of {card['negatives_total']} |",
+        f"| ambiguous correct | {card['ambiguous_correct']} of {card['ambiguous_total']} |",
+        f"| median latency | {card['median_latency_ms']} ms |",
+        f"| ZERO-WRONG-MONEY | {card['money_bar']} ({card['wrong_money']} wrong) |",
+        f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
+        f"| question rows refused | {card['question_problems']} |",
+    ]
+    return "\n".join(lines)

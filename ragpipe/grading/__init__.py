@@ -1,0 +1,2 @@
+"""Answer -> grade: the rules file, the decline grammar, figures and needles matched in the answer's
+own voice, and the grader version."""

@@ -1,0 +1,227 @@
+"""Before/after: which verdicts a grader change flipped, in which direction, and by which rule.
+
+A delta compares two sets of verdicts on the same answers. Every answer
+whose verdict, declined flag or failure label changed is listed with the old
+and new value and the rule that decided each; the summary counts flips by
+direction per corpus; `monotone` is false when any verdict moved from
+correct to something worse.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+KEY = ["corpus", "config", "answer_set", "question_id", "answer_id"]
+RANK = {"correct": 3, "partial": 2, "wrong": 1, "ungradable": 0}
+DELTA_COLUMNS = KEY + [
+    "old_verdict",
+    "new_verdict",
+    "old_declined",
+    "new_declined",
+    "old_failure",
+    "new_failure",
+    "old_rule",
+    "new_rule",
+]
+
+
+def _same(a, b) -> bool:
+    return (pd.isna(a) and pd.isna(b)) or a == b
+
+
+def grade_delta(old: pd.DataFrame, new: pd.DataFrame) -> dict:
+    """Compare verdict tables (grades or history rows) on the answers both hold."""
+    cols = ["verdict", "declined", "failure", "rule"]
+    merged = old[KEY + cols].merge(new[KEY + cols], on=KEY, suffixes=("_old", "_new"))
+    changed = []
+    for r in merged.sort_values(KEY).to_dict("records"):
+        if all(_same(r[f"{c}_old"], r[f"{c}_new"]) for c in ("verdict", "declined", "failure")):
+            continue
+        changed.append(
+            {
+                **{k: r[k] for k in KEY},
+                "old_verdict": r["verdict_old"],
+                "new_verdict": r["verdict_new"],
+                "old_declined": bool(r["declined_old"]),
+                "new_declined": bool(r["declined_new"]),
+                "old_failure": None if pd.isna(r["failure_old"]) else r["failure_old"],
+                "new_failure": None if pd.isna(r["failure_new"]) else r["failure_new"],
+                "old_rule": r["rule_old"],
+                "new_rule": r["rule_new"],
+            }
+        )
+    summary: dict[str, dict[str, int]] = {}
+    for c in changed:
+        direction = f"{c['old_verdict']} -> {c['new_verdict']}"
+        if c["old_verdict"] == c["new_verdict"]:
+            direction = f"{c['old_verdict']} (declined {c['old_declined']} -> {c['new_declined']}, failure changed)"
+        summary.setdefault(c["corpus"], {}).setdefault(direction, 0)
+        summary[c["corpus"]][direction] += 1
+    worse = [c for c in changed if c["old_verdict"] == "correct" and RANK[c["new_verdict"]] < RANK["correct"]]
+    return {
+        "compared": len(merged),
+        "changed": len(changed),
+        "monotone": not worse,
+        "summary": {k: dict(sorted(v.items())) for k, v in sorted(summary.items())},
+        "flips": changed,
+    }
+
+
+def delta_frame(delta: dict) -> pd.DataFrame:
+    return pd.DataFrame(delta["flips"], columns=DELTA_COLUMNS)
+
+
+def event_delta(conn, corpus: str, config: str) -> dict | None:
+    """What the pair's latest grading changed against the one before it, whatever the versions
+    (a revert reads as the inverse of the change it undoes); None before the second grading."""
+    from ragpipe.history.record import grading_events, verdicts_after_event
+
+    events = grading_events(conn, corpus, config)
+    if len(events) < 2:
+        return None
+    before, after = events.iloc[-2], events.iloc[-1]
+    delta = grade_delta(
+        verdicts_after_event(conn, corpus, config, int(before["seq"])),
+        verdicts_after_event(conn, corpus, config, int(after["seq"])),
+    )
+    return {
+        "corpus": corpus,
+        "config": config,
+        "from_event": int(before["seq"]),
+        "to_event": int(after["seq"]),
+        "from_version": before["grader_version"],
+        "to_version": after["grader_version"],
+        "from_graded_at": before["graded_at"],
+        "to_graded_at": after["graded_at"],
+        **delta,
+    }
+
+
+def _merge(deltas: list[dict]) -> dict:
+    """One delta over several pairs' deltas."""
+    summary: dict[str, dict[str, int]] = {}
+    for d in deltas:
+        for corpus, directions in d["summary"].items():
+            for direction, n in directions.items():
+                summary.setdefault(corpus, {}).setdefault(direction, 0)
+                summary[corpus][direction] += n
+    return {
+        "compared": sum(d["compared"] for d in deltas),
+        "changed": sum(d["changed"] for d in deltas),
+        "monotone": all(d["monotone"] for d in deltas),
+        "summary": {k: dict(sorted(v.items())) for k, v in sorted(summary.items())},
+        "flips": [f for d in deltas for f in d["flips"]],
+    }
+
+
+def _one(values) -> str:
+    distinct = sorted(set(values))
+    return distinct[0] if len(distinct) == 1 else ", ".join(distinct)
+
+
+def stored_delta(
+    conn,
+    corpus: str | None = None,
+    config: str | None = None,
+    from_version: str | None = None,
+    to_version: str | None = None,
+) -> dict:
+    """The delta `ragpipe delta` prints. By default each pair's last two grading events, previous ->
+    current; with `from_version`/`to_version`, each answer's latest verdict under those versions.
+    Scorecards and agreement with people side by side for the versions involved."""
+    from ragpipe.history.record import grader_versions, grading_events, verdicts_at
+
+    if from_version is None and to_version is None:
+        pairs = grading_events(conn, corpus, config)[["corpus", "config"]].drop_duplicates().itertuples(index=False)
+        deltas = [d for d in (event_delta(conn, c, k) for c, k in sorted(pairs)) if d is not None]
+        if not deltas:
+            raise LookupError("no pair has been graded twice yet: a delta needs two gradings (`ragpipe regrade`)")
+        result = {
+            "from_version": _one(d["from_version"] for d in deltas),
+            "to_version": _one(d["to_version"] for d in deltas),
+            "events": [
+                {
+                    k: d[k]
+                    for k in (
+                        "corpus",
+                        "config",
+                        "from_event",
+                        "to_event",
+                        "from_version",
+                        "to_version",
+                        "from_graded_at",
+                        "to_graded_at",
+                        "changed",
+                    )
+                }
+                for d in deltas
+            ],
+            **_merge(deltas),
+        }
+        version_pairs = {(d["corpus"], d["config"]): (d["from_version"], d["to_version"]) for d in deltas}
+    else:
+        versions = grader_versions(conn, corpus, config)
+        if len(versions) < 2 and (from_version is None or to_version is None):
+            raise LookupError(f"the warehouse holds {len(versions)} grader version(s); a delta needs two")
+        before, after = from_version or versions[-2], to_version or versions[-1]
+        for v in (before, after):
+            if v not in versions:
+                raise LookupError(f"unknown grader version {v!r}; known: {', '.join(versions)}")
+        result = {
+            "from_version": before,
+            "to_version": after,
+            "events": [],
+            **grade_delta(verdicts_at(conn, before, corpus, config), verdicts_at(conn, after, corpus, config)),
+        }
+        version_pairs = None
+    result["scorecards"] = _side_by_side(
+        conn,
+        "scorecard_history",
+        result,
+        version_pairs,
+        ["corpus", "config", "answer_set"],
+        ("overall_pct", "correct", "partial", "wrong", "money_bar"),
+    )
+    result["agreement"] = _side_by_side(
+        conn,
+        "agreement",
+        result,
+        version_pairs,
+        ["corpus", "config"],
+        ("accuracy", "kappa", "refusal_f1", "false_correct", "false_correct_numeric"),
+        where="scope = 'overall'",
+    )
+    return result
+
+
+def _side_by_side(
+    conn, table: str, result: dict, version_pairs: dict | None, keys: list[str], fields: tuple, where: str = "TRUE"
+) -> list[dict]:
+    """Rows of `table` (one per key and grader version, among those `where` selects) before and after,
+    for each key the delta covers."""
+    from ragpipe.warehouse.tables import table_exists
+
+    if not table_exists(conn, table):
+        return []
+    rows = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY ALL").df()
+    out = []
+    for key, group in rows.groupby(keys, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        named = dict(zip(keys, key))
+        pair = (named["corpus"], named["config"])
+        if version_pairs is not None:
+            if pair not in version_pairs:
+                continue
+            before, after = version_pairs[pair]
+        else:
+            before, after = result["from_version"], result["to_version"]
+        by_version = {r["grader_version"]: r for r in group.to_dict("records")}
+        if before in by_version and after in by_version:
+            out.append(
+                {
+                    **named,
+                    **{f"{k}_before": by_version[before][k] for k in fields},
+                    **{f"{k}_after": by_version[after][k] for k in fields},
+                }
+            )
+    return out

@@ -1,0 +1,1 @@
+"""Reading input files: JSON Lines, and the problem (file, line, field) a bad row becomes."""

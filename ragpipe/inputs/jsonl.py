@@ -1,0 +1,37 @@
+"""Read a JSONL file line by line: each bad line is a Problem, the rest still load."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ragpipe.inputs.problems import Problem
+
+
+def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
+    """(line number, object) for every line that holds a JSON object; problems for the others."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(str(path), 0, "(file)", f"not UTF-8 text (byte {exc.start})"))
+        return []
+    rows = []
+    # JSON Lines ends a line at "\n" alone: str.splitlines() would also cut at U+2028, U+0085 and
+    # the like, which a valid JSON string may hold raw, and then misnumber every later line
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
+            continue
+        except RecursionError:  # "[[[[...": valid JSON nested deeper than the parser goes
+            problems.append(Problem(str(path), lineno, "(line)", "invalid JSON: nested too deeply"))
+            continue
+        if not isinstance(row, dict):
+            problems.append(Problem(str(path), lineno, "(line)", "expected a JSON object"))
+            continue
+        rows.append((lineno, row))
+    return rows

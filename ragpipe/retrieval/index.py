@@ -1,0 +1,100 @@
+"""BM25 over chunks (bm25s, Lucene's idf), saved to disk and loaded for search.
+
+The index is built from `ragpipe.text.tokenize.tokenize`, the same tokenizer the
+engine uses for its support estimate, so "how well does the corpus cover this
+question" and "which chunks rank first" agree on what a term is.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import bm25s
+import numpy as np
+import pandas as pd
+
+from ragpipe.text.tokenize import tokenize
+
+K1 = 1.5
+B = 0.75
+
+
+FINGERPRINT_FILE = "chunks.fingerprint"
+
+
+def index_fingerprint(folder: Path) -> str | None:
+    """The fingerprint of the chunks the saved index in `folder` was built from, if any."""
+    path = folder / FINGERPRINT_FILE
+    return path.read_text().strip() if path.is_file() else None
+
+
+@dataclass
+class Hit:
+    rank: int
+    chunk_id: str
+    score: float
+
+
+class ChunkIndex:
+    """A BM25 index of chunk texts, addressable by chunk id."""
+
+    def __init__(self, model: bm25s.BM25, chunk_ids: list[str]):
+        self.model = model
+        self.chunk_ids = chunk_ids
+        scores = model.scores
+        indptr = np.asarray(scores["indptr"])
+        self._df = {
+            tok: int(indptr[i + 1] - indptr[i])
+            for tok, i in model.vocab_dict.items()
+            if tok and i + 1 < len(indptr)  # bm25s adds an empty token past the matrix
+        }
+        self.n_docs = len(chunk_ids)
+
+    @classmethod
+    def build(cls, chunks: pd.DataFrame) -> ChunkIndex:
+        tokens = [tokenize(t) or ["\u2205"] for t in chunks["text"]]  # an empty chunk keeps its slot
+        model = bm25s.BM25(k1=K1, b=B, method="lucene")
+        model.index(tokens, show_progress=False)
+        return cls(model, list(chunks["chunk_id"]))
+
+    def save(self, folder: Path, fingerprint: str | None = None) -> None:
+        """Save the index; `fingerprint` (of the chunks it was built from) is written last, so a
+        crash mid-save leaves no fingerprint and the next run rebuilds."""
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / FINGERPRINT_FILE).unlink(missing_ok=True)
+        self.model.save(str(folder))
+        (folder / "chunk_ids.json").write_text(json.dumps(self.chunk_ids))
+        if fingerprint:
+            (folder / FINGERPRINT_FILE).write_text(fingerprint)
+
+    @classmethod
+    def load(cls, folder: Path) -> ChunkIndex:
+        model = bm25s.BM25.load(str(folder))
+        return cls(model, json.loads((folder / "chunk_ids.json").read_text()))
+
+    @property
+    def vocabulary_size(self) -> int:
+        return len(self._df)
+
+    def idf(self, token: str) -> float:
+        """Lucene idf; a token the corpus never uses gets the highest idf there is."""
+        df = self._df.get(token, 0)
+        return math.log(1 + (self.n_docs - df + 0.5) / (df + 0.5))
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        tokens = [t for t in tokenize(query) if t in self._df]
+        if not tokens or not self.chunk_ids:
+            return []
+        scores = self.model.get_scores(tokens)
+        k = min(k, len(scores))
+        top = np.argpartition(-scores, k - 1)[:k]
+        # ties broken by chunk order so results are deterministic
+        top = sorted(top, key=lambda i: (-float(scores[i]), int(i)))
+        return [
+            Hit(rank=r + 1, chunk_id=self.chunk_ids[i], score=float(scores[i]))
+            for r, i in enumerate(top)
+            if scores[i] > 0
+        ]

@@ -1,0 +1,228 @@
+"""Find a needle in a text: figures by value as whole tokens, names as whole
+phrases (articles, punctuation, hyphens, initials, plural -s and footnote
+markers normalized), single words by stem.
+
+`$20.00` is never found inside `-$10,020.00`, `842` never inside `8420`, and
+"flood" never inside "floodplain"; `$1,577 million` is found as `$1.577
+billion`, and the term "reduces" is found as "reduced". Needle mining and the
+grader both use these functions, so "kept because the gold text has it" and
+"credited because the answer has it" mean the same thing.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import lru_cache
+
+from ragpipe.text.figures import Figure, find_figures, same_value
+from ragpipe.text.tokenize import tokenize
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
+
+
+@lru_cache(maxsize=4096)
+def figure_needle(needle: str) -> Figure | None:
+    """The figure a needle denotes when the needle is nothing but one figure."""
+    figures = find_figures(needle.strip())
+    if len(figures) == 1 and figures[0].text == needle.strip():
+        return figures[0]
+    return None
+
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_ARTICLES = {"a", "an", "the"}
+_MONTHS = {
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+}
+_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")
+
+
+def _fold(token: str) -> str:
+    """Plural -s folded: "deposits" is "deposit" ("ss" and short words kept: "class", "gas")."""
+    return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
+
+
+_FOOTNOTE = re.compile(r"([a-z]+)\d{1,2}")
+
+
+@lru_cache(maxsize=512)
+def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], dict[str, list[int]]]:
+    """The words of `text` as compared: lower case, punctuation and hyphens as breaks ("J.R." is
+    "j r"), articles and a possessive "s" dropped, plural -s folded; with each word's span, and
+    where each word stands (a footnote-marked "hale2" stands as "hale" too)."""
+    words, spans, where = [], [], {}
+    for m in _TOKEN.finditer(text.lower().replace("\u2019", "'")):
+        token = m.group(0)
+        if token in _ARTICLES or token == "s":
+            continue
+        word = _fold(token)
+        where.setdefault(word, []).append(len(words))
+        if word[-1].isdigit() and word[0].isalpha():
+            marked = _FOOTNOTE.fullmatch(word)
+            if marked:
+                where.setdefault(marked.group(1), []).append(len(words))
+        words.append(word)
+        spans.append(m.span())
+    return tuple(words), tuple(spans), where
+
+
+def _same_word(needle: str, word: str) -> bool:
+    """Equal, or the text's word carries a footnote marker glued on ("Hale2" for "Hale")."""
+    if word == needle:
+        return True
+    return (
+        needle.isalpha()
+        and word[: len(needle)] == needle
+        and word[len(needle) :].isdigit()
+        and len(word) - len(needle) <= 2
+    )
+
+
+def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
+    """Span of `phrase` in `text`, compared word by word as `_tokens` normalizes them; a date given
+    more precisely than the phrase still matches ("March 3, 2004" for "March 2004")."""
+    target = _tokens(phrase)[0]
+    if not target or target[0] not in text.lower():  # the folded first word is a prefix of its every form
+        return None
+    words, spans, where = _tokens(text)
+    for i in where.get(target[0], ()):  # only where the first word stands
+        j = _match_at(target, words, i)
+        if j is not None:
+            return spans[i][0], spans[j - 1][1]
+    return None
+
+
+def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int) -> int | None:
+    """The index after the match of `target` starting at words[i], or None."""
+    j = i
+    for k, want in enumerate(target):
+        if j >= len(words):
+            return None
+        if not _same_word(want, words[j]):
+            # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
+            if k > 0 and target[k - 1] in _MONTHS and want.isdigit() and len(want) == 4 and _DAY.fullmatch(words[j]):
+                j += 1
+                if j < len(words) and _same_word(want, words[j]):
+                    j += 1
+                    continue
+            return None
+        j += 1
+    return j
+
+
+@lru_cache(maxsize=512)
+def _stem_index(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """The content-word stems of `text` with their spans (as `tokenize` sees them)."""
+    stems, spans = [], []
+    for m in _WORD.finditer(text):
+        tokens = tokenize(m.group(0))
+        if len(tokens) == 1:
+            stems.append(tokens[0])
+            spans.append((m.start(), m.end()))
+    return tuple(stems), tuple(spans)
+
+
+def find_stem(term: str, text: str) -> tuple[int, int] | None:
+    """Span of the first run of words in `text` whose stems are those of `term`
+    ("activation functions" is found as "activation function"), stop words aside."""
+    target = tuple(tokenize(term))
+    if not target:
+        return find_phrase(term, text)
+    stems, spans = _stem_index(text)
+    n = len(target)
+    first = target[0]
+    for i, stem in enumerate(stems):
+        if stem == first and stems[i : i + n] == target:
+            return spans[i][0], spans[i + n - 1][1]
+    return None
+
+
+def find_figure(fig: Figure, figures: list[Figure], tolerance: Decimal = Decimal(0)) -> tuple[int, int] | None:
+    for other in figures:
+        if fig.matches(other, tolerance):
+            return other.start, other.end
+    return None
+
+
+def same_figure_loosely(gold: Figure, other: Figure) -> bool:
+    """A gold figure found where signs and units are conventions of the page:
+    by magnitude (filings print an outflow of 1,577 as (1,577); answers bullet
+    lists with "-"), at the gold's precision, and a gold written with a scale
+    word (`$411 million`) also as its bare number in a table "in millions"."""
+    if gold.is_percent != other.is_percent:
+        return False
+    target, seen = abs(gold.value), abs(other.value)
+    if target == seen or same_value(target, gold.decimals, seen, other.decimals):
+        return True
+    if gold.scale_word is None or other.scale_word is not None:
+        return False
+    bare = gold.magnitude().mantissa()
+    return same_value(bare.value, bare.decimals, seen, other.decimals)
+
+
+def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] | None:
+    for other in figures:
+        if same_figure_loosely(gold, other):
+            return other.start, other.end
+    return None
+
+
+_SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def first_sentence(text: str) -> tuple[int, int]:
+    """(start, end) of the first sentence with words in it, its stop excluded: where an answer gives
+    its choice or its yes/no (blanked attributions are spaces, so offsets hold)."""
+    start = len(text) - len(text.lstrip())
+    for m in _SENTENCE_END.finditer(text):
+        if _WORD_CHAR.search(text, start, m.start()):
+            return start, m.start()
+    return start, len(text.rstrip())
+
+
+def find_needle(
+    needle: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), kind: str = "phrase"
+) -> tuple[int, int] | None:
+    """Span of `needle` in `text` (whose figures are `figures`), or None.
+    A needle that is one figure is matched by value (`kind="mined_figure"`: loosely,
+    as needle mining found it); `kind="term"` (mined words and short phrases)
+    matches by stems; anything else as a whole phrase."""
+    fig = figure_needle(needle)
+    if fig is not None:
+        if kind == "mined_figure":
+            return find_figure_loosely(fig, figures)
+        return find_figure(fig, figures, tolerance)
+    if kind in ("lead_term", "lead_phrase"):
+        _, end = first_sentence(text)
+        return (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
+    if kind in ("term", "phrase_stem"):
+        return find_stem(needle, text)
+    if kind == "polarity":
+        m = re.search(rf"\b{re.escape(needle)}\b", text, re.IGNORECASE)
+        return (m.start(), m.end()) if m else None
+    return find_phrase(needle, text)

@@ -1,0 +1,30 @@
+"""Where things live: the project root, the corpora folder and the warehouse.
+
+Every path can be moved with an environment variable so tests and users can
+point ragpipe at a scratch warehouse or their own corpora.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def corpora_dir() -> Path:
+    return Path(os.environ.get("RAGPIPE_CORPORA", PROJECT_ROOT / "corpora"))
+
+
+def warehouse_dir() -> Path:
+    return Path(os.environ.get("RAGPIPE_WAREHOUSE", PROJECT_ROOT / "warehouse"))
+
+
+def database_path() -> Path:
+    return warehouse_dir() / "ragpipe.duckdb"
+
+
+def rules_path() -> Path | None:
+    """A user's grader rules file (RAGPIPE_RULES), else the packaged rules."""
+    value = os.environ.get("RAGPIPE_RULES")
+    return Path(value) if value else None

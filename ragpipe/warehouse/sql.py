@@ -1,0 +1,61 @@
+"""Read-only SQL over the warehouse.
+
+The connection is opened read-only with external access off, so a query can
+read the warehouse's tables and nothing else: a statement that writes,
+attaches another file, installs or loads an extension, or reads a file is
+refused with a message that says so, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from ragpipe.warehouse.lock import open_read_only
+
+
+DEFAULT_TIMEOUT = 60.0  # seconds: a reader holds DuckDB's file lock, and writers wait on it
+
+
+class SqlRefused(ValueError):
+    """The statement was not run: it would write, or reach outside the warehouse."""
+
+
+class QueryTimeout(RuntimeError):
+    """The query ran past its time limit and was stopped; the warehouse is free again."""
+
+
+def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
+    if not path.exists():
+        raise FileNotFoundError(f"no warehouse at {path}: run `ragpipe run` first")
+    return open_read_only(
+        path, config={"enable_external_access": False, "autoinstall_known_extensions": False, "autoload_known_extensions": False},
+    )
+
+
+def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> pd.DataFrame:
+    """The query's rows. A query still running after `timeout` seconds is interrupted (QueryTimeout):
+    while it reads, its connection holds the file, and a writer waits for it."""
+    conn = readonly_connection(path)
+    timer = threading.Timer(timeout, conn.interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        try:
+            return conn.execute(query).df()
+        except duckdb.InterruptException as exc:
+            raise QueryTimeout(f"query stopped after {timeout:g} s (--timeout): the warehouse is free again") from exc
+        except duckdb.Error as exc:
+            msg = str(exc)
+            low = msg.lower()
+            if "read-only" in low or "read only" in low:
+                raise SqlRefused(f"refused: the warehouse is opened read-only, so this statement cannot run ({msg.splitlines()[0]})") from exc
+            if "external access" in low or "permission" in low:
+                raise SqlRefused(f"refused: queries may not reach outside the warehouse ({msg.splitlines()[0]})") from exc
+            raise
+    finally:
+        timer.cancel()
+        conn.close()

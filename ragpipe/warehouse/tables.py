@@ -1,0 +1,176 @@
+"""The warehouse: DuckDB tables (queryable history) plus a Parquet copy per partition.
+
+Every stage writes whole partitions (all rows of one corpus, or of one
+(corpus, configuration) pair) inside a transaction, so a crash leaves either
+the old rows or the new ones, never half of each. Tables are created from the
+first frame written and grow new columns when a later frame has them.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Mapping
+
+import duckdb
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+
+def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """Read-only connections wait (bounded) while a writer holds the file: see warehouse_lock."""
+    if read_only:
+        from ragpipe.warehouse.lock import open_read_only
+
+        return open_read_only(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return duckdb.connect(str(path), read_only=read_only)
+
+
+def table_exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
+    # fetchall, not fetchone: a half-read result blocks the connection's next call
+    rows = conn.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'main' AND table_name = ?", [table]
+    ).fetchall()
+    return bool(rows and rows[0][0])
+
+
+def _concrete(dtype: str) -> str:
+    """A column pandas hands over with nothing but NULLs (or empty lists) has type
+    NULL in DuckDB; store it as text so later partitions with values still fit."""
+    return re.sub(r"\bNULL\b", "VARCHAR", dtype)
+
+
+def _where(keys: Mapping[str, str]) -> tuple[str, list[str]]:
+    if not keys:
+        return "TRUE", []
+    return " AND ".join(f'"{k}" = ?' for k in keys), list(keys.values())
+
+
+def _ensure_schema(conn: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Create `table` from the registered `_incoming` frame, or add the columns it lacks."""
+    incoming = [(name, _concrete(dtype)) for name, dtype, *_ in conn.execute("DESCRIBE _incoming").fetchall()]
+    if not table_exists(conn, table):
+        columns = ", ".join(f'"{name}" {dtype}' for name, dtype in incoming)
+        conn.execute(f'CREATE TABLE "{table}" ({columns})')
+    existing = {r[0]: r[1] for r in conn.execute(f'DESCRIBE "{table}"').fetchall()}
+    for name, dtype in incoming:
+        if name not in existing:
+            conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
+        elif re.search(r"\bNULL\b", existing[name]) and dtype != existing[name]:
+            # a column an older warehouse created with nothing but NULLs takes the type of real values
+            conn.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{name}" TYPE {dtype}')
+
+
+def _rollback(conn: duckdb.DuckDBPyConnection) -> None:
+    """Undo the open transaction; if the failure already ended it (a COMMIT that could not write:
+    "No space left on device"), the original error is the one worth raising, not the rollback's."""
+    try:
+        conn.execute("ROLLBACK")
+    except duckdb.Error:
+        pass
+
+
+@contextmanager
+def transaction(conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """All of the block's writes, or none of them."""
+    conn.execute("BEGIN TRANSACTION")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        _rollback(conn)
+        raise
+
+
+@contextmanager
+def _incoming(conn: duckdb.DuckDBPyConnection, frame: pd.DataFrame) -> Iterator[None]:
+    """`frame` visible to SQL as `_incoming` for the block (what `_ensure_schema` reads)."""
+    conn.register("_incoming", frame)
+    try:
+        yield
+    finally:
+        conn.unregister("_incoming")
+
+
+def append_changed_rows(
+    conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, entity: str, compare: list[str], latest_first: str,
+) -> int:
+    """Insert each row of `frame` whose entity has no row in `table` yet, or whose latest row (the first
+    by the SQL ordering `latest_first`) differs from it in any `compare` column; returns how many were added. Call inside
+    `transaction`: the caller decides what else commits with it."""
+    if frame.empty:
+        return 0
+    with _incoming(conn, frame):
+        _ensure_schema(conn, table)
+        differs = " OR ".join(f'l."{c}" IS DISTINCT FROM n."{c}"' for c in compare)
+        before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
+        conn.execute(
+            f'WITH latest AS (SELECT * FROM "{table}" WHERE "{entity}" IN (SELECT "{entity}" FROM _incoming) '
+            f'QUALIFY row_number() OVER (PARTITION BY "{entity}" ORDER BY {latest_first}) = 1) '
+            f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n LEFT JOIN latest l ON l."{entity}" = n."{entity}" '
+            f'WHERE l."{entity}" IS NULL OR {differs}'
+        )
+        return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
+
+
+def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:
+    """Insert the rows of `frame` whose `key` is not in `table` yet (history never
+    overwrites, and recording twice adds nothing); returns how many were added."""
+    if frame.empty:
+        return 0
+    with _incoming(conn, frame), transaction(conn):
+        _ensure_schema(conn, table)
+        on = " AND ".join(f't."{k}" IS NOT DISTINCT FROM n."{k}"' for k in key)
+        before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
+        conn.execute(f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n WHERE NOT EXISTS (SELECT 1 FROM "{table}" t WHERE {on})')
+        return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
+
+
+def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> int:
+    """Make `frame` the rows of `table` for `keys` (e.g. corpus=demo), atomically."""
+    for k, v in keys.items():
+        if k not in frame.columns:
+            raise ValueError(f"table {table}: frame lacks partition column {k!r}")
+        if len(frame) and not (frame[k] == v).all():
+            raise ValueError(f"table {table}: rows outside partition {k}={v!r}")
+    with _incoming(conn, frame), transaction(conn):
+        _ensure_schema(conn, table)
+        where, params = _where(keys)
+        conn.execute(f'DELETE FROM "{table}" WHERE {where}', params)
+        conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')
+    return len(frame)
+
+
+def read_partition(conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[str, str], order_by: str | None = None) -> pd.DataFrame:
+    if not table_exists(conn, table):
+        raise LookupError(f"table {table} does not exist yet: materialize its asset first")
+    where, params = _where(keys)
+    order = f" ORDER BY {order_by}" if order_by else ""
+    return conn.execute(f'SELECT * FROM "{table}" WHERE {where}{order}', params).df()
+
+
+def parquet_path(root: Path, table: str, keys: Mapping[str, str]) -> Path:
+    """Hive-style layout: parquet/<table>/corpus=<c>/config=<k>/data.parquet."""
+    path = root / "parquet" / table
+    for k, v in keys.items():
+        path = path / f"{k}={v}"
+    return path / "data.parquet"
+
+
+def write_parquet(root: Path, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> Path:
+    """Write the partition's Parquet copy atomically (temp file, then rename)."""
+    path = parquet_path(root, table, keys)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
+    tmp.replace(path)
+    return path
+
+
+def store(conn: duckdb.DuckDBPyConnection, root: Path, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> Path:
+    """Write one partition to DuckDB and Parquet; returns the Parquet path."""
+    replace_partition(conn, table, frame, keys)
+    return write_parquet(root, table, frame, keys)
