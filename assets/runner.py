@@ -131,6 +131,13 @@ def failed_money_checks(results: list) -> list[dict]:
     return failed
 
 
+def _project_config(fields: dict) -> dict:
+    """The `project` resource's whole configuration (run config replaces it whole): the configured
+    warehouse's, with the run's fields over it."""
+    base = default_resources()["project"]
+    return {**{name: getattr(base, name) for name in type(base).model_fields}, **fields}
+
+
 def run_pair_in_processes(
     corpus: str,
     config: str,
@@ -142,7 +149,7 @@ def run_pair_in_processes(
     the definitions afresh; `project` fields reach them as run config. The instance must be persistent
     (DAGSTER_HOME), since steps report to it from other processes."""
     job = regrade_in_processes_job if regrade_only else pair_in_processes_job
-    run_config = {**QUIET, "resources": {"project": {"config": project}}} if project else QUIET
+    run_config = {**QUIET, "resources": {"project": {"config": _project_config(project)}}} if project else QUIET
     return execute_job(
         reconstructable(job),
         instance=instance,

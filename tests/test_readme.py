@@ -1,0 +1,66 @@
+"""The README's tour runs as written: each command, in order, after what `make run` does.
+
+Only the places differ: the warehouse and /tmp are the test's own folders,
+and `.venv/bin/` is the interpreter's folder (the same venv under `make test`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text()
+
+
+def _section(title: str) -> str:
+    start = README.index(f"## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start : end if end > 0 else None]
+
+
+def tour_commands() -> list[str]:
+    """The command lines of the tour's bash blocks, without `make` (the server `make dev` starts)."""
+    blocks = re.findall(r"```bash\n(.*?)```", _section("A ten-minute tour"), re.S)
+    lines = [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+    return [line for line in lines if not line.startswith("make ")]
+
+
+def test_the_readme_is_a_users_guide_of_at_most_about_350_lines():
+    assert len(README.splitlines()) <= 350
+    assert not re.search(r"\bI (measured|found|tried)\b|issue #?\d", README), "measurements and history belong in docs/"
+    for link in re.findall(r"\]\((docs/[^)#]+)", README):
+        assert (ROOT / link).is_file(), f"README links to {link}, which does not exist"
+
+
+def test_every_command_of_the_tour_runs_as_written_after_make_run(tmp_path):
+    bin_dir = Path(sys.executable).parent
+    warehouse = tmp_path / "warehouse"
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(tmp_path / "dagster_home")}
+    env.pop("RAGPIPE_RULES", None)
+    setup = subprocess.run([bin_dir / "ragpipe", "run", "--corpus", "demo"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert setup.returncode == 0, setup.stderr[-2000:]
+    commands = tour_commands()
+    assert any("regrade" in c for c in commands) and any(c.startswith(".venv/bin/ragpipe delta") for c in commands)
+    outputs = []
+    for command in commands:
+        line = command.replace(".venv/bin/", f"{bin_dir}/").replace("/tmp/", f"{tmp_path}/")
+        line = re.sub(r"(?<![\w/])warehouse/", f"{warehouse}/", line)
+        done = subprocess.run(["bash", "-c", line], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        outputs.append((command, done.stdout))
+    deltas = [out for command, out in outputs if command.startswith(".venv/bin/ragpipe delta")]
+    changed = [re.search(r"(\d+) of (\d+) answers changed", out) for out in deltas]
+    assert all(changed) and changed[0].groups() == changed[1].groups() and int(changed[0][1]) > 0, deltas
+    assert (warehouse / "reports" / "tour.html").is_file()
+
+
+def test_every_command_in_the_readmes_table_exists():
+    bin_dir = Path(sys.executable).parent
+    for command in sorted(set(re.findall(r"^\| `ragpipe ([a-z]+(?: stats| show)?)", README, re.M))):
+        shown = subprocess.run([bin_dir / "ragpipe", *command.split(), "--help"], capture_output=True, text=True, timeout=120)
+        assert shown.returncode == 0, f"ragpipe {command}: {shown.stderr[-500:]}"
