@@ -26,28 +26,16 @@ from assets.liveness import run_is_live
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import data_version
-from ragpipe.answering.engines import RetrievalContext, make_engine
+from ragpipe.answering.engines import RetrievalContext
 from ragpipe.answering.imports import import_answers
 from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers
 from ragpipe.answering.progress import progress_reporter
-from ragpipe.answering.run import answer_questions, settings_hash
+from ragpipe.answering.run import answer_questions
 from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
+from ragpipe.answering.system import system_for
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.index import ChunkIndex
 from ragpipe.warehouse.tables import parquet_path, read_partition, store, write_parquet
-
-
-def _engine(project: Project, corpus: str, config: str):
-    """The configured engine, its answer set, its recorded settings and the key its answer log is filed under."""
-    knobs = project.config(corpus, config)
-    engine = make_engine(knobs.engine, knobs.engine_settings)
-    settings = {
-        **engine.settings,
-        "top_k": knobs.top_k,
-        "chunk_size": knobs.chunk_size,
-        "chunk_overlap": knobs.chunk_overlap,
-    }
-    return knobs, engine, getattr(engine, "answer_set", engine.name), settings, settings_hash(engine.name, settings)
 
 
 @op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
@@ -55,11 +43,11 @@ def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, proj
     """Absorb earlier shard logs, then hand each shard its questions (Parquet) and its already-logged answers."""
     corpus, config = pair_of(context.partition_key)
     keys = {"corpus": corpus, "config": config}
-    _, _, answer_set, _, key = _engine(project, corpus, config)
+    system = system_for(project.config(corpus, config))
     folder = work_dir(project.root, "answers", corpus, config, context.run_id)
     with duckdb.get_connection() as conn:
         absorb_file_logs(conn, log_dir(project.root, corpus, config))  # answers a killed run logged
-        done = logged_answers(conn, corpus, config, answer_set, key)
+        done = logged_answers(conn, corpus, config, system.answer_set, system.settings_key)
         questions = read_partition(conn, "questions", {"corpus": corpus}, order_by="question_id")
         if not parquet_path(project.root, "chunks", keys).is_file():  # shards read the chunks' Parquet copy
             write_parquet(project.root, "chunks", read_partition(conn, "chunks", keys), keys)
@@ -74,22 +62,26 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
     """Ask one shard's questions that have no logged answer; each answer is logged to the shard's file
     as it completes."""
     corpus, config = pair_of(context.partition_key)
-    knobs, engine, answer_set, settings, key = _engine(project, corpus, config)
+    system = system_for(project.config(corpus, config))
     chunk_rows = read(parquet_path(project.root, "chunks", {"corpus": corpus, "config": config})).set_index("chunk_id")
-    retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, knobs.top_k)
+    retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, system.knobs.top_k)
     qs = [question_from_row(r) for r in read(shard["questions"]).to_dict("records")]
-    log = FileLog(log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl", key)
+    log = FileLog(
+        log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl", system.settings_key
+    )
     try:
         frame = answer_questions(
-            engine,
+            system.engine,
             qs,
             retrieval,
             corpus,
             config,
-            answer_set,
-            settings,
-            progress=progress_reporter(context.log, f"{answer_set} shard {shard['shard']}", project.progress_bar),
-            concurrency=knobs.concurrency,
+            system.answer_set,
+            system.settings,
+            progress=progress_reporter(
+                context.log, f"{system.answer_set} shard {shard['shard']}", project.progress_bar
+            ),
+            concurrency=system.knobs.concurrency,
             done=shard["done"],
             on_answer=log,
         )
@@ -104,7 +96,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
     """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets."""
     corpus, config = pair_of(context.partition_key)
     keys = {"corpus": corpus, "config": config}
-    knobs, engine, _, _, _ = _engine(project, corpus, config)
+    system = system_for(project.config(corpus, config))
     frame = consolidate([s["path"] for s in shards], ["question_id"])
     with duckdb.get_connection() as conn:
         known = set(read_partition(conn, "questions", {"corpus": corpus})["question_id"])
@@ -126,13 +118,13 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         metadata={
             "dagster/row_count": len(frame),
             "parquet": str(path),
-            "engine": engine.name,
+            "engine": system.engine.name,
             "errors": int(frame["error"].notna().sum()),
             "resumed": sum(s["resumed"] for s in shards),
             "asked": sum(s["asked"] for s in shards),
             "shards": len(shards),
             "stale_shard_folders_removed": len(stale),
-            "concurrency": knobs.concurrency,
+            "concurrency": system.knobs.concurrency,
             "answer_sets": MetadataValue.json(sorted(frame["answer_set"].unique().tolist())),
             "imported": int((frame["engine"] == "import").sum()),
             "median_latency_ms": float(latency.median()) if len(latency) else 0.0,

@@ -220,6 +220,7 @@ def test_every_module_the_grader_reads_with_is_in_the_version():
         "inputs.jsonl": "reads JSON lines; a bad line is refused, never reinterpreted",
         "inputs.problems": "the record of a refused row",
         "warehouse.tables": "storage",
+        "warehouse.record": "the shape of a row: names its fields, decides nothing",
         "corpus.manifest": "where a corpus's files are",
         "corpus.ingest": "page text, which is data: a change shows in the pages' content",
         "corpus.demo_pdfs": "writes the demo PDFs, which are data",

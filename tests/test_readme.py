@@ -42,7 +42,9 @@ def test_every_command_of_the_tour_runs_as_written_after_make_run(tmp_path):
     warehouse = tmp_path / "warehouse"
     env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(tmp_path / "dagster_home")}
     env.pop("RAGPIPE_RULES", None)
-    setup = subprocess.run([bin_dir / "ragpipe", "run", "--corpus", "demo"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    setup = subprocess.run(
+        [bin_dir / "ragpipe", "run", "--corpus", "demo"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
     assert setup.returncode == 0, setup.stderr[-2000:]
     commands = tour_commands()
     assert any("regrade" in c for c in commands) and any(c.startswith(".venv/bin/ragpipe delta") for c in commands)
@@ -62,5 +64,7 @@ def test_every_command_of_the_tour_runs_as_written_after_make_run(tmp_path):
 def test_every_command_in_the_readmes_table_exists():
     bin_dir = Path(sys.executable).parent
     for command in sorted(set(re.findall(r"^\| `ragpipe ([a-z]+(?: stats| show)?)", README, re.M))):
-        shown = subprocess.run([bin_dir / "ragpipe", *command.split(), "--help"], capture_output=True, text=True, timeout=120)
+        shown = subprocess.run(
+            [bin_dir / "ragpipe", *command.split(), "--help"], capture_output=True, text=True, timeout=120
+        )
         assert shown.returncode == 0, f"ragpipe {command}: {shown.stderr[-500:]}"

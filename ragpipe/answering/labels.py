@@ -6,15 +6,33 @@ verdict: `Correct Answer`, `Incorrect Answer` or `Refusal`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
+from ragpipe.warehouse.record import Record
 
 HUMAN_CLASSES = ("Correct Answer", "Incorrect Answer", "Refusal")
-LABEL_COLUMNS = ["answer_set", "question_id", "model", "mode", "answer", "label", "file", "line"]
+
+
+@dataclass
+class LabelledAnswer(Record):
+    """One model's answer to one question, with a person's verdict on it."""
+
+    answer_set: str
+    question_id: str
+    model: str | None
+    mode: str | None
+    answer: str
+    label: str  # one of HUMAN_CLASSES
+    file: str
+    line: int
+
+
+LABEL_COLUMNS = LabelledAnswer.columns()
 
 
 def answer_set_name(path: Path) -> str:
@@ -34,18 +52,18 @@ def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
             problems.append(Problem(str(path), lineno, "label", f"unknown label {r['label']!r}"))
             continue
         rows.append(
-            [
-                answer_set_name(path),
-                r["financebench_id"],
-                r.get("model_name"),
-                r.get("eval_mode"),
-                r["model_answer"] if isinstance(r["model_answer"], str) else "",
-                r["label"],
-                path.name,
-                lineno,
-            ]
+            LabelledAnswer(
+                answer_set=answer_set_name(path),
+                question_id=r["financebench_id"],
+                model=r.get("model_name"),
+                mode=r.get("eval_mode"),
+                answer=r["model_answer"] if isinstance(r["model_answer"], str) else "",
+                label=r["label"],
+                file=path.name,
+                line=lineno,
+            )
         )
-    return pd.DataFrame(rows, columns=LABEL_COLUMNS), sorted(problems, key=lambda p: p.line)
+    return LabelledAnswer.frame(rows), sorted(problems, key=lambda p: p.line)
 
 
 def read_labeled_folder(folder: Path) -> tuple[pd.DataFrame, list[Problem]]:

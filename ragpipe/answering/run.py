@@ -19,25 +19,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import pandas as pd
 
 from ragpipe.answering.engines.base import Engine, EngineAnswer, RetrievalContext
+from ragpipe.answering.record import AnswerRecord
 from ragpipe.corpus.questions import Question
 
-ANSWER_COLUMNS = [
-    "corpus",
-    "config",
-    "answer_set",
-    "question_id",
-    "answer_id",
-    "answer",
-    "citations",
-    "cited_chunks",
-    "latency_ms",
-    "engine",
-    "engine_settings",
-    "error",
-    "raw",
-    "label",
-    "graded_as",
-]
+ANSWER_COLUMNS = AnswerRecord.columns()
 
 
 def answer_id(corpus: str, config: str, answer_set: str, question_id: str) -> str:
@@ -85,28 +70,21 @@ def answer_questions(
         for future in as_completed(futures):
             q = futures[future]
             result, raw, latency = future.result()
-            row = dict(
-                zip(
-                    ANSWER_COLUMNS,
-                    [
-                        corpus,
-                        config,
-                        answer_set,
-                        q.id,
-                        answer_id(corpus, config, answer_set, q.id),
-                        result.answer,
-                        result.citations,
-                        result.cited_chunks,
-                        round(latency, 3),
-                        engine.name,
-                        recorded,
-                        result.error,
-                        raw,
-                        None,
-                        None,
-                    ],
-                )
-            )
+            row = AnswerRecord(
+                corpus=corpus,
+                config=config,
+                answer_set=answer_set,
+                question_id=q.id,
+                answer_id=answer_id(corpus, config, answer_set, q.id),
+                answer=result.answer,
+                citations=result.citations,
+                cited_chunks=result.cited_chunks,
+                latency_ms=round(latency, 3),
+                engine=engine.name,
+                engine_settings=recorded,
+                error=result.error,
+                raw=raw,
+            ).row()
             if on_answer:
                 on_answer(row)
             rows.append(row)
@@ -128,22 +106,17 @@ def imported_answers(labels: pd.DataFrame, corpus: str, config: str) -> pd.DataF
     for r in labels.sort_values(["answer_set", "question_id", "line"]).to_dict("records"):
         settings = json.dumps({"model": r["model"], "mode": r["mode"], "file": r["file"]}, sort_keys=True)
         rows.append(
-            [
-                corpus,
-                config,
-                r["answer_set"],
-                r["question_id"],
-                answer_id(corpus, config, r["answer_set"], r["question_id"]),
-                r["answer"],
-                [],
-                [],
-                None,
-                "import",
-                settings,
-                None,
-                None,
-                r["label"],
-                "answerable",
-            ]
+            AnswerRecord(
+                corpus=corpus,
+                config=config,
+                answer_set=r["answer_set"],
+                question_id=r["question_id"],
+                answer_id=answer_id(corpus, config, r["answer_set"], r["question_id"]),
+                answer=r["answer"],
+                engine="import",
+                engine_settings=settings,
+                label=r["label"],
+                graded_as="answerable",
+            )
         )
-    return pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+    return AnswerRecord.frame(rows)

@@ -14,8 +14,9 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
+
+from ragpipe.warehouse.tables import write_parquet_file
 
 
 def shard_of(question_id: str, shards: int) -> int:
@@ -35,11 +36,7 @@ def work_dir(root: Path, stage: str, corpus: str, config: str, run_id: str) -> P
 
 
 def write(frame: pd.DataFrame, path: Path) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
-    tmp.replace(path)
-    return str(path)
+    return str(write_parquet_file(frame, path))
 
 
 def read(path: str | Path) -> pd.DataFrame:

@@ -30,20 +30,27 @@ from ragpipe.corpus.questions import Question
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
 from ragpipe.text.tokenize import STOPWORDS, tokenize
+from ragpipe.warehouse.record import Record
 
-NEEDLE_COLUMNS = [
-    "corpus",
-    "question_id",
-    "needle",
-    "kind",
-    "value",
-    "status",
-    "reason",
-    "source",
-    "doc_id",
-    "page",
-    "char_offset",
-]
+
+@dataclass
+class NeedleRecord(Record):
+    """One candidate needle of a question's gold answer: kept with where it was found, or rejected with why."""
+
+    corpus: str
+    question_id: str
+    needle: str
+    kind: str  # a figure (money, number, percent, year), or name, term, option, answer
+    value: str | None  # a figure's value, normalized
+    status: str  # kept | rejected
+    reason: str
+    source: str | None = None  # gold_text, gold_answer, or COMPUTED (kept from the gold answer alone)
+    doc_id: str | None = None
+    page: int | None = None
+    char_offset: int | None = None
+
+
+NEEDLE_COLUMNS = NeedleRecord.columns()
 FIGURE_KINDS = {"money", "number", "percent", "year"}
 COMPUTED = "gold_answer_computed"  # the source of a figure kept from the gold answer alone
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
@@ -150,7 +157,7 @@ def _figure_kind(fig: Figure) -> str:
         return "money"
     if fig.is_percent:
         return "percent"
-    if fig.decimals == 0 and 1900 <= fig.value <= 2100 and "," not in fig.text:
+    if fig.in_year_range and "," not in fig.text:  # "2,000" is a count, written as one
         return "year"
     return "number"
 
@@ -270,16 +277,16 @@ def chosen_options(question: str, gold: str) -> list[str]:
     return sorted(picked) if len(picked) == 1 else []
 
 
-def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonness: Commonness) -> list[list]:
-    rows: list[list] = []
+def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonness: Commonness) -> list[NeedleRecord]:
+    rows: list[NeedleRecord] = []
     units = gold_texts(question, pages)
     unit_figures = [find_figures(u.text) for u in units]
     question_figures = find_figures(question.text)
     question_tokens = set(tokenize(question.text))
     for c in candidates(question, commonness):
-        base = [corpus, question.id, c.needle, c.kind, c.value]
+        base = {"corpus": corpus, "question_id": question.id, "needle": c.needle, "kind": c.kind, "value": c.value}
         if c.reject:
-            rows.append(base + ["rejected", c.reject, None, None, None, None])
+            rows.append(NeedleRecord(**base, status="rejected", reason=c.reject))
             continue
         if c.kind in FIGURE_KINDS:
             fig = find_figures(c.needle)[0]
@@ -288,10 +295,12 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
             tokens = tokenize(c.needle)
             in_question = _locate(c, question.text) is not None or bool(tokens) and set(tokens) <= question_tokens
         if c.option:  # the question names every option; the gold answer says which one
-            rows.append(base + ["kept", "the option the gold answer picks", "gold_answer", None, None, None])
+            rows.append(
+                NeedleRecord(**base, status="kept", reason="the option the gold answer picks", source="gold_answer")
+            )
             continue
         if in_question:
-            rows.append(base + ["rejected", "present in question", None, None, None, None])
+            rows.append(NeedleRecord(**base, status="rejected", reason="present in question"))
             continue
         where = None
         for unit, figures in zip(units, unit_figures):
@@ -300,22 +309,35 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
                 where = (unit.source, unit.doc_id, unit.page, offset)
                 break
         if where is None and c.kind in FIGURE_KINDS and c.needle in question.text:  # "v13.5": glued, yet asked
-            rows.append(base + ["rejected", "present in question", None, None, None, None])
+            rows.append(NeedleRecord(**base, status="rejected", reason="present in question"))
         elif where is None and c.kind in FIGURE_KINDS and c.context is None:
             # a ratio, a difference, a total: computed from the filing, so never printed in it; the
             # gold answer itself names the figure a correct answer must carry
             rows.append(
-                base + ["kept", "computed: in the gold answer, not in the gold text", COMPUTED, None, None, None]
+                NeedleRecord(
+                    **base, status="kept", reason="computed: in the gold answer, not in the gold text", source=COMPUTED
+                )
             )
         elif where is None:
-            rows.append(base + ["rejected", "absent from gold text", None, None, None, None])
+            rows.append(NeedleRecord(**base, status="rejected", reason="absent from gold text"))
         else:
-            rows.append(base + ["kept", "found in gold text", *where])
+            source, doc_id, page, offset = where
+            rows.append(
+                NeedleRecord(
+                    **base,
+                    status="kept",
+                    reason="found in gold text",
+                    source=source,
+                    doc_id=doc_id,
+                    page=page,
+                    char_offset=offset,
+                )
+            )
     return rows
 
 
 def mine_needles(corpus: str, questions: list[Question], pages: pd.DataFrame) -> pd.DataFrame:
     commonness = Commonness(pages)
     rows = [row for q in questions for row in mine_question(corpus, q, pages, commonness)]
-    frame = pd.DataFrame(rows, columns=NEEDLE_COLUMNS)
+    frame = NeedleRecord.frame(rows)
     return frame.astype({"page": "Int64", "char_offset": "Int64"})

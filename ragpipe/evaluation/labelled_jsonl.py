@@ -23,7 +23,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragpipe.answering.labels import HUMAN_CLASSES
-from ragpipe.answering.run import ANSWER_COLUMNS, answer_id
+from ragpipe.answering.record import AnswerRecord
+from ragpipe.answering.run import answer_id
 from ragpipe.corpus.questions import Question, validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
@@ -110,23 +111,17 @@ def read_labelled_jsonl(path: Path) -> LabelledSet:
         answer_set = f"labeled:{row.system}"
         settings = json.dumps({"model": row.system, "file": path.name}, sort_keys=True)
         rows.append(
-            [
-                CORPUS,
-                CONFIG,
-                answer_set,
-                q.id,
-                answer_id(CORPUS, CONFIG, answer_set, q.id),
-                row.answer,
-                [],
-                [],
-                None,
-                "import",
-                settings,
-                None,
-                None,
-                LABELS[row.label],
-                None,
-            ]
+            AnswerRecord(
+                corpus=CORPUS,
+                config=CONFIG,
+                answer_set=answer_set,
+                question_id=q.id,
+                answer_id=answer_id(CORPUS, CONFIG, answer_set, q.id),
+                answer=row.answer,
+                engine="import",
+                engine_settings=settings,
+                label=LABELS[row.label],
+            )
         )
     pages = pd.DataFrame(
         [[CORPUS, f"gold:{q.id}", 1, q.gold_answer, len(q.gold_answer)] for q in questions.values()],
@@ -134,7 +129,7 @@ def read_labelled_jsonl(path: Path) -> LabelledSet:
     )
     return LabelledSet(
         questions=list(questions.values()),
-        answers=pd.DataFrame(rows, columns=ANSWER_COLUMNS),
+        answers=AnswerRecord.frame(rows),
         pages=pages,
         problems=sorted(problems, key=lambda p: p.line),
     )

@@ -166,7 +166,7 @@ def asserts(figure: Figure) -> bool:
     """A figure that states something: not a year, not a list number or small count."""
     if figure.is_money or figure.is_percent:
         return True
-    if figure.decimals == 0 and 1900 <= figure.value <= 2100:
+    if figure.in_year_range:
         return False
     return not (figure.decimals == 0 and abs(figure.value) < 10)
 

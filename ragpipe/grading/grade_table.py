@@ -17,28 +17,10 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading.grader import grade
+from ragpipe.grading.record import GradeRecord, Verdict
 from ragpipe.grading.rules import Rules
 
-GRADE_COLUMNS = [
-    "corpus",
-    "config",
-    "answer_set",
-    "question_id",
-    "answer_id",
-    "kind",
-    "verdict",
-    "declined",
-    "failure",
-    "rule",
-    "money_question",
-    "wrong_money",
-    "matched",
-    "ungradable",
-    "error",
-    "grader_version",
-    "input_sha",
-    "truncated",
-]
+GRADE_COLUMNS = GradeRecord.columns()
 
 
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
@@ -50,7 +32,7 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
     }
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
-    verdicts: dict[tuple, tuple] = {}  # grading is pure: an answer seen before for the same question is not re-read
+    verdicts: dict[tuple, Verdict] = {}  # grading is pure: an answer seen before for the same question is not re-read
     rows = []
     for a in answers.sort_values(["answer_set", "question_id"]).to_dict("records"):
         q = by_id.get(a["question_id"])
@@ -71,53 +53,32 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
             )
         if memo not in verdicts:
             verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()))
-        verdict, declined, failure, rule, money_q, wrong_money, matched, ungradable, truncated = verdicts[memo]
-        rows.append(
-            [
-                a["corpus"],
-                a["config"],
-                a["answer_set"],
-                q.id,
-                a["answer_id"],
-                q.kind,
-                verdict,
-                declined,
-                failure,
-                rule,
-                money_q,
-                list(wrong_money),
-                matched,
-                ungradable,
-                a.get("error"),
-                rules.version,
-                _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else ""),
-                truncated,
-            ]
-        )
-    return pd.DataFrame(rows, columns=GRADE_COLUMNS)
+        input_sha = _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else "")
+        rows.append(GradeRecord.of(a, q.kind, verdicts[memo], rules.version, input_sha))
+    return GradeRecord.frame(rows)
 
 
 def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
-def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list) -> tuple:
-    """One grade row's verdict columns; an engine error is graded as the empty answer, labelled as an error."""
+def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list) -> Verdict:
+    """One answer's verdict; an engine error is graded as the empty answer, labelled as an error."""
     g = grade(q, text, citations, rules, mined)
     verdict, failure, rule = g.verdict, g.failure, g.rule
     if failed:
         failure, rule = "engine error", "engine.error"
         verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
-    return (
-        verdict,
-        g.declined,
-        failure,
-        rule,
-        g.money_question,
-        tuple(g.wrong_money),
-        json.dumps(g.matched, sort_keys=True),
-        g.ungradable,
-        g.truncated,
+    return Verdict(
+        verdict=verdict,
+        declined=g.declined,
+        failure=failure,
+        rule=rule,
+        money_question=g.money_question,
+        wrong_money=tuple(g.wrong_money),
+        matched=json.dumps(g.matched, sort_keys=True),
+        ungradable=g.ungradable,
+        truncated=g.truncated,
     )
 
 

@@ -20,6 +20,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 # paths relative to the `ragpipe` package: the modules whose source decides a verdict
 VERDICT_MODULES = (
     "grading/grade_table.py",
+    "grading/record.py",
     "grading/grader.py",
     "grading/declines.py",
     "grading/decline_grammar.py",

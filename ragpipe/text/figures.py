@@ -58,6 +58,11 @@ class Figure:
     end: int
     scale_word: str | None = None
 
+    @property
+    def in_year_range(self) -> bool:
+        """A whole number from 1900 to 2100: read as a year where that matters (it dates, it does not state)."""
+        return self.decimals == 0 and 1900 <= self.value <= 2100
+
     def scaled(self, factor: Decimal) -> Figure:
         """The same figure read in a unit of `factor` (a bare `1,577` in "USD millions")."""
         return replace(self, value=self.value * factor, decimals=self.decimals - factor.adjusted())

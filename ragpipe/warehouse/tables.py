@@ -161,8 +161,13 @@ def parquet_path(root: Path, table: str, keys: Mapping[str, str]) -> Path:
 
 
 def write_parquet(root: Path, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> Path:
-    """Write the partition's Parquet copy atomically (temp file, then rename)."""
-    path = parquet_path(root, table, keys)
+    """Write the partition's Parquet copy."""
+    return write_parquet_file(frame, parquet_path(root, table, keys))
+
+
+def write_parquet_file(frame: pd.DataFrame, path: Path) -> Path:
+    """The one Parquet writer: atomic (a temp file, then a rename), so a reader or a crash never
+    sees half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
