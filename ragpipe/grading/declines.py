@@ -37,15 +37,16 @@ _DATE = re.compile(
 )
 
 
-# a sentence about the answerer or the asker ("However, I can tell you ...", "you may check ...")
-# talks about the exchange, not about the world
-_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|we|we're|us|our|you|you're|your)\b")
-# ... or speaks in general ("However, working capital may not be relevant for utilities")
-_GENERAL = re.compile(
-    r"\b(?:may|might|can|cannot|should|must|generally|in general|important to note|varies|vary|depends?"
-    r"|usually|often|such as|like)\b"
-)
-_PIVOT = re.compile(r"\W*(?:however|but|that said|nevertheless|nonetheless|still|instead)\b")
+@lru_cache(maxsize=64)
+def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of `words` (or word groups) as a whole word."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+
+
+@lru_cache(maxsize=16)
+def _pivot(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A sentence that opens with a turn ("However, ...")."""
+    return re.compile(r"\W*(?:" + "|".join(map(re.escape, words)) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -162,13 +163,13 @@ def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     return kept
 
 
-def asserts(figure: Figure) -> bool:
-    """A figure that states something: not a year, not a list number or small count."""
+def asserts(figure: Figure, small_number: int) -> bool:
+    """A figure that states something: not a year, not a list number or a small count (below `small_number`)."""
     if figure.is_money or figure.is_percent:
         return True
     if figure.in_year_range:
         return False
-    return not (figure.decimals == 0 and abs(figure.value) < 10)
+    return not (figure.decimals == 0 and abs(figure.value) < small_number)
 
 
 @lru_cache(maxsize=64)
@@ -181,10 +182,10 @@ def _material(sources: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern[st
 
 def _speaks_of_the_world(sentence: str, rules: Rules) -> bool:
     """A turning sentence that answers: not about the answerer or asker, not general, not about the material."""
-    g = rules.declines.grammar
+    g, a = rules.declines.grammar, rules.assertions
     return not (
-        _PERSON.search(sentence)
-        or _GENERAL.search(sentence)
+        _any_word(tuple(a.exchange_words)).search(sentence)  # about the answerer or the asker: the exchange
+        or _any_word(tuple(a.general_words)).search(sentence)  # in general: "working capital may not be relevant"
         or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence)
     )
 
@@ -195,6 +196,7 @@ def decide(answer: str, rules: Rules) -> Decision:
     if not spans:
         return Decision(False, [], [])
     hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
+    pivot = _pivot(tuple(rules.assertions.pivots))
     first_decline = spans[0][0]
     conclusive = _conclusive(tuple(p.pattern for p in rules.declines.patterns if p.conclusive))
     gave_up = max((s for s, _, t in spans if conclusive is not None and conclusive.match(t)), default=-1)
@@ -205,7 +207,7 @@ def decide(answer: str, rules: Rules) -> Decision:
             k += 1
         if k < len(starts) and starts[k] < end:
             continue  # a decline sentence
-        turns = start > first_decline and _PIVOT.match(text[start:end]) is not None
+        turns = start > first_decline and pivot.match(text[start:end]) is not None
         if rules.assertions.scope == "before_first_decline" and start > first_decline and not turns:
             # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")
             continue
@@ -218,7 +220,7 @@ def decide(answer: str, rules: Rules) -> Decision:
         if end <= gave_up:
             continue  # the inputs of a calculation the answer then gives up on
         # dates are context, like years: "December 31, 2018" asserts nothing
-        if any(asserts(f) for f in find_figures(_DATE.sub(" ", answer[start:end]))):
+        if any(asserts(f, rules.assertions.small_number) for f in find_figures(_DATE.sub(" ", answer[start:end]))):
             asserted.append((start, end))
     return Decision(not asserted, spans, asserted)
 

@@ -39,8 +39,6 @@ from ragpipe.grading.voice import own_voice
 from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
 from ragpipe.text.matching import find_needle
 
-_CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
-
 
 @dataclass
 class Grade:
@@ -55,9 +53,15 @@ class Grade:
     truncated: bool = False  # graded on its first rules.answers.max_chars characters
 
 
-def _blank_citations(answer: str) -> str:
-    """Citation markers like [1] replaced by spaces: offsets stay valid, "[1]" is no figure."""
-    return _CITATION.sub(lambda m: " " * len(m.group(0)), answer)
+@lru_cache(maxsize=8)
+def _marker(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def blank_citations(answer: str, rules: Rules) -> str:
+    """Citation markers like [1] (`citations.marker_pattern`) replaced by spaces: offsets stay valid,
+    "[1]" is no figure."""
+    return _marker(rules.citations.marker_pattern).sub(lambda m: " " * len(m.group(0)), answer)
 
 
 def is_money_question(question: Question, rules: Rules) -> bool:
@@ -133,7 +137,7 @@ def _grade_answerable(
     mined: tuple[tuple[str, str, str], ...],
     money_q: bool,
 ) -> Grade:
-    whole = _blank_citations(answer)
+    whole = blank_citations(answer, rules)
     decision = decide(whole, rules)
     if decision.declined:
         return Grade(
@@ -256,7 +260,7 @@ def grade(
 def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined) -> Grade:
     money_q = is_money_question(question, rules)
     if question.kind == "negative":
-        decision = decide(_blank_citations(answer), rules)
+        decision = decide(blank_citations(answer, rules), rules)
         if decision.declined:
             return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
         return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)

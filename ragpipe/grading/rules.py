@@ -86,11 +86,51 @@ class Declines(BaseModel):
         return v
 
 
+def _listed(*words: str) -> list[str]:
+    return list(words)
+
+
+# The defaults of the fields below are what a rules file written before the field existed meant
+# (its stored text must still grade the same); the shipped rules.yaml states every one of them.
+
+
 class Assertions(BaseModel):
     model_config = ConfigDict(extra="forbid")
     scope: Literal["anywhere", "before_first_decline"] = "anywhere"
     turn_asserts_any_claim: bool = False
     hypothetical_markers: list[str] = Field(default_factory=list)
+    pivots: list[str] = Field(
+        default_factory=lambda: _listed(
+            "however", "but", "that said", "nevertheless", "nonetheless", "still", "instead"
+        )
+    )
+    exchange_words: list[str] = Field(
+        default_factory=lambda: _listed(
+            "i", "i'm", "i've", "i'd", "i'll", "me", "my", "we", "we're", "us", "our", "you", "you're", "your"
+        )
+    )
+    general_words: list[str] = Field(
+        default_factory=lambda: _listed(
+            "may",
+            "might",
+            "can",
+            "cannot",
+            "should",
+            "must",
+            "generally",
+            "in general",
+            "important to note",
+            "varies",
+            "vary",
+            "depend",
+            "depends",
+            "usually",
+            "often",
+            "such as",
+            "like",
+        )
+    )
+    small_number: int = Field(10, ge=0)
 
     @field_validator("hypothetical_markers")
     @classmethod
@@ -102,6 +142,9 @@ class Attribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["none", "before_first", "prefix_aware", "clause"] = "clause"
     markers: list[str] = Field(default_factory=list)
+    clause_ends: list[str] = Field(
+        default_factory=lambda: _listed("but", "and", "while", "whereas", "so", "therefore", "thus")
+    )
 
     @field_validator("markers")
     @classmethod
@@ -140,6 +183,12 @@ class Polarity(BaseModel):
 class Citations(BaseModel):
     model_config = ConfigDict(extra="forbid")
     require_golden_when_cited: bool = True
+    marker_pattern: str = r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]"
+
+    @field_validator("marker_pattern")
+    @classmethod
+    def _compiles(cls, v: str) -> str:
+        return _compile(v)
 
 
 class Rules(BaseModel):

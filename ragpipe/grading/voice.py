@@ -46,7 +46,10 @@ def _opens_sentence(sentence: str, start: int) -> bool:
     return not _CONTENT.search(sentence, 0, start)
 
 
-_CLAUSE_END = re.compile(r",\s+(?:but|and|while|whereas|so|therefore|thus)\b|;|:")
+@lru_cache(maxsize=16)
+def _clause_end(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Where a source's voice ends: a comma and a joining word, a semicolon or a colon."""
+    return re.compile(r",\s+(?:" + "|".join(map(re.escape, words)) + r")\b|;|:")
 
 
 def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list[tuple[int, int]]:
@@ -73,7 +76,7 @@ def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list
                 close = sentence.find(",", m.end())
                 resume = re.compile(",").search(sentence, close) if close != -1 else None
             else:
-                resume = _CLAUSE_END.search(sentence, m.end())
+                resume = _clause_end(tuple(rules.attribution.clause_ends)).search(sentence, m.end())
             if resume:
                 cut_end = start + resume.start()
         spans.append((start + m.start(), cut_end))

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ragpipe.grading.grader import _blank_citations, matches_key, money_key_value
+from ragpipe.grading.grader import blank_citations, matches_key, money_key_value
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import attributed_spans
 from ragpipe.text.figures import find_figures, question_scale
@@ -67,7 +67,7 @@ def annotate(
     the grade stopped before looking for it (a wrong figure elsewhere decides first)."""
     answer = answer or ""
     matched = json.loads(matched_json) if matched_json else []
-    attributed = attributed_spans(_blank_citations(answer), rules)
+    attributed = attributed_spans(blank_citations(answer, rules), rules)
     spans: list[tuple[int, int, str, str]] = [
         (s, e, "src", "source's voice (attributed): figures here do not count") for s, e in attributed
     ]
