@@ -51,7 +51,9 @@ def test_small_number_decides_what_a_count_is(rules):
 
 
 def test_clause_ends_end_a_sources_voice(rules):
-    answer = "This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is $26.99."
+    answer = (
+        "This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is $26.99."
+    )
     question = q(text="What is the amount due?", money_key="$26.99")
     assert grade(question, answer, [], rules).verdict == "correct"
     assert grade(question, answer, [], _with(rules, "attribution", clause_ends=["and"])).verdict != "correct"

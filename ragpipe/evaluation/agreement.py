@@ -23,8 +23,18 @@ def grader_class(verdict: str, declined: bool) -> str:
     return CORRECT if verdict == "correct" else INCORRECT
 
 
+def confusion_matrix(human, grader) -> dict[str, dict[str, int]]:
+    """counts[h][g] = how many items people put in class h and the grader in class g, over HUMAN_CLASSES."""
+    counts = {h: dict.fromkeys(HUMAN_CLASSES, 0) for h in HUMAN_CLASSES}
+    for h, g in zip(human, grader):
+        counts[h][g] += 1
+    return counts
+
+
 def cohen_kappa(a: list[str], b: list[str], classes=HUMAN_CLASSES) -> float:
-    """Agreement beyond chance between two raters over the same items."""
+    """Agreement beyond chance between two raters over the same items:
+    kappa = (p_o - p_e) / (1 - p_e), p_o the share of items they agree on, p_e = sum over classes c
+    of (share a puts in c) x (share b puts in c), the agreement two independent raters would reach."""
     n = len(a)
     if n == 0:
         return 0.0
@@ -35,6 +45,8 @@ def cohen_kappa(a: list[str], b: list[str], classes=HUMAN_CLASSES) -> float:
 
 
 def _prf(human: pd.Series, grader: pd.Series, cls: str) -> dict:
+    """Precision tp / (tp + fp), recall tp / (tp + fn) and F1 2pr / (p + r) of the grader on one class,
+    people's labels as the truth."""
     tp = int(((human == cls) & (grader == cls)).sum())
     fp = int(((human != cls) & (grader == cls)).sum())
     fn = int(((human == cls) & (grader != cls)).sum())
@@ -46,7 +58,7 @@ def _prf(human: pd.Series, grader: pd.Series, cls: str) -> dict:
 def agreement(frame: pd.DataFrame) -> dict:
     """Figures for rows with `human` and `grader` class columns (and `question_type`)."""
     human, grader = frame["human"], frame["grader"]
-    confusion = {h: {g: int(((human == h) & (grader == g)).sum()) for g in HUMAN_CLASSES} for h in HUMAN_CLASSES}
+    confusion = confusion_matrix(human, grader)
     false_correct = (grader == CORRECT) & (human != CORRECT)
     numeric = frame.get("question_type", pd.Series(index=frame.index, dtype=object)) == "metrics-generated"
     return {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
-from ragpipe.evaluation.agreement import grader_class
+from ragpipe.evaluation.agreement import confusion_matrix, grader_class
 from ragpipe.evaluation.scorecard import scorecards_for
 from ragpipe.grading.rules import Rules, parse_rules
 from ragpipe.history.delta import event_delta, grade_delta
@@ -169,9 +169,8 @@ def load_review(
     labelled = [r for r in rows if r["label"] in HUMAN_CLASSES]
     confusion = None
     if labelled:
-        confusion = {h: {c: 0 for c in HUMAN_CLASSES} for h in HUMAN_CLASSES}
-        for r in labelled:
-            confusion[r["label"]][grader_class(r["verdict"], r["declined"])] += 1
+        human = [r["label"] for r in labelled]
+        confusion = confusion_matrix(human, [grader_class(r["verdict"], r["declined"]) for r in labelled])
     versions = grader_versions(conn, corpus, config)
     flips = []
     latest = event_delta(conn, corpus, config) if delta_from is None and grader is None else None
