@@ -12,9 +12,12 @@ $(BIN)/ragpipe: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
+# the demo end to end, then a second system beside the first (the built-in engine, stricter) and the two compared
 run: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/ragpipe run --corpus demo
+	$(BIN)/ragpipe run --corpus demo --config default --engine extractive --setting min_support=0.8 --answer-set extractive-strict
+	$(BIN)/ragpipe compare --corpus demo --config default --a extractive --b extractive-strict --limit 0
 
 # the house first (lint, format, layers: seconds), then the suite, run bare as anyone would
 test: $(BIN)/ragpipe chromium

@@ -26,6 +26,7 @@ from assets.liveness import run_is_live
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import data_version
+from ragpipe.answering.answer_sets import store_answer_sets
 from ragpipe.answering.engines import RetrievalContext
 from ragpipe.answering.imports import import_answers
 from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers
@@ -35,7 +36,7 @@ from ragpipe.answering.shards import clean, clean_stale, consolidate, read, spli
 from ragpipe.answering.system import system_for
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.index import ChunkIndex
-from ragpipe.warehouse.tables import parquet_path, read_partition, store, write_parquet
+from ragpipe.warehouse.tables import parquet_path, read_partition, write_parquet
 
 
 @op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
@@ -93,9 +94,9 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
 
 @op
 def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[dict]) -> Output:
-    """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets."""
+    """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets, each
+    replacing its own answer set's rows; the pair's other answer sets are left as they are."""
     corpus, config = pair_of(context.partition_key)
-    keys = {"corpus": corpus, "config": config}
     system = system_for(project.config(corpus, config))
     frame = consolidate([s["path"] for s in shards], ["question_id"])
     with duckdb.get_connection() as conn:
@@ -104,7 +105,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         if len(imported):
             frame = pd.concat([frame, imported], ignore_index=True)
         absorb_file_logs(conn, log_dir(project.root, corpus, config))
-        path = store(conn, project.root, "answers", frame, keys)
+        stored, path = store_answer_sets(conn, project.root, frame, corpus, config)
     for problem in problems:
         context.log.warning(f"import skipped {problem}")
     clean(work_dir(project.root, "answers", corpus, config, context.run_id))
@@ -112,12 +113,17 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         project.root, "answers", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
     )
     latency = frame["latency_ms"].dropna()
+    held = {
+        name: {"rows": len(rows), "data_version": data_version(rows.reset_index(drop=True)).value}
+        for name, rows in stored.groupby("answer_set")
+    }
     return Output(
         None,
-        data_version=data_version(frame),
+        data_version=data_version(stored),
         metadata={
-            "dagster/row_count": len(frame),
+            "dagster/row_count": len(stored),
             "parquet": str(path),
+            "answer_set": system.answer_set,
             "engine": system.engine.name,
             "errors": int(frame["error"].notna().sum()),
             "resumed": sum(s["resumed"] for s in shards),
@@ -125,7 +131,8 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
             "shards": len(shards),
             "stale_shard_folders_removed": len(stale),
             "concurrency": system.knobs.concurrency,
-            "answer_sets": MetadataValue.json(sorted(frame["answer_set"].unique().tolist())),
+            # every system the pair holds, with its rows and a fingerprint: one that did not run is unchanged
+            "answer_sets": MetadataValue.json(held),
             "imported": int((frame["engine"] == "import").sum()),
             "median_latency_ms": float(latency.median()) if len(latency) else 0.0,
         },
@@ -139,6 +146,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
     ins={name: AssetIn(dagster_type=Nothing) for name in ("chunk_index", "questions")},
 )
 def answers(chunk_index, questions):
-    """One answer per question from the configured engine, with citations, latency and engine settings;
-    plus the corpus's imported answer sets (e.g. FinanceBench's human-labelled model answers)."""
+    """One answer per question from the engine run (its answer set), with citations, latency and engine
+    settings; plus the corpus's imported answer sets (e.g. FinanceBench's human-labelled model answers).
+    Every other answer set the pair holds (another engine run on it before) is kept as it was."""
     return store_answers(plan_answer_shards(inputs=[chunk_index, questions]).map(answer_shard).collect())

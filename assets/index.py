@@ -1,13 +1,16 @@
-"""Per-pair retrieval assets: chunks cut with the configuration's knobs, and their BM25 index."""
+"""Per-pair retrieval assets: chunks cut with the configuration's knobs, their BM25 index, and its score."""
 
-from dagster import AssetExecutionContext, DataVersion, MaterializeResult, asset
+from dagster import AssetExecutionContext, DataVersion, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
+from assets.versions import data_version
+from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.chunking import chunk_pages
 from ragpipe.retrieval.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint
 from ragpipe.retrieval.index import ChunkIndex, index_fingerprint
+from ragpipe.retrieval.scoring import rank_chunks, score_run, summary, write_trec
 from ragpipe.warehouse.tables import parquet_path, read_partition, store, table_exists
 
 
@@ -66,5 +69,41 @@ def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project:
             "vocabulary": index.vocabulary_size,
             "path": str(folder),
             "rebuilt": rebuilt,
+        },
+    )
+
+
+@asset(
+    partitions_def=pair_partitions,
+    group_name="retrieval",
+    kinds={"duckdb"},
+    deps=["chunk_index", "questions"],
+)
+def retrieval(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
+    """The pair's retrieval scored against the corpus's golden documents and pages (ir_measures):
+    golden-document recall@k and MRR, nDCG@10, golden-page hit@k, per question in `retrieval`, the
+    ranked chunks in `retrieval_runs`, TREC run and qrels files beside the warehouse."""
+    corpus, config = pair_of(context.partition_key)
+    knobs = project.config(corpus, config)
+    keys = {"corpus": corpus, "config": config}
+    with duckdb.get_connection() as conn:
+        questions = [
+            question_from_row(r) for r in read_partition(conn, "questions", {"corpus": corpus}).to_dict("records")
+        ]
+        chunks = read_partition(conn, "chunks", keys)
+    run = rank_chunks(ChunkIndex.load(project.index_dir(corpus, config)), chunks, questions, corpus, config)
+    per_question = score_run(run, questions, knobs.top_k).assign(corpus=corpus, config=config, top_k=knobs.top_k)
+    with duckdb.get_connection() as conn:
+        store(conn, project.root, "retrieval_runs", run, keys)
+        path = store(conn, project.root, "retrieval", per_question, keys)
+    trec = write_trec(project.root / "trec" / f"corpus={corpus}" / f"config={config}", run, questions, f"bm25-{config}")
+    means = summary(per_question, knobs.top_k)
+    return MaterializeResult(
+        data_version=data_version(per_question, run),
+        metadata={
+            "dagster/row_count": len(per_question),
+            "parquet": str(path),
+            **{name: value for name, value in means.items() if value is not None},
+            **{name: MetadataValue.path(str(p)) for name, p in trec.items()},
         },
     )

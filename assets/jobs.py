@@ -13,7 +13,7 @@ CORPUS_ASSETS = AssetSelection.assets(
     "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
 )
 PAIR_ASSETS = AssetSelection.assets(
-    "chunks", "chunk_index", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report"
+    "chunks", "chunk_index", "retrieval", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report"
 )
 REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta", "review_report")
 

@@ -54,6 +54,7 @@ class Project(ConfigurableResource):
             override = json.loads(self.engine_override)
             knobs = knobs.model_copy(
                 update={
+                    "answer_set": override.get("answer_set"),
                     "engine": override["engine"],
                     "engine_settings": override.get("settings", {}),
                     "concurrency": override.get("concurrency", knobs.concurrency),

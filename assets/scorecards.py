@@ -16,16 +16,19 @@ from ragpipe.warehouse.tables import store
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},
-    deps=["grades", "answers", "documents", "failed_documents", "question_problems"],
+    deps=["grades", "answers", "retrieval", "documents", "failed_documents", "question_problems"],
     code_version=GRADER_VERSION,
 )
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
-    """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar."""
+    """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar,
+    per answer set; retrieval scores and where the misses are (`failure_attribution`) for the sets that
+    answered from the pair's retrieval."""
     corpus, config = pair_of(context.partition_key)
     with duckdb.get_connection() as conn:
-        cards = scorecards_for_pair(conn, corpus, config)
+        cards, attributed = scorecards_for_pair(conn, corpus, config)
         frame = pd.DataFrame(cards, columns=SCORECARD_COLUMNS)
         path = store(conn, project.root, "scorecards", frame, {"corpus": corpus, "config": config})
+        store(conn, project.root, "failure_attribution", attributed, {"corpus": corpus, "config": config})
         record_scorecards(conn, frame, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     return MaterializeResult(
         data_version=data_version(frame.drop(columns="grading_event")),

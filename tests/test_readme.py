@@ -50,7 +50,7 @@ def test_every_command_of_the_tour_runs_as_written_after_make_run(tmp_path):
     assert any("regrade" in c for c in commands) and any(c.startswith(".venv/bin/ragpipe delta") for c in commands)
     outputs = []
     for command in commands:
-        line = command.replace(".venv/bin/", f"{bin_dir}/").replace("/tmp/", f"{tmp_path}/")
+        line = command.replace("/tmp/", f"{tmp_path}/").replace(".venv/bin/", f"{bin_dir}/")
         line = re.sub(r"(?<![\w/])warehouse/", f"{warehouse}/", line)
         done = subprocess.run(["bash", "-c", line], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"

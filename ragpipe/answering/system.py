@@ -14,7 +14,7 @@ from ragpipe.corpus.manifest import PipelineConfig
 class System:
     knobs: PipelineConfig
     engine: Engine
-    answer_set: str  # the engine's answer set (its name, unless it names one)
+    answer_set: str  # the configuration's (`--answer-set`), else the engine's (its name, unless it names one)
     settings: dict  # the engine's settings and the retrieval knobs: recorded with every answer
     settings_key: str  # the answer log files answers under it: a changed setting asks again
 
@@ -27,5 +27,5 @@ def system_for(knobs: PipelineConfig) -> System:
         "chunk_size": knobs.chunk_size,
         "chunk_overlap": knobs.chunk_overlap,
     }
-    answer_set = getattr(engine, "answer_set", engine.name)
+    answer_set = knobs.answer_set or getattr(engine, "answer_set", engine.name)
     return System(knobs, engine, answer_set, settings, settings_hash(engine.name, settings))

@@ -37,6 +37,8 @@ SCORECARD_FIELDS = [
     ("honesty", "negatives declined"),
     ("median_latency_ms", "median ms"),
     ("money", "ZERO-WRONG-MONEY"),
+    ("retrieval", "R@k/hit@k"),
+    ("misses", "miss r/g"),
     ("grader_version", "grader"),
 ]
 
@@ -65,9 +67,17 @@ def live_scorecards(corpus: str, config: str) -> list[dict]:
     """Scorecards computed now from a pair's grades (read-only), for a pair whose stored one is held back."""
     conn = connect(database_path(), read_only=True)
     try:
-        return json.loads(pd.DataFrame(scorecards_for_pair(conn, corpus, config)).to_json(orient="records"))
+        cards, _ = scorecards_for_pair(conn, corpus, config)
+        return json.loads(pd.DataFrame(cards).to_json(orient="records"))
     finally:
         conn.close()
+
+
+def _pair_of(x, y) -> str:
+    """x/y, or n/a for a set whose engine did not answer from the pair's retrieval."""
+    if x is None and y is None:
+        return "n/a"
+    return f"{'-' if x is None else x}/{'-' if y is None else y}"
 
 
 def print_scorecards(cards: list[dict]) -> None:
@@ -81,6 +91,8 @@ def print_scorecards(cards: list[dict]) -> None:
             "honesty": f"{c['negatives_declined']}/{c['negatives_total']}",
             "money": f"{c['money_bar']} ({c['wrong_money']})",
             "cpw": f"{c['correct']}/{c['partial']}/{c['wrong']}",
+            "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
+            "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
         }
         table.add_row(*(str(values[key]) for key, _ in SCORECARD_FIELDS))
     console.print(table)

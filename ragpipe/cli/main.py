@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from ragpipe.cli import grader, grading, review, run  # noqa: F401  each registers its commands on the app
+from ragpipe.cli import answers, compare, grader, grading, review, run  # noqa: F401  each registers its commands on the app
 from ragpipe.cli.app import app, console
 from ragpipe.cli.orchestrator import Orchestrator, use
 from ragpipe.grading.rules import RulesError

@@ -8,8 +8,9 @@ import typer
 
 from ragpipe.cli.app import app, console
 from ragpipe.grading.rules import load_rules
+from ragpipe.review.compare_view import load_compare
 from ragpipe.review.data import ReviewError, load_review, rules_of
-from ragpipe.review.render import write_report
+from ragpipe.review.render import render_compare, write_html, write_report
 from ragpipe.warehouse.settings import database_path, rules_path
 from ragpipe.warehouse.sql import readonly_connection
 
@@ -30,6 +31,10 @@ def review(
     seed: int = typer.Option(0, "--seed", help="seed of the PASS audit sample"),
     sample: int = typer.Option(20, "--sample", min=1, help="answers in the PASS audit sample"),
     out: Path = typer.Option(..., "--out", help="the HTML file to write"),
+    compare_with: str | None = typer.Option(
+        None, "--compare", help="the compare view: --answers A side by side with this answer set B"
+    ),
+    compare_config: str | None = typer.Option(None, "--compare-config", help="B's configuration (default: --config)"),
 ) -> None:
     """Write a self-contained HTML report (no network) of one pair's verdicts, with a PASS audit and a delta view.
     Read-only: it never takes the warehouse's write lock."""
@@ -38,6 +43,9 @@ def review(
     except FileNotFoundError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from None
+    if compare_with is not None:
+        _write_compare(conn, corpus, config, answers, compare_config or config, compare_with, out)
+        return
     try:
         data = load_review(conn, corpus, config, answers, grader, delta_from, seed, sample)
         rules = rules_of(conn, data.grader_version, load_rules(rules_path()))
@@ -51,3 +59,20 @@ def review(
         f"wrote {path} ({len(data.rows)} answers, grader {data.grader_version}, {len(data.flips)} flips, "
         f"PASS audit of {len(data.audit_sample)})"
     )
+
+
+def _write_compare(conn, corpus: str, config: str, a: str | None, b_config: str, b: str, out: Path) -> None:
+    if a is None:
+        conn.close()
+        console.print("[red]--compare B needs --answers A: the set B is compared with[/red]")
+        raise typer.Exit(2)
+    try:
+        view = load_compare(conn, corpus, config, a, b_config, b)
+        rules = rules_of(conn, view.grader_version, load_rules(rules_path()))
+    except ReviewError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from None
+    finally:
+        conn.close()
+    path = write_html(render_compare(view, rules), out)
+    console.print(f"wrote {path} ({view.result['n']} questions, {len(view.result['flips'])} flip)")

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import typer
+import yaml
 from rich.table import Table
 
 from ragpipe.cli.app import app, console, corpus_app, live_scorecards, print_scorecards, read_scorecards
@@ -53,6 +54,17 @@ def _engine_override(engine: str, base_url, model, api_key_env: str, url, concur
     return {"engine": engine, "settings": settings, "concurrency": concurrency or (1 if engine == "extractive" else 4)}
 
 
+def _parse_settings(pairs: list[str]) -> dict:
+    """KEY=VALUE strings as settings; each value read as YAML, so 0.3 is a number and true a boolean."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"--setting {pair!r}: expected KEY=VALUE")
+        out[key.strip()] = yaml.safe_load(value)
+    return out
+
+
 def _check_names(names: list[str], known: list[str], what: str) -> None:
     for name in names:
         if name not in known:
@@ -88,12 +100,27 @@ def run(
     processes: bool = typer.Option(
         False, "--processes", help="run each pair's steps, shards side by side, in worker processes"
     ),
+    engine_settings: list[str] = typer.Option(
+        None, "--setting", help="with --engine: an engine setting KEY=VALUE (repeatable), e.g. min_support=0.3"
+    ),
+    answer_set: str | None = typer.Option(
+        None,
+        "--answer-set",
+        help="with --engine: the name of this system's answers in the pair (default: the engine's)",
+    ),
 ) -> None:
-    """Materialize every asset for the corpus (and configurations), then print the scorecards."""
+    """Materialize every asset for the corpus (and configurations), then print the scorecards.
+
+    Each engine's answers are an answer set of the pair: running another engine (or the same one under
+    another --answer-set) adds its set beside the ones there; re-running one refreshes only its own."""
     settings = RunSettings(shards=shards or 1, in_processes=processes)
     if engine:
         override = _engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file)
+        override["settings"].update(_parse_settings(engine_settings or []))
+        override["answer_set"] = answer_set
         settings = settings.model_copy(update={"engine_override": override, "progress_bar": True})
+    elif engine_settings or answer_set:
+        raise typer.BadParameter("--setting and --answer-set name the system an --engine run adds; give --engine")
     manifests = list_corpora(corpora_dir())
     configs_known = sorted(load_configs(corpora_dir()))
     _check_names(corpus or [], sorted(manifests), "corpus")

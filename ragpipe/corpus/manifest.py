@@ -32,6 +32,9 @@ class PipelineConfig(BaseModel):
     engine: str = "extractive"
     engine_settings: dict[str, Any] = Field(default_factory=dict)
     concurrency: int = Field(4, ge=1, le=64, description="engine requests in flight at once")
+    answer_set: str | None = Field(
+        None, min_length=1, description="the name of the system's answers in the pair (default: the engine's)"
+    )
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> PipelineConfig:

@@ -12,8 +12,11 @@ import statistics
 
 import pandas as pd
 
+from ragpipe.answering.engines import RETRIEVING_ENGINES
+from ragpipe.evaluation.attribution import attribute, attribution_counts
 from ragpipe.history.record import latest_event
-from ragpipe.warehouse.tables import read_partition
+from ragpipe.retrieval.scoring import summary
+from ragpipe.warehouse.tables import read_partition, table_exists
 
 SCORECARD_COLUMNS = [
     "corpus",
@@ -41,8 +44,18 @@ SCORECARD_COLUMNS = [
     "documents",
     "documents_failed",
     "question_problems",
+    "retrieval_questions",
+    "doc_recall_at_k",
+    "doc_mrr",
+    "doc_ndcg_10",
+    "page_hit_at_k",
+    "retrieval_miss",
+    "generation_miss",
+    "declined_with_evidence",
+    "declined_without_evidence",
     "grading_event",
 ]
+RETRIEVAL_FIELDS = SCORECARD_COLUMNS[SCORECARD_COLUMNS.index("retrieval_questions") : -1]
 
 
 def _pct(part: int, whole: int) -> float:
@@ -94,19 +107,36 @@ def build_scorecard(
     }
 
 
-def scorecards_for_pair(conn, corpus: str, config: str) -> list[dict]:
-    """Scorecards of every answer set of one (corpus, configuration), from the warehouse tables."""
+def pair_retrieval(conn, corpus: str, config: str) -> pd.DataFrame:
+    """The pair's per-question retrieval scores (empty where the `retrieval` asset has not run)."""
+    if not table_exists(conn, "retrieval"):
+        return pd.DataFrame(columns=["question_id", "evidence_in_top_k"])
+    return read_partition(conn, "retrieval", {"corpus": corpus, "config": config})
+
+
+def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.DataFrame]:
+    """Scorecards of every answer set of one (corpus, configuration), and the failure attribution they
+    count, from the warehouse tables."""
     keys = {"corpus": corpus, "config": config}
     grade_rows = read_partition(conn, "grades", keys)
     answer_rows = read_partition(conn, "answers", keys)
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
     documents = len(read_partition(conn, "documents", {"corpus": corpus})) + failed  # every PDF, readable or not
     problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
+    retrieval = pair_retrieval(conn, corpus, config)
+    attributed = attribute(grade_rows, answer_rows, retrieval)
+    top_k = int(retrieval["top_k"].iloc[0]) if "top_k" in retrieval and len(retrieval) else 0
+    means = summary(retrieval, top_k) if len(retrieval) else {}
     event = latest_event(conn, corpus, config)
-    return [
-        {**card, "grading_event": event}
-        for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems)
-    ]
+    cards = []
+    for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems):
+        engines = set(answer_rows.loc[answer_rows["answer_set"] == card["answer_set"], "engine"])
+        retrieved = bool(means) and engines <= RETRIEVING_ENGINES
+        mine = attributed[attributed["answer_set"] == card["answer_set"]]
+        card.update({name: means.get(name) if retrieved else None for name in RETRIEVAL_FIELDS[:5]})
+        card.update(attribution_counts(mine) if retrieved else dict.fromkeys(RETRIEVAL_FIELDS[5:]))
+        cards.append({**card, "grading_event": event})
+    return cards, attributed
 
 
 def stale_scorecards(conn, cards: list[dict]) -> list[str]:

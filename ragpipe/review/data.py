@@ -96,6 +96,14 @@ def _listed(value) -> list:
     return [] if value is None or (isinstance(value, float) and pd.isna(value)) else list(value)
 
 
+def _attributions(conn, corpus: str, config: str) -> dict[tuple[str, str], str]:
+    """(answer set, question) -> where the answer failed, as the scorecards attributed it."""
+    if not table_exists(conn, "failure_attribution"):
+        return {}
+    rows = read_partition(conn, "failure_attribution", {"corpus": corpus, "config": config})
+    return {(r["answer_set"], r["question_id"]): r["attribution"] for r in rows.to_dict("records")}
+
+
 def load_review(
     conn,
     corpus: str,
@@ -117,6 +125,7 @@ def load_review(
         grades, answers = grades[grades["answer_set"] == answer_set], answers[answers["answer_set"] == answer_set]
     questions = read_partition(conn, "questions", {"corpus": corpus}).set_index("question_id")
     chunks = _cited_pages(conn, corpus, config)
+    attribution = _attributions(conn, corpus, config)
     by_answer = answers.set_index("answer_id")
     rows = []
     for g in grades.sort_values(["answer_set", "question_id"]).to_dict("records"):
@@ -156,6 +165,7 @@ def load_review(
                 "stale": bool(stale),
                 "latency_ms": None if a is None or pd.isna(a["latency_ms"]) else float(a["latency_ms"]),
                 "label": None if a is None or pd.isna(a["label"]) else a["label"],
+                "attribution": attribution.get((g["answer_set"], g["question_id"])),
             }
         )
     needles: dict[str, list[dict]] = {}

@@ -52,9 +52,21 @@ def render_report(review: Review, rules: Rules) -> str:
 
 
 def write_report(review: Review, rules: Rules, out: Path) -> Path:
-    """Write atomically (temp file, then rename): a reader never sees half a report."""
+    return write_html(render_report(review, rules), out)
+
+
+def render_compare(view, rules: Rules) -> str:
+    """The compare view: each side's answer marked as the review report marks it."""
+    marked = {
+        side + row["answer_id"]: answer_html(row, rules) for a, b, _ in view.pairs for side, row in (("A", a), ("B", b))
+    }
+    return _ENV.get_template("compare.html.j2").render(v=view, answers_html=marked)
+
+
+def write_html(html: str, out: Path) -> Path:
+    """Write atomically (temp file, then rename): a reader never sees half a page."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(render_report(review, rules), encoding="utf-8")
+    tmp.write_text(html, encoding="utf-8")
     tmp.replace(out)
     return out

@@ -18,6 +18,11 @@ ENGINES = {
 }
 
 
+# engines that answer from the chunks the pair's index ranks (RetrievalContext.search): their answer
+# sets are scored on that retrieval; the others retrieve for themselves, or not at all
+RETRIEVING_ENGINES = frozenset(name for name, cls in ENGINES.items() if getattr(cls, "uses_pair_retrieval", False))
+
+
 def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
     try:
         cls = ENGINES[name]
@@ -29,4 +34,4 @@ def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
         raise ValueError(f"engine {name!r}: bad settings: {exc}") from None
 
 
-__all__ = ["ENGINES", "Engine", "EngineAnswer", "RetrievalContext", "make_engine"]
+__all__ = ["RETRIEVING_ENGINES", "ENGINES", "Engine", "EngineAnswer", "RetrievalContext", "make_engine"]

@@ -42,6 +42,7 @@ def sentences(text: str) -> list[str]:
 
 class ExtractiveEngine:
     name = "extractive"
+    uses_pair_retrieval = True
 
     def __init__(self, min_support: float = 0.6, max_words: int = 60):
         self.settings = {"min_support": min_support, "max_words": max_words}

@@ -37,6 +37,7 @@ def cited_numbers(text: str) -> list[int]:
 
 class OpenAIChatEngine:
     name = "openai"
+    uses_pair_retrieval = True
 
     def __init__(
         self,

@@ -1,0 +1,70 @@
+"""Answer sets: the systems a pair holds, each stored, refreshed and removed on its own.
+
+A pair (corpus, configuration) holds one answer set per system that answered
+it: the configured engine's, any other engine run on it (`openai:MODEL`,
+`http`, `import:FILE`, a named `--answer-set`), the corpus's imported labelled
+sets. Storing a system's answers replaces that system's rows only; another
+system's rows are never touched. Removing one is an explicit call (`ragpipe
+answers remove`), never a side effect. History keeps every verdict either way.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from ragpipe.warehouse.tables import read_partition, replace_partition, table_exists, transaction, write_parquet
+
+# the tables with a row per answer, current state only (grade_history keeps the past)
+PER_ANSWER_SET_TABLES = ("answers", "grades", "scorecards", "failure_attribution")
+
+
+def store_answer_sets(conn: duckdb.DuckDBPyConnection, root: Path, frame: pd.DataFrame, corpus: str, config: str):
+    """Make `frame`'s rows the rows of each answer set it holds, leave the pair's other sets as they are;
+    returns (every answer set of the pair now, its Parquet copy's path)."""
+    for answer_set, rows in frame.groupby("answer_set", sort=True):
+        replace_partition(conn, "answers", rows, {"corpus": corpus, "config": config, "answer_set": answer_set})
+    return pair_answers(conn, root, corpus, config)
+
+
+def pair_answers(conn: duckdb.DuckDBPyConnection, root: Path, corpus: str, config: str):
+    """Every answer of the pair, all sets, in a stable order, with its Parquet copy rewritten to match."""
+    keys = {"corpus": corpus, "config": config}
+    pair = read_partition(conn, "answers", keys, order_by="answer_set, question_id")
+    return pair, write_parquet(root, "answers", pair, keys)
+
+
+def answer_sets(conn: duckdb.DuckDBPyConnection, corpus: str, config: str) -> list[str]:
+    if not table_exists(conn, "answers"):
+        return []
+    rows = conn.execute(
+        "SELECT DISTINCT answer_set FROM answers WHERE corpus = ? AND config = ? ORDER BY 1", [corpus, config]
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def remove_answer_set(conn: duckdb.DuckDBPyConnection, root: Path, corpus: str, config: str, answer_set: str) -> dict:
+    """Delete one answer set's current rows (answers, grades, scorecards, attribution) of one pair, in one
+    transaction, and rewrite the pair's Parquet copies; grade_history keeps its verdicts. Returns rows
+    removed per table; a set the pair does not hold is a LookupError naming the ones it does."""
+    held = answer_sets(conn, corpus, config)
+    if answer_set not in held:
+        raise LookupError(
+            f"{corpus}/{config} holds no answer set {answer_set!r}; it holds: {', '.join(held) or 'none'}"
+        )
+    removed = {}
+    where = "corpus = ? AND config = ? AND answer_set = ?"
+    with transaction(conn):
+        for table in PER_ANSWER_SET_TABLES:
+            if table_exists(conn, table):
+                removed[table] = conn.execute(
+                    f'SELECT count(*) FROM "{table}" WHERE {where}', [corpus, config, answer_set]
+                ).fetchall()[0][0]
+                conn.execute(f'DELETE FROM "{table}" WHERE {where}', [corpus, config, answer_set])
+    for table in PER_ANSWER_SET_TABLES:
+        if table_exists(conn, table):
+            keys = {"corpus": corpus, "config": config}
+            write_parquet(root, table, read_partition(conn, table, keys), keys)
+    return removed

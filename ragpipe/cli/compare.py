@@ -1,0 +1,91 @@
+"""`ragpipe compare`: two answer sets (or one across two configurations), paired by question."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.table import Table
+
+from ragpipe.answering.answer_sets import answer_sets
+from ragpipe.answering.engines import RETRIEVING_ENGINES
+from ragpipe.cli.app import app, console
+from ragpipe.evaluation.compare import compare as compare_sets
+from ragpipe.evaluation.compare import compare_line, compare_retrieval
+from ragpipe.evaluation.scorecard import pair_retrieval
+from ragpipe.retrieval.scoring import measures
+from ragpipe.warehouse.settings import database_path, warehouse_dir
+from ragpipe.warehouse.sql import readonly_connection
+from ragpipe.warehouse.tables import read_partition
+
+
+def _grades(conn, corpus: str, config: str, answer_set: str):
+    grades = read_partition(conn, "grades", {"corpus": corpus, "config": config, "answer_set": answer_set})
+    if grades.empty:
+        held = answer_sets(conn, corpus, config)
+        console.print(f"[red]{corpus}/{config} holds no answer set {answer_set!r}; it holds: {', '.join(held)}[/red]")
+        raise typer.Exit(1)
+    return grades
+
+
+def _retrieves(conn, corpus: str, config: str, answer_set: str) -> bool:
+    engines = conn.execute(
+        "SELECT DISTINCT engine FROM answers WHERE corpus = ? AND config = ? AND answer_set = ?",
+        [corpus, config, answer_set],
+    ).fetchall()
+    return {e for (e,) in engines} <= RETRIEVING_ENGINES
+
+
+def report_link(corpus: str, config: str, answer_id: str) -> str:
+    """Where the review report the pipeline writes for the pair shows this answer."""
+    return f"{warehouse_dir() / 'reports' / f'corpus={corpus}' / f'config={config}' / 'review.html'}#a-{answer_id}"
+
+
+@app.command()
+def compare(
+    corpus: str = typer.Option(..., "--corpus"),
+    config: str = typer.Option("default", "--config", help="the configuration of both (unless --a-config/--b-config)"),
+    a: str = typer.Option(..., "--a", help="answer set A, as `ragpipe answers list` names it"),
+    b: str = typer.Option(..., "--b", help="answer set B"),
+    a_config: str | None = typer.Option(None, "--a-config", help="A's configuration, to compare across them"),
+    b_config: str | None = typer.Option(None, "--b-config", help="B's configuration"),
+    as_json: bool = typer.Option(False, "--json"),
+    limit: int = typer.Option(20, "--limit", min=0, help="flips listed (all in --json)"),
+) -> None:
+    """B against A, question by question: wins, losses, ties, the accuracy difference with a paired
+    bootstrap 95% interval and an exact McNemar p-value, and the questions that flip (read-only)."""
+    a_config, b_config = a_config or config, b_config or config
+    with readonly_connection(database_path()) as conn:
+        grades_a, grades_b = _grades(conn, corpus, a_config, a), _grades(conn, corpus, b_config, b)
+        result = compare_sets(a, grades_a, b, grades_b)
+        result.update({"corpus": corpus, "a_config": a_config, "b_config": b_config})
+        ids_a = dict(zip(grades_a["question_id"], grades_a["answer_id"]))
+        ids_b = dict(zip(grades_b["question_id"], grades_b["answer_id"]))
+        for flip in result["flips"]:
+            flip["a_link"] = report_link(corpus, a_config, ids_a[flip["question_id"]])
+            flip["b_link"] = report_link(corpus, b_config, ids_b[flip["question_id"]])
+        if a_config != b_config and _retrieves(conn, corpus, a_config, a) and _retrieves(conn, corpus, b_config, b):
+            ra, rb = pair_retrieval(conn, corpus, a_config), pair_retrieval(conn, corpus, b_config)
+            if len(ra) and len(rb):
+                result["retrieval"] = compare_retrieval(ra, rb, list(measures(1)))
+    if as_json:
+        typer.echo(json.dumps(result, indent=2))
+        return
+    where = f"{corpus}/{a_config}" if a_config == b_config else f"{corpus} ({a_config} vs {b_config})"
+    typer.echo(compare_line(result, where))
+    for name, m in result.get("retrieval", {}).items():
+        typer.echo(
+            f"  {name}: {m['a']} -> {m['b']} ({m['diff']:+.4f}, 95% CI {m['ci_low']:+.4f} to {m['ci_high']:+.4f})"
+        )
+    if result["flips"] and limit:
+        table = Table(title=f"questions that flip ({len(result['flips'])})")
+        for column in ("question", "winner", "A", "B"):
+            table.add_column(column)
+        for flip in result["flips"][:limit]:
+            table.add_row(
+                flip["question_id"],
+                flip["winner"].upper(),
+                f"{flip['a_verdict']} ({flip['a_rule']})",
+                f"{flip['b_verdict']} ({flip['b_rule']})",
+            )
+        console.print(table)

@@ -1,0 +1,115 @@
+"""Two systems on the same questions: who wins where, and whether the difference is more than noise.
+
+Paired by question: an item is one question both answer sets answered. B
+*wins* a question A gets wrong and B right, *loses* the reverse, ties the rest.
+
+- accuracy difference: diff = acc(B) - acc(A), acc the share graded `correct`
+  (an ungradable question counts as not correct for both, so it is a tie);
+- a 95% interval for diff by paired bootstrap: resample the questions with
+  replacement (numpy, seeded: the same inputs give the same interval), take
+  the 2.5th and 97.5th percentiles of the resampled diffs;
+- exact McNemar p-value: under "no difference" each discordant question is a
+  fair coin, so p = two-sided binomial test of wins among wins + losses
+  (scipy.stats.binomtest); 1.0 when there are no discordant questions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import binomtest
+
+RESAMPLES = 10_000
+SEED = 20261130
+
+
+def paired(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """Grades of A and B joined on question_id: the questions both answered, in question order."""
+    keep = ["question_id", "verdict", "declined", "rule"]
+    return a[keep].merge(b[keep], on="question_id", suffixes=("_a", "_b")).sort_values("question_id", kind="stable")
+
+
+def bootstrap_interval(a_correct: np.ndarray, b_correct: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED):
+    """(low, high) of the 95% paired-bootstrap interval of mean(b) - mean(a)."""
+    n = len(a_correct)
+    if n == 0:
+        return 0.0, 0.0
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, n, size=(resamples, n))
+    diffs = b_correct[picks].mean(axis=1) - a_correct[picks].mean(axis=1)
+    low, high = np.percentile(diffs, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def mcnemar_exact(wins: int, losses: int) -> float:
+    return 1.0 if wins + losses == 0 else float(binomtest(wins, wins + losses, 0.5).pvalue)
+
+
+def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
+    """The comparison of two grades tables (one answer set each) on the questions both answered."""
+    both = paired(a, b)
+    a_ok = (both["verdict_a"] == "correct").to_numpy(dtype=float)
+    b_ok = (both["verdict_b"] == "correct").to_numpy(dtype=float)
+    wins, losses = int(((b_ok == 1) & (a_ok == 0)).sum()), int(((a_ok == 1) & (b_ok == 0)).sum())
+    n = len(both)
+    low, high = bootstrap_interval(a_ok, b_ok)
+    flips = both[(a_ok != b_ok)]
+    return {
+        "a": a_name,
+        "b": b_name,
+        "n": n,
+        "a_correct": int(a_ok.sum()),
+        "b_correct": int(b_ok.sum()),
+        "a_accuracy": round(float(a_ok.mean()), 4) if n else 0.0,
+        "b_accuracy": round(float(b_ok.mean()), 4) if n else 0.0,
+        "wins": wins,
+        "losses": losses,
+        "ties": n - wins - losses,
+        "diff": round(float(b_ok.mean() - a_ok.mean()), 4) if n else 0.0,
+        "ci_low": round(low, 4),
+        "ci_high": round(high, 4),
+        "mcnemar_p": round(mcnemar_exact(wins, losses), 4),
+        "only_a": sorted(set(a["question_id"]) - set(b["question_id"])),
+        "only_b": sorted(set(b["question_id"]) - set(a["question_id"])),
+        "flips": [
+            {
+                "question_id": r["question_id"],
+                "winner": "b" if r["verdict_b"] == "correct" else "a",
+                "a_verdict": r["verdict_a"],
+                "a_rule": r["rule_a"],
+                "b_verdict": r["verdict_b"],
+                "b_rule": r["rule_b"],
+            }
+            for r in flips.to_dict("records")
+        ],
+    }
+
+
+def compare_line(result: dict, where: str) -> str:
+    """The comparison in one sentence."""
+    return (
+        f"{result['b']} vs {result['a']} on {where}: {result['n']} questions, B wins {result['wins']}, "
+        f"loses {result['losses']}, ties {result['ties']}; accuracy {100 * result['a_accuracy']:.1f}% -> "
+        f"{100 * result['b_accuracy']:.1f}% ({100 * result['diff']:+.1f} points, 95% CI "
+        f"{100 * result['ci_low']:+.1f} to {100 * result['ci_high']:+.1f}), exact McNemar p = {result['mcnemar_p']:.3f}"
+    )
+
+
+def compare_retrieval(a: pd.DataFrame, b: pd.DataFrame, measures: list[str]) -> dict:
+    """Each retrieval measure of two pairs' runs, paired by question: means, difference and its
+    95% paired-bootstrap interval (the questions both score)."""
+    out = {}
+    for name in measures:
+        both = a[["question_id", name]].merge(b[["question_id", name]], on="question_id", suffixes=("_a", "_b"))
+        both = both.dropna().sort_values("question_id", kind="stable")
+        va, vb = both[f"{name}_a"].to_numpy(dtype=float), both[f"{name}_b"].to_numpy(dtype=float)
+        low, high = bootstrap_interval(va, vb)
+        out[name] = {
+            "n": len(both),
+            "a": round(float(va.mean()), 4) if len(both) else None,
+            "b": round(float(vb.mean()), 4) if len(both) else None,
+            "diff": round(float(vb.mean() - va.mean()), 4) if len(both) else None,
+            "ci_low": round(low, 4),
+            "ci_high": round(high, 4),
+        }
+    return out

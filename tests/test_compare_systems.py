@@ -1,0 +1,234 @@
+"""Several systems per pair: answer sets kept apart, retrieval scored against qrels, differences with confidence."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+from dagster import DagsterInstance
+
+from assets.resources import resources_for
+from assets.runner import run_corpus
+from ragpipe.answering.answer_sets import remove_answer_set
+from ragpipe.corpus.questions import Question
+from ragpipe.evaluation.attribution import attribute
+from ragpipe.evaluation.compare import bootstrap_interval, compare, mcnemar_exact
+from ragpipe.retrieval.scoring import score_run
+from tests.chat_server import ChatServer
+from tests.conftest import ROOT
+
+HTTP = "http-rag"
+
+
+def _run(warehouse: Path, instance, **override) -> list:
+    project = {"engine_override": json.dumps(override)} if override else {}
+    resources = resources_for(warehouse, ROOT / "corpora", **project)
+    return run_corpus("demo", ["default"], instance=instance, resources=resources)
+
+
+def _rows(warehouse: Path, sql: str) -> pd.DataFrame:
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        return conn.execute(sql).df()
+
+
+@pytest.fixture(scope="module")
+def two_systems(tmp_path_factory):
+    """demo/default answered by the built-in engine, then by a RAG service over HTTP on 127.0.0.1."""
+    warehouse = tmp_path_factory.mktemp("wh")
+    instance = DagsterInstance.ephemeral()
+    assert all(r.success for r in _run(warehouse, instance))
+    first = _rows(warehouse, "SELECT * FROM answers WHERE answer_set = 'extractive' ORDER BY question_id")
+    with ChatServer() as server:
+        override = {"engine": "http", "settings": {"url": server.rag_url, "name": HTTP}, "concurrency": 2}
+        results = _run(warehouse, instance, **override)
+    assert all(r.success for r in results) or all(r.success for r in results[:1])
+    return warehouse, instance, first
+
+
+def test_two_engines_one_after_the_other_both_keep_answers_grades_and_scorecards(two_systems):
+    warehouse, _, first = two_systems
+    for table in ("answers", "grades", "scorecards"):
+        held = _rows(warehouse, f"SELECT answer_set, count(*) AS n FROM {table} GROUP BY ALL ORDER BY ALL")
+        assert set(held["answer_set"]) == {"extractive", HTTP}, table
+    kept = _rows(warehouse, "SELECT * FROM answers WHERE answer_set = 'extractive' ORDER BY question_id")
+    assert kept.drop(columns=["citations", "cited_chunks"]).equals(first.drop(columns=["citations", "cited_chunks"]))
+    counts = _rows(warehouse, "SELECT answer_set, count(*) AS n FROM grades GROUP BY ALL")
+    assert set(counts["n"]) == {31}
+
+
+def test_rerunning_one_system_leaves_the_other_untouched(two_systems):
+    warehouse, instance, _ = two_systems
+    before = _rows(warehouse, f"SELECT * FROM answers WHERE answer_set = '{HTTP}' ORDER BY question_id")
+    assert all(r.success for r in _run(warehouse, instance))  # the built-in engine again: resumed, nothing asked
+    after = _rows(warehouse, f"SELECT * FROM answers WHERE answer_set = '{HTTP}' ORDER BY question_id")
+    assert len(before) == 31 and after.drop(columns=["citations", "cited_chunks"]).equals(
+        before.drop(columns=["citations", "cited_chunks"])
+    )
+
+
+def test_retrieval_is_scored_for_the_sets_that_used_it_and_exported_as_trec(two_systems):
+    warehouse, _, _ = two_systems
+    cards = _rows(warehouse, "SELECT * FROM scorecards ORDER BY answer_set").set_index("answer_set")
+    assert cards.loc["extractive", "retrieval_questions"] == 26  # the demo's questions with golden documents
+    assert pd.isna(cards.loc[HTTP, "doc_recall_at_k"])  # a service retrieves for itself: not scored on ours
+    folder = warehouse / "trec" / "corpus=demo" / "config=default"
+    run = list(ir_measures.read_trec_run(str(folder / "run-pages.trec")))
+    qrels = list(ir_measures.read_trec_qrels(str(folder / "qrels-pages.trec")))
+    hit = ir_measures.calc_aggregate([ir_measures.Success @ 5], qrels, run)[ir_measures.Success @ 5]
+    assert cards.loc["extractive", "page_hit_at_k"] == pytest.approx(hit, abs=1e-4)
+    per_question = _rows(warehouse, "SELECT * FROM retrieval WHERE config = 'default'")
+    assert per_question["doc_mrr"].between(0, 1).all() and len(per_question) == 26
+
+
+def test_the_retrieval_measures_on_a_run_whose_answers_are_known():
+    questions = [
+        Question(id="q1", text="a", kind="answerable", golden_docs=["lease"], golden_pages={"lease": [2]}),
+        Question(id="q2", text="b", kind="answerable", golden_docs=["bill"], golden_pages={"bill": [1]}),
+        Question(id="neg", text="c", kind="negative"),
+    ]
+    run = pd.DataFrame(
+        [
+            ["q1", 1, "stub#1", "stub", 1, 1, 9.0],
+            ["q1", 2, "lease#2", "lease", 1, 2, 5.0],  # spans pages 1-2: the golden page, at rank 2
+            ["q2", 1, "bill#1", "bill", 3, 3, 7.0],  # the golden document, another page
+        ],
+        columns=["question_id", "rank", "chunk_id", "doc_id", "page_start", "page_end", "score"],
+    )
+    scored = score_run(run, questions, top_k=1).set_index("question_id")
+    assert list(scored.index) == ["q1", "q2"]  # the negative has no qrels: not scored
+    assert scored.loc["q1", "doc_mrr"] == 0.5 and scored.loc["q2", "doc_mrr"] == 1.0
+    assert scored.loc["q1", "doc_recall_at_k"] == 0.0 and scored.loc["q2", "doc_recall_at_k"] == 1.0
+    assert scored.loc["q1", "page_hit_at_k"] == 0.0 and scored.loc["q2", "page_hit_at_k"] == 0.0
+    assert not scored.loc["q1", "evidence_in_top_k"]
+    assert score_run(run, questions, top_k=2).set_index("question_id").loc["q1", "evidence_in_top_k"]
+
+
+def test_failure_attribution_separates_retrieval_from_generation():
+    grades = pd.DataFrame(
+        [
+            ["c", "k", "s", qid, f"a-{qid}", "answerable", verdict, declined, False]
+            for qid, verdict, declined in [
+                ("found-wrong", "wrong", False),
+                ("missed-wrong", "wrong", False),
+                ("found-declined", "wrong", True),
+                ("missed-declined", "wrong", True),
+                ("right", "correct", False),
+            ]
+        ],
+        columns=[
+            "corpus",
+            "config",
+            "answer_set",
+            "question_id",
+            "answer_id",
+            "kind",
+            "verdict",
+            "declined",
+            "ungradable",
+        ],
+    )
+    answers = pd.DataFrame({"answer_id": grades["answer_id"], "engine": "extractive"})
+    retrieval = pd.DataFrame(
+        {"question_id": grades["question_id"], "evidence_in_top_k": [True, False, True, False, True]}
+    )
+    got = dict(zip(*attribute(grades, answers, retrieval)[["question_id", "attribution"]].T.values))
+    assert got == {
+        "found-wrong": "generation miss",
+        "missed-wrong": "retrieval miss",
+        "found-declined": "declined with evidence retrieved",
+        "missed-declined": "declined without evidence",
+        "right": "correct",
+    }
+    service = attribute(grades, answers.assign(engine="http"), retrieval)
+    assert set(service["attribution"]) == {"retrieval unknown"}
+
+
+def _grades(verdicts: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "question_id": [f"q{i:02d}" for i in range(len(verdicts))],
+            "verdict": ["correct" if v == "1" else "wrong" for v in verdicts],
+            "declined": False,
+            "rule": "r",
+        }
+    )
+
+
+def test_compare_counts_wins_and_losses_with_an_exact_mcnemar_and_a_seeded_interval():
+    a, b = _grades("1100000000"), _grades("1011100000")
+    result = compare("A", a, "B", b)
+    assert {k: result[k] for k in ("n", "a_correct", "b_correct", "wins", "losses", "ties")} == {
+        "n": 10,
+        "a_correct": 2,
+        "b_correct": 4,
+        "wins": 3,
+        "losses": 1,
+        "ties": 6,
+    }
+    assert result["diff"] == 0.2 and result["mcnemar_p"] == 0.625  # 2 x P(X <= 1), X ~ Bin(4, 1/2)
+    assert result["ci_low"] < 0.2 < result["ci_high"] and compare("A", a, "B", b) == result  # seeded
+    assert [f["question_id"] for f in result["flips"]] == ["q01", "q02", "q03", "q04"]
+    assert mcnemar_exact(0, 0) == 1.0 and mcnemar_exact(10, 0) < 0.01
+
+
+def test_the_bootstrap_interval_covers_the_truth_when_there_is_no_difference():
+    same = np.array([1.0, 0.0] * 50)
+    low, high = bootstrap_interval(same, same)
+    assert low == high == 0.0
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 2, 200).astype(float), rng.integers(0, 2, 200).astype(float)
+    low, high = bootstrap_interval(a, b)
+    assert low < b.mean() - a.mean() < high and high - low < 0.25
+
+
+def test_ragpipe_compare_and_the_review_compare_view_on_two_real_systems(two_systems, tmp_path):
+    warehouse, _, _ = two_systems
+    env = {"RAGPIPE_WAREHOUSE": str(warehouse), "PATH": "/usr/bin:/bin"}
+    ragpipe = str(Path(sys.executable).parent / "ragpipe")
+    done = subprocess.run(
+        [ragpipe, "compare", "--corpus", "demo", "--a", "extractive", "--b", HTTP, "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    keys = {"a", "b", "n", "a_correct", "b_correct", "wins", "losses", "ties", "diff", "ci_low", "ci_high", "mcnemar_p"}
+    assert keys <= set(result) and result["n"] == 31 and result["wins"] + result["losses"] == len(result["flips"])
+    assert all("#a-" in f["a_link"] for f in result["flips"])
+    out = tmp_path / "compare.html"
+    view = subprocess.run(
+        [ragpipe, "review", "--corpus", "demo", "--answers", "extractive", "--compare", HTTP, "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert view.returncode == 0, view.stderr
+    order = [flag for flag in __import__("re").findall(r'data-flip="(yes|no)"', out.read_text())]
+    assert len(order) == 31 and order == sorted(order, key=lambda f: f != "yes")  # the flips first
+
+
+def test_removing_an_answer_set_is_explicit_and_history_keeps_its_verdicts(two_systems):
+    warehouse, _, _ = two_systems
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb")) as conn:
+        history = conn.execute(f"SELECT count(*) FROM grade_history WHERE answer_set = '{HTTP}'").fetchall()[0][0]
+        with pytest.raises(LookupError, match="holds no answer set 'nope'"):
+            remove_answer_set(conn, warehouse, "demo", "default", "nope")
+        removed = remove_answer_set(conn, warehouse, "demo", "default", HTTP)
+        assert removed["answers"] == 31 and removed["grades"] == 31
+        left = conn.execute("SELECT DISTINCT answer_set FROM answers").fetchall()
+        kept = conn.execute(f"SELECT count(*) FROM grade_history WHERE answer_set = '{HTTP}'").fetchall()[0][0]
+    assert left == [("extractive",)] and kept == history > 0
+    parquet = pd.read_parquet(warehouse / "parquet" / "answers" / "corpus=demo" / "config=default" / "data.parquet")
+    assert set(parquet["answer_set"]) == {"extractive"}
