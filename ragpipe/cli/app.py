@@ -77,7 +77,11 @@ def _pair_of(x, y) -> str:
     """x/y, or n/a for a set whose engine did not answer from the pair's retrieval."""
     if x is None and y is None:
         return "n/a"
-    return f"{'-' if x is None else x}/{'-' if y is None else y}"
+
+    def shown(v) -> str:
+        return "-" if v is None else str(int(v)) if float(v).is_integer() and v > 1 else str(v)
+
+    return f"{shown(x)}/{shown(y)}"
 
 
 def print_scorecards(cards: list[dict]) -> None:
