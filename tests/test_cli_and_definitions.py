@@ -102,6 +102,7 @@ def test_definitions_load_with_descriptions_and_lineage():
         "needles",
         "chunks",
         "chunk_index",
+        "retrieval",
         "answers",
         "grades",
         "scorecards",
@@ -116,6 +117,13 @@ def test_definitions_load_with_descriptions_and_lineage():
         for p in graph.get(next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "grades")).parent_keys
     }
     assert parents == {"answers", "questions", "needles"}
+    scorecard_parents = {
+        p.to_user_string()
+        for p in graph.get(
+            next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "scorecards")
+        ).parent_keys
+    }
+    assert "retrieval" in scorecard_parents  # failure attribution joins verdicts with retrieval
 
 
 def test_library_does_not_import_dagster():

@@ -188,9 +188,9 @@ def test_a_constant_in_declines_moves_the_version(tmp_path):
     root = _tree_copy(tmp_path)
     path = root / "grading" / "declines.py"
     text = path.read_text()
-    assert "abs(figure.value) < 10" in text
+    assert "(?<=[.!?;])" in text  # where a sentence ends: parsing, so it stays in code, and is hashed
     before = code_fingerprint(root)[0]
-    path.write_text(text.replace("abs(figure.value) < 10", "abs(figure.value) < 11"))
+    path.write_text(text.replace("(?<=[.!?;])", "(?<=[.!?])"))
     assert code_fingerprint(root)[0] != before
 
 
