@@ -178,6 +178,15 @@ def test_compare_counts_wins_and_losses_with_an_exact_mcnemar_and_a_seeded_inter
     assert mcnemar_exact(0, 0) == 1.0 and mcnemar_exact(10, 0) < 0.01
 
 
+def test_the_bootstrap_interval_on_hand_worked_examples():
+    """B right wherever A is wrong: every resample differs by 1. One win and one loss: a resample of two
+    questions draws the win twice (diff +1, 1/4), the loss twice (-1, 1/4) or one of each (0, 1/2), so
+    the 2.5th and 97.5th percentiles are -1 and +1."""
+    assert bootstrap_interval(np.zeros(4), np.ones(4)) == (1.0, 1.0)
+    assert bootstrap_interval(np.array([0.0, 1.0]), np.array([1.0, 0.0])) == (-1.0, 1.0)
+    assert mcnemar_exact(1, 1) == 1.0 and mcnemar_exact(5, 0) == 0.0625  # 2 x (1/2)^5
+
+
 def test_the_bootstrap_interval_covers_the_truth_when_there_is_no_difference():
     same = np.array([1.0, 0.0] * 50)
     low, high = bootstrap_interval(same, same)

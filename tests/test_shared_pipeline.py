@@ -115,3 +115,33 @@ def test_agreement_command_on_the_upstream_layout(warehouse):
             "SELECT kappa, accuracy FROM agreement WHERE scope = 'overall' AND config = 'default'"
         ).fetchone()
     assert (report["kappa"], report["accuracy"]) == stored  # the CLI and the asset agree
+
+
+def test_scorecards_carry_retrieval_for_the_sets_that_used_it(warehouse):
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        cards = conn.execute("SELECT * FROM scorecards").df()
+        attributed = conn.execute("SELECT * FROM failure_attribution WHERE answer_set = 'extractive'").df()
+    mine = cards[cards["answer_set"] == "extractive"]
+    assert len(mine) == 9 and mine["doc_recall_at_k"].between(0, 1).all() and mine["doc_ndcg_10"].notna().all()
+    assert mine[mine["corpus"] != "aragog"]["page_hit_at_k"].notna().all()  # ARAGOG names documents, not pages
+    assert cards[cards["answer_set"].str.startswith("labeled:")]["doc_recall_at_k"].isna().all()
+    for card in mine.to_dict("records"):  # the scorecard counts what the attribution table holds
+        rows = attributed[(attributed["corpus"] == card["corpus"]) & (attributed["config"] == card["config"])]
+        assert card["retrieval_miss"] == (rows["attribution"] == "retrieval miss").sum()
+        assert card["generation_miss"] == (rows["attribution"] == "generation miss").sum()
+
+
+def test_compare_on_two_labelled_financebench_systems(warehouse):
+    from scipy.stats import binomtest
+
+    from ragpipe.evaluation.compare import compare
+
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        grades = conn.execute("SELECT * FROM grades WHERE corpus = 'financebench' AND config = 'default'").df()
+    a_name, b_name = "labeled:llama2_singleStore", "labeled:gpt-4-1106-preview_singleStore"
+    a, b = grades[grades["answer_set"] == a_name], grades[grades["answer_set"] == b_name]
+    result = compare(a_name, a, b_name, b)
+    assert result["n"] == 150 and result["a_correct"] == (a["verdict"] == "correct").sum()
+    assert result["b_correct"] - result["a_correct"] == result["wins"] - result["losses"]
+    assert result["mcnemar_p"] == round(binomtest(result["wins"], result["wins"] + result["losses"]).pvalue, 4)
+    assert result["ci_low"] <= result["diff"] <= result["ci_high"]

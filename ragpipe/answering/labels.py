@@ -18,7 +18,7 @@ from ragpipe.warehouse.record import Record
 HUMAN_CLASSES = ("Correct Answer", "Incorrect Answer", "Refusal")
 
 
-@dataclass
+@dataclass(slots=True)
 class LabelledAnswer(Record):
     """One model's answer to one question, with a person's verdict on it."""
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ragpipe.warehouse.record import Record
 
 
-@dataclass
+@dataclass(slots=True)
 class AnswerRecord(Record):
     corpus: str
     config: str

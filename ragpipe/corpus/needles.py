@@ -33,7 +33,7 @@ from ragpipe.text.tokenize import STOPWORDS, tokenize
 from ragpipe.warehouse.record import Record
 
 
-@dataclass
+@dataclass(slots=True)
 class NeedleRecord(Record):
     """One candidate needle of a question's gold answer: kept with where it was found, or rejected with why."""
 

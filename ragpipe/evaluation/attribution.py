@@ -26,7 +26,7 @@ from ragpipe.answering.engines import RETRIEVING_ENGINES
 from ragpipe.warehouse.record import Record
 
 
-@dataclass
+@dataclass(slots=True)
 class Attributed(Record):
     corpus: str
     config: str

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ragpipe.warehouse.record import Record
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """What the grader decided about one answer text; the same text for the same question decides the same."""
 
@@ -22,7 +22,7 @@ class Verdict:
     truncated: bool  # graded on the answer's first `answers.max_chars` characters
 
 
-@dataclass
+@dataclass(slots=True)
 class GradeRecord(Record):
     corpus: str
     config: str

@@ -2,7 +2,9 @@
 
 A row built as a positional list breaks silently when a column moves; a
 record's fields are its columns, in order, so `columns()` is the table's
-schema and `frame()` the only way rows become a table.
+schema and `frame()` the only way rows become a table. Subclasses are
+declared `slots=True`: a grade table holds tens of thousands of them, and
+without a dict each they cost less to make and to collect.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from functools import cache
+from operator import attrgetter
 from typing import Self
 
 import pandas as pd
 
 
-@dataclass
+@dataclass(slots=True)
 class Record:
     @classmethod
     @cache
@@ -25,7 +28,9 @@ class Record:
     @classmethod
     def frame(cls, records: Iterable[Self]) -> pd.DataFrame:
         """The records as a table with exactly the record's columns, in order (an empty one too)."""
-        return pd.DataFrame([vars(r) for r in records], columns=cls.columns())
+        columns = cls.columns()
+        values = attrgetter(*columns)  # one tuple per record: the fastest way pandas takes rows
+        return pd.DataFrame.from_records([values(r) for r in records], columns=columns)
 
     @classmethod
     def from_row(cls, row: dict) -> Self:
@@ -33,4 +38,4 @@ class Record:
         return cls(**{name: row[name] for name in cls.columns()})
 
     def row(self) -> dict:
-        return dict(vars(self))
+        return {name: getattr(self, name) for name in self.columns()}
