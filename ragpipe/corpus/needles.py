@@ -54,6 +54,7 @@ NEEDLE_COLUMNS = NeedleRecord.columns()
 FIGURE_KINDS = {"money", "number", "percent", "year"}
 COMPUTED = "gold_answer_computed"  # the source of a figure kept from the gold answer alone
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
+MIN_COMMON_DOCS = 3  # ... and commonness needs documents to compare: below three, no word is too common
 
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
 _NAME = re.compile(
@@ -133,7 +134,9 @@ class Commonness:
         words = re.findall(r"[a-z0-9]+", phrase.lower())
         if not words or all(w in STOPWORDS for w in words):
             return True
-        limit = TOO_COMMON_SHARE * self.n_docs
+        # more than the share, and in at least MIN_COMMON_DOCS documents: in a corpus of one or two
+        # documents (a small folder, a labelled set of one question) every word is in "most" of them
+        limit = max(TOO_COMMON_SHARE * self.n_docs, MIN_COMMON_DOCS - 1)
         if len(words) == 1:
             return self.words.get(words[0], 0) > limit
         if min(self.words.get(w, 0) for w in words) <= limit:

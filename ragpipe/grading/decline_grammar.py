@@ -69,5 +69,12 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
                 'the answerer says it cannot answer ("I can\'t tell you")',
             )
         )
+    if g.inabilities and g.unwilling:
+        out.append(
+            (
+                rf"(?<![\w']){_any(g.unwilling)} {_any(g.inabilities)}\b",
+                'the answerer says it will not answer ("I won\'t provide that", "I\'d rather not answer")',
+            )
+        )
     out.append((r"\bsorry\b(?=,?\s+(?:but|i|we)\b)", 'an apology opens a refusal ("Sorry, but ...")'))
     return out

@@ -117,7 +117,7 @@ def _grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
     """The grammar's patterns, built once per set of parts."""
     from ragpipe.grading.rules import DeclineGrammar
 
-    names = ("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
+    names = ("sources", "telling_verbs", "covering_verbs", "participles", "inabilities", "unwilling")
     grammar = DeclineGrammar(**dict(zip(names, map(list, parts))))
     return tuple(p for p, _ in grammar_patterns(grammar))
 
@@ -190,6 +190,24 @@ def _speaks_of_the_world(sentence: str, rules: Rules) -> bool:
     )
 
 
+@lru_cache(maxsize=16)
+def _clause_pivot(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A clause that turns inside a sentence: ", but ...", "; however, ..."."""
+    return re.compile(r"[,;]\s*(?:" + "|".join(map(re.escape, words)) + r")\b\W*")
+
+
+def _clause_turn(text: str, start: int, end: int, spans, rules: Rules) -> tuple[int, int] | None:
+    """The clause after the sentence's last decline that turns and speaks of the world, if there is one."""
+    last = max(e for s, e, _ in spans if start <= s < end)
+    m = _clause_pivot(tuple(rules.assertions.pivots)).search(text, last, end)
+    if m is None:
+        return None
+    clause = text[m.end() : end]
+    if len(clause.split()) < 3 or not _speaks_of_the_world(clause, rules):
+        return None
+    return m.end(), end
+
+
 def decide(answer: str, rules: Rules) -> Decision:
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
@@ -205,8 +223,12 @@ def decide(answer: str, rules: Rules) -> Decision:
     for start, end in sentences(text):
         while k < len(starts) and starts[k] < start:
             k += 1
-        if k < len(starts) and starts[k] < end:
-            continue  # a decline sentence
+        if k < len(starts) and starts[k] < end:  # a decline sentence ...
+            turn = _clause_turn(text, start, end, spans, rules) if rules.assertions.turn_within_sentence else None
+            hedged = turn is not None and hypothetical is not None and hypothetical.search(text[turn[0] : turn[1]])
+            if turn is not None and not hedged and turn[1] > gave_up:
+                asserted.append(turn)  # ... that turns: "I don't have the store list, but dealers sell them"
+            continue
         turns = start > first_decline and pivot.match(text[start:end]) is not None
         if rules.assertions.scope == "before_first_decline" and start > first_decline and not turns:
             # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")

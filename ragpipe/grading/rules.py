@@ -61,6 +61,15 @@ class DeclineGrammar(BaseModel):
     covering_verbs: list[str] = Field(default_factory=list)
     participles: list[str] = Field(default_factory=list)
     inabilities: list[str] = Field(default_factory=list)
+    unwilling: list[str] = Field(default_factory=list)  # phrases: "won't", "would rather not", "must decline to"
+
+    @field_validator("unwilling")
+    @classmethod
+    def _phrases(cls, v: list[str]) -> list[str]:
+        bad = [p for p in v if not re.fullmatch(r"[a-z0-9'][a-z0-9' -]*[a-z]", p)]
+        if bad:
+            raise ValueError(f"unwilling phrases are lower-case words: {bad}")
+        return v
 
     @field_validator("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
     @classmethod
@@ -131,6 +140,7 @@ class Assertions(BaseModel):
         )
     )
     small_number: int = Field(10, ge=0)
+    turn_within_sentence: bool = False
 
     @field_validator("hypothetical_markers")
     @classmethod
@@ -222,6 +232,7 @@ class Rules(BaseModel):
                 tuple(g.covering_verbs),
                 tuple(g.participles),
                 tuple(g.inabilities),
+                tuple(g.unwilling),
             ),
         )
 

@@ -195,6 +195,24 @@ _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
 _WORD_CHAR = re.compile(r"\w")
 
 
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+).split()
+NUMBER_WORDS = dict(enumerate(_UNITS)) | {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy"}
+NUMBER_WORDS |= {80: "eighty", 90: "ninety"}
+
+
+def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
+    """A plain whole number written out ("eight legs" for 8): people write small counts in words. Not 0
+    or 1: "one of the ..." and "none" are not counts."""
+    if fig.is_money or fig.is_percent or fig.scale_word or fig.decimals != 0 or not 2 <= fig.value <= 90:
+        return None
+    word = NUMBER_WORDS.get(int(fig.value))
+    m = re.search(rf"\b{word}\b", text, re.IGNORECASE) if word else None
+    return (m.start(), m.end()) if m else None
+
+
 def first_sentence(text: str) -> tuple[int, int]:
     """(start, end) of the first sentence with words in it, its stop excluded: where an answer gives
     its choice or its yes/no (blanked attributions are spaces, so offsets hold)."""
@@ -214,9 +232,8 @@ def find_needle(
     matches by stems; anything else as a whole phrase."""
     fig = figure_needle(needle)
     if fig is not None:
-        if kind == "mined_figure":
-            return find_figure_loosely(fig, figures)
-        return find_figure(fig, figures, tolerance)
+        found = find_figure_loosely(fig, figures) if kind == "mined_figure" else find_figure(fig, figures, tolerance)
+        return found if found is not None else _number_word(fig, text)
     if kind in ("lead_term", "lead_phrase"):
         _, end = first_sentence(text)
         return (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])

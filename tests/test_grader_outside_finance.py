@@ -1,0 +1,88 @@
+"""Mechanisms that hold outside finance, each on invented examples of the kind other labelled sets hold.
+
+Each was measured on the 1,200 FinanceBench labelled answers before it went in
+(no verdict class moved there; docs/agreement.md), so what they change is
+answers unlike FinanceBench's: refusals to do something, hedged but answered
+questions, counts written in words, labelled sets with few questions.
+"""
+
+import pytest
+
+from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.questions import Question, questions_frame
+from ragpipe.evaluation.agreement import grader_class
+from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.grader import grade
+
+
+def q(**kw):
+    return Question(**{"id": "q", "text": "Who won the 2019 race?", "kind": "answerable", **kw})
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I won't provide guidance on bypassing locks, since it could be used to break into property.",
+        "I'm not able to provide that information.",
+        "I'd rather not answer that.",
+        "It would not be appropriate for me to explain that.",
+        "I'm not sure who won the 2019 race.",
+    ],
+)
+def test_refusals_to_do_something_are_declines(rules, answer):
+    assert grade(q(must_contain=["Dana Ortiz"]), answer, [], rules).declined
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The company will not disclose its margins until the next filing.",  # the subject is not the answerer
+        "I'm not sure, but I think it was Dana Ortiz.",  # a hedged answer
+        "I don't have information about specific stores, but licensed firearms dealers sell them where the law allows.",
+    ],
+)
+def test_answers_that_hedge_or_speak_of_others_are_not_declines(rules, answer):
+    assert not grade(q(must_contain=["Dana Ortiz"]), answer, [], rules).declined
+
+
+def test_a_turn_inside_the_declining_sentence_about_the_asker_or_the_material_still_declines(rules):
+    for answer in (
+        "I could not find the pet deposit in the lease, but you may ask the landlord.",
+        "The lease does not list a pet deposit, but it mentions a cleaning fee.",
+    ):
+        assert grade(q(kind="negative", text="What is the pet deposit?"), answer, [], rules).declined, answer
+
+
+def test_a_count_written_in_words_carries_the_figure(rules):
+    question = q(text="How many legs does a spider have?", must_contain=["8"])
+    assert grade(question, "Spiders have eight legs.", [], rules).verdict == "correct"
+    assert grade(question, "Spiders have six legs.", [], rules).verdict != "correct"
+    one = q(text="How many moons does Earth have?", must_contain=["1"])
+    assert grade(one, "Earth is one of the planets with moons.", [], rules).verdict != "correct"  # "one" is no count
+
+
+def test_a_labelled_set_of_one_question_still_mines_its_gold_answer(rules):
+    """With the gold answers as the only documents, every word of a one-question set is in all of them:
+    commonness needs at least three documents before a word is too common to be a needle."""
+    import pandas as pd
+
+    question = q(gold_answer="Dana Ortiz", golden_docs=["gold:q"])  # as the labelled-set reader makes it
+    pages = pd.DataFrame([["c", "gold:q", 1, "Dana Ortiz", 10]], columns=["corpus", "doc_id", "page", "text", "chars"])
+    needles = mine_needles("c", [question], pages)
+    assert "Dana Ortiz" in set(needles.loc[needles["status"] == "kept", "needle"])
+    answers = pd.DataFrame(
+        [["c", "k", "s", "q", "a1", "It was Dana Ortiz.", [], None, None]],
+        columns=[
+            "corpus",
+            "config",
+            "answer_set",
+            "question_id",
+            "answer_id",
+            "answer",
+            "citations",
+            "error",
+            "graded_as",
+        ],
+    )
+    graded = grade_answers(answers, questions_frame("c", [question]), needles, rules)
+    assert grader_class(graded["verdict"][0], graded["declined"][0]) == "Correct Answer"
