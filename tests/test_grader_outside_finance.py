@@ -86,3 +86,28 @@ def test_a_labelled_set_of_one_question_still_mines_its_gold_answer(rules):
     )
     graded = grade_answers(answers, questions_frame("c", [question]), needles, rules)
     assert grader_class(graded["verdict"][0], graded["declined"][0]) == "Correct Answer"
+
+
+def test_a_yes_no_gold_answer_in_anyones_labels_is_the_key(tmp_path, rules):
+    """A yes/no question whose gold answer opens with Yes or No is graded by that word, in the generic
+    labels format as in FinanceBench (one function decides it: corpus.questions.polarity_of); "cannot"
+    negates a restated question."""
+    import json
+
+    from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+
+    lines = [
+        ("Is Paris the capital of France?", "Yes", "Yes, Paris is the capital of France.", "correct"),
+        ("Is Paris the capital of France?", "Yes", "No, it is Lyon.", "incorrect"),
+        ("Can penguins fly?", "no", "Penguins cannot fly; their wings are adapted for swimming.", "correct"),
+        ("Can penguins fly?", "no", "Yes, some penguins can fly short distances.", "incorrect"),
+    ]
+    path = tmp_path / "labels.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"question": qt, "gold_answer": g, "answer": a, "label": lab, "system": f"s{i}"}) + "\n"
+            for i, (qt, g, a, lab) in enumerate(lines)
+        )
+    )
+    report = agreement_for_jsonl(path, rules)
+    assert report["n"] == 4 and report["accuracy"] == 1.0

@@ -19,7 +19,7 @@ HUMAN_CLASSES = ("Correct Answer", "Incorrect Answer", "Refusal")
 
 
 @dataclass(slots=True)
-class LabelledAnswer(Record):
+class LabelRecord(Record):
     """One model's answer to one question, with a person's verdict on it."""
 
     answer_set: str
@@ -32,7 +32,7 @@ class LabelledAnswer(Record):
     line: int
 
 
-LABEL_COLUMNS = LabelledAnswer.columns()
+LABEL_COLUMNS = LabelRecord.columns()
 
 
 def answer_set_name(path: Path) -> str:
@@ -52,7 +52,7 @@ def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
             problems.append(Problem(str(path), lineno, "label", f"unknown label {r['label']!r}"))
             continue
         rows.append(
-            LabelledAnswer(
+            LabelRecord(
                 answer_set=answer_set_name(path),
                 question_id=r["financebench_id"],
                 model=r.get("model_name"),
@@ -63,7 +63,7 @@ def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
                 line=lineno,
             )
         )
-    return LabelledAnswer.frame(rows), sorted(problems, key=lambda p: p.line)
+    return LabelRecord.frame(rows), sorted(problems, key=lambda p: p.line)
 
 
 def read_labeled_folder(folder: Path) -> tuple[pd.DataFrame, list[Problem]]:

@@ -12,6 +12,7 @@ not the corpus; `load_questions` is the strict form that refuses the file.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -56,6 +57,21 @@ class Evidence(BaseModel):
     doc_id: str
     page: int | None = Field(None, ge=1, description="1-indexed")
     text: str
+
+
+# a yes/no question opens with its verb, perhaps after a leading phrase ("Looking at VaR, did the risk ...")
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:[^,?]{1,60},\s*)?(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I
+)
+_LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+
+
+def polarity_of(question: str, answer: str) -> str | None:
+    """A yes/no question whose gold answer opens with Yes or No: that word is its key."""
+    m = _LEADING_YES_NO.match(answer)
+    if m and _YES_NO_QUESTION.match(question):
+        return m.group(1).lower()
+    return None
 
 
 class Question(BaseModel):

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.answering.record import AnswerRecord
 from ragpipe.answering.run import answer_id
-from ragpipe.corpus.questions import Question, validation_problems
+from ragpipe.corpus.questions import Question, polarity_of, validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.text.figures import parse_figure
@@ -49,6 +49,7 @@ class LabelledAnswer(BaseModel):
     needles: list[str] = Field(default_factory=list, description="any one of these makes the answer carry the key")
     must_contain: list[str] = Field(default_factory=list)
     money_key: str | None = None
+    polarity: Literal["yes", "no"] | None = None  # default: Yes/No opening the gold answer of a yes/no question
 
     @field_validator("money_key")
     @classmethod
@@ -72,6 +73,7 @@ class LabelledAnswer(BaseModel):
             must_contain=self.must_contain,
             must_contain_any=self.needles,
             money_key=self.money_key,
+            polarity=self.polarity or polarity_of(self.question, self.gold_answer),
         )
 
 

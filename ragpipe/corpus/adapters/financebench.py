@@ -10,13 +10,12 @@ may not be derivable); one with no filing of its company at all is
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from ragpipe.corpus.manifest import CorpusManifest
-from ragpipe.corpus.questions import Evidence, LoadedQuestions, Question, validation_problems
+from ragpipe.corpus.questions import Evidence, LoadedQuestions, Question, polarity_of, validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.text.figures import find_figures
@@ -39,21 +38,6 @@ def answer_key(answer: str) -> tuple[str | None, list[str]]:
         fig = figures[0]
         return (fig.text, []) if fig.is_money else (None, [fig.text])
     return None, []
-
-
-# a yes/no question opens with its verb, perhaps after a leading phrase ("Looking at VaR, did the risk ...")
-_YES_NO_QUESTION = re.compile(
-    r"^\W*(?:[^,?]{1,60},\s*)?(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should)\b", re.I
-)
-_LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
-
-
-def polarity_of(question: str, answer: str) -> str | None:
-    """A yes/no question whose gold answer opens with Yes or No: that word is its key."""
-    m = _LEADING_YES_NO.match(answer)
-    if m and _YES_NO_QUESTION.match(question):
-        return m.group(1).lower()
-    return None
 
 
 def _company_of(doc_name: str, info: dict[str, dict]) -> str:
