@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.answering.answer_sets import remove_answer_set
-from ragpipe.cli.app import app, console
+from ragpipe.cli.app import SYSTEMS, app, console
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, open_for_writing, writing
 from ragpipe.warehouse.settings import database_path, warehouse_dir
@@ -16,7 +16,7 @@ from ragpipe.warehouse.sql import readonly_connection
 from ragpipe.warehouse.tables import table_exists
 
 answers_app = typer.Typer(help="The answer sets (systems) each pair holds.", no_args_is_help=True)
-app.add_typer(answers_app, name="answers")
+app.add_typer(answers_app, name="answers", rich_help_panel=SYSTEMS)
 
 
 @answers_app.command("list")

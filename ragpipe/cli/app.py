@@ -25,6 +25,12 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+# the help groups commands by what they are for, in this order
+PIPELINE, SYSTEMS, GRADER = (
+    "Run the pipeline, read the results",
+    "Compare systems",
+    "The grader: rules, regrading, history",
+)
 console = Console(width=None if Console().is_terminal else 200)  # pipes and CI get a wide table
 
 SCORECARD_FIELDS = [
@@ -103,4 +109,4 @@ def print_scorecards(cards: list[dict]) -> None:
 
 
 corpus_app = typer.Typer(help="Look at a corpus.", no_args_is_help=True)
-app.add_typer(corpus_app, name="corpus")
+app.add_typer(corpus_app, name="corpus", rich_help_panel=PIPELINE)

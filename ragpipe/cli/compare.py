@@ -9,7 +9,7 @@ from rich.table import Table
 
 from ragpipe.answering.answer_sets import answer_sets
 from ragpipe.answering.engines import RETRIEVING_ENGINES
-from ragpipe.cli.app import app, console
+from ragpipe.cli.app import SYSTEMS, app, console
 from ragpipe.evaluation.compare import compare as compare_sets
 from ragpipe.evaluation.compare import compare_line, compare_retrieval
 from ragpipe.evaluation.scorecard import pair_retrieval
@@ -41,7 +41,7 @@ def report_link(corpus: str, config: str, answer_id: str) -> str:
     return f"{warehouse_dir() / 'reports' / f'corpus={corpus}' / f'config={config}' / 'review.html'}#a-{answer_id}"
 
 
-@app.command()
+@app.command(rich_help_panel=SYSTEMS)
 def compare(
     corpus: str = typer.Option(..., "--corpus"),
     config: str = typer.Option("default", "--config", help="the configuration of both (unless --a-config/--b-config)"),

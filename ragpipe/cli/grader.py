@@ -9,7 +9,7 @@ import pandas as pd
 import typer
 from rich.table import Table
 
-from ragpipe.cli.app import app, console
+from ragpipe.cli.app import GRADER, PIPELINE, app, console
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.evaluation.audit import audit as audit_rules
 from ragpipe.evaluation.whatif import stored_pairs
@@ -81,7 +81,7 @@ def _rules(path: Path | None):
         raise typer.Exit(2) from None
 
 
-@app.command()
+@app.command(rich_help_panel=GRADER)
 def regrade() -> None:
     """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
     (corpus, configuration) pair with stored answers. Answers are never regenerated."""
@@ -115,7 +115,7 @@ def regrade() -> None:
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(rich_help_panel=GRADER)
 def delta(
     from_version: str | None = typer.Option(
         None, "--from", help="grader version before (default: each pair's previous grading)"
@@ -178,7 +178,7 @@ def delta(
 
 
 rules_app = typer.Typer(help="The grader's rules: what a grader version was made of.", no_args_is_help=True)
-app.add_typer(rules_app, name="rules")
+app.add_typer(rules_app, name="rules", rich_help_panel=GRADER)
 
 
 @rules_app.command("show")
@@ -212,7 +212,7 @@ def rules_show(
     typer.echo(record["rules_text"], nl=False)
 
 
-@app.command()
+@app.command(rich_help_panel=GRADER)
 def whatif(
     rules_file: Path = typer.Option(..., "--rules", exists=True, dir_okay=False, help="candidate rules file"),
     as_json: bool = typer.Option(False, "--json"),
@@ -227,7 +227,7 @@ def whatif(
     _print_delta(result)
 
 
-@app.command()
+@app.command(rich_help_panel=GRADER)
 def audit(
     add_decline: list[str] = typer.Option(..., "--add-decline", help="a proposed decline phrase (repeatable)"),
     as_json: bool = typer.Option(False, "--json"),
@@ -254,7 +254,7 @@ def audit(
     _print_delta(result["delta"])
 
 
-@app.command()
+@app.command(rich_help_panel=PIPELINE)
 def sql(
     query: str = typer.Argument(..., help='e.g. "SELECT verdict, count(*) FROM grades GROUP BY ALL"'),
     as_json: bool = typer.Option(False, "--json"),

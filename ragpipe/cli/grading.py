@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from ragpipe.cli.app import app, console
+from ragpipe.cli.app import GRADER, app, console
 from ragpipe.cli.run import has_corpus, materialize_corpus_stages
 from ragpipe.corpus.manifest import list_corpora
 from ragpipe.grading.rules import RulesError, load_rules
@@ -17,7 +17,7 @@ from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
 from ragpipe.warehouse.tables import connect, read_partition
 
 
-@app.command()
+@app.command(rich_help_panel=GRADER)
 def grade(
     questions: Path = typer.Option(
         ..., "--questions", exists=True, dir_okay=False, help="JSONL: id, question, kind, gold_answer, ..."
@@ -54,7 +54,7 @@ def grade(
     console.print(table)
 
 
-@app.command()
+@app.command(rich_help_panel=GRADER)
 def agreement(
     labels: Path = typer.Option(
         ...,

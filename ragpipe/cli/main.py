@@ -6,7 +6,13 @@ import sys
 
 import typer
 
-from ragpipe.cli import answers, compare, grader, grading, review, run  # noqa: F401  each registers its commands on the app
+# isort: off
+# each module registers its commands on the app; the help lists its panels in this order
+from ragpipe.cli import run  # noqa: F401
+from ragpipe.cli import answers, compare, review  # noqa: F401
+from ragpipe.cli import grader, grading  # noqa: F401
+
+# isort: on
 from ragpipe.cli.app import app, console
 from ragpipe.cli.orchestrator import Orchestrator, use
 from ragpipe.grading.rules import RulesError

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ragpipe.cli.app import app, console
+from ragpipe.cli.app import PIPELINE, app, console
 from ragpipe.grading.rules import load_rules
 from ragpipe.review.compare_view import load_compare
 from ragpipe.review.data import ReviewError, load_review, rules_of
@@ -15,7 +15,7 @@ from ragpipe.warehouse.settings import database_path, rules_path
 from ragpipe.warehouse.sql import readonly_connection
 
 
-@app.command()
+@app.command(rich_help_panel=PIPELINE)
 def review(
     corpus: str = typer.Option(..., "--corpus", help="corpus name"),
     config: str = typer.Option("default", "--config", help="configuration name"),

@@ -10,7 +10,7 @@ import typer
 import yaml
 from rich.table import Table
 
-from ragpipe.cli.app import app, console, corpus_app, live_scorecards, print_scorecards, read_scorecards
+from ragpipe.cli.app import PIPELINE, app, console, corpus_app, live_scorecards, print_scorecards, read_scorecards
 from ragpipe.cli.orchestrator import RunSettings, orchestrator
 from ragpipe.corpus.adapters import data_available
 from ragpipe.corpus.manifest import list_corpora, load_configs
@@ -71,7 +71,7 @@ def _check_names(names: list[str], known: list[str], what: str) -> None:
             raise typer.BadParameter(f"unknown {what} {name!r}; known: {', '.join(known)}")
 
 
-@app.command()
+@app.command(rich_help_panel=PIPELINE)
 def run(
     corpus: list[str] = typer.Option(None, "--corpus", help="corpus to run (repeatable); default demo"),
     config: list[str] = typer.Option(None, "--config", help="configuration (repeatable); default all"),
@@ -230,7 +230,7 @@ def has_corpus(name: str, folder: Path | None = None) -> bool:
         conn.close()
 
 
-@app.command()
+@app.command(rich_help_panel=PIPELINE)
 def scorecard(
     corpus: str | None = typer.Option(None, help="only this corpus"),
     config: str | None = typer.Option(None, help="only this configuration"),
