@@ -111,3 +111,58 @@ def test_a_yes_no_gold_answer_in_anyones_labels_is_the_key(tmp_path, rules):
     )
     report = agreement_for_jsonl(path, rules)
     assert report["n"] == 4 and report["accuracy"] == 1.0
+
+
+def _graded(rules, question: Question, answer: str) -> str:
+    import pandas as pd
+
+    pages = pd.DataFrame(
+        [["c", "doc", 1, "The annual report of the company.", 34]],
+        columns=["corpus", "doc_id", "page", "text", "chars"],
+    )
+    needles = mine_needles("c", [question], pages)
+    answers = pd.DataFrame(
+        [["c", "k", "s", question.id, "a1", answer, [], None, None]],
+        columns=[
+            "corpus",
+            "config",
+            "answer_set",
+            "question_id",
+            "answer_id",
+            "answer",
+            "citations",
+            "error",
+            "graded_as",
+        ],
+    )
+    g = grade_answers(answers, questions_frame("c", [question]), needles, rules)
+    return grader_class(g["verdict"][0], g["declined"][0])
+
+
+def test_a_small_count_is_the_answer_to_a_how_many_question(rules):
+    """Small whole numbers are too common to be needles, except where the question asks how many."""
+    question = Question(
+        id="q",
+        text="By how many stores did the chain shrink?",
+        kind="answerable",
+        golden_docs=["doc"],
+        gold_answer="The chain closed 3 stores.",
+    )
+    assert _graded(rules, question, "It closed 3 stores during the year.") == "Correct Answer"
+    assert _graded(rules, question, "It closed 5 stores during the year.") == "Incorrect Answer"
+
+
+def test_an_answer_that_finds_none_agrees_with_a_gold_answer_of_none(rules):
+    """A gold answer that says there is none is the key: an answer whose first sentence says so too
+    agrees; one that lists something does not; a decline stays a decline (people label those both ways)."""
+    question = Question(
+        id="q",
+        text="Which debt securities are registered under the company's name?",
+        kind="answerable",
+        golden_docs=["doc"],
+        gold_answer="There are none",
+    )
+    assert _graded(rules, question, "There are no debt securities registered under its name.") == "Correct Answer"
+    assert _graded(rules, question, "The company has not registered any debt securities.") == "Correct Answer"
+    assert _graded(rules, question, "Its 3.5% notes due 2027, not its shares, are listed.") == "Incorrect Answer"
+    assert _graded(rules, question, "The document does not mention any securities.") == "Refusal"

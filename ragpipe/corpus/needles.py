@@ -183,6 +183,15 @@ _DATE_OR_PERIOD = re.compile(
 )
 
 
+# a gold answer that says there is none: "There are none", "0", "did not make any acquisitions"
+_ABSENCE = re.compile(
+    r"^\W*(?:there (?:are|is|were|was) )?(?:none|nothing|zero|nil)\b|^\W*\$?0(?:\.0+)?%?\W*$"
+    r"|\b(?:did|does|do|has|have|had) not (?:\w+ )?any\b|\bnot involved in\b",
+    re.IGNORECASE,
+)
+_COUNT_QUESTION = re.compile(r"\bhow many\b", re.IGNORECASE)
+
+
 def _in_date_or_period(fig: Figure, text: str) -> bool:
     return any(m.start() <= fig.start < m.end() for m in _DATE_OR_PERIOD.finditer(text))
 
@@ -208,7 +217,8 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
         if kind == "year" and fig.text != whole:
             c.reject = "year is context, not the answer"
         elif kind == "number" and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
-            c.reject = "too common"
+            if not _COUNT_QUESTION.search(question.text):  # "how many ...?": a small count is the answer asked for
+                c.reject = "too common"
         add(c)
 
     common = commonness.too_common
@@ -263,6 +273,8 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
                     continue
                 phrase = " ".join(piece)
                 add(Candidate(phrase, "term", phrase.lower(), "too common" if common(phrase) else None))
+    if _ABSENCE.search(answer):
+        add(Candidate(whole, "absence", "absence"))
     return out
 
 
@@ -304,6 +316,11 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
             continue
         if in_question:
             rows.append(NeedleRecord(**base, status="rejected", reason="present in question"))
+            continue
+        if c.kind == "absence":  # the gold answer says there is none: an answer that finds none agrees
+            rows.append(
+                NeedleRecord(**base, status="kept", reason="the gold answer says there is none", source="gold_answer")
+            )
             continue
         where = None
         for unit, figures in zip(units, unit_figures):

@@ -83,7 +83,7 @@ def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: 
 # Mined needles matched by stem; the option a choice question's gold answer picks, and a short gold
 # answer taken whole, only in the answer's first sentence: where an answer gives its choice, while a
 # dump of the filing mentions every option somewhere.
-LEAD_KINDS = {"term": "term", "option": "lead_term", "answer": "lead_phrase"}
+LEAD_KINDS = {"term": "term", "option": "lead_term", "answer": "lead_phrase", "absence": "absence"}
 
 
 def asks_for_figure(question: str, rules: Rules) -> bool:

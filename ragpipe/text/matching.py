@@ -213,6 +213,11 @@ def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
     return (m.start(), m.end()) if m else None
 
 
+# an answer that says there is none: "no", "none", "nothing", "zero", or a negation with "any" ("has not
+# reported any"); a bare "not" is too common to say so ("notes, not shares, are listed")
+_NONE = re.compile(r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
+
+
 def first_sentence(text: str) -> tuple[int, int]:
     """(start, end) of the first sentence with words in it, its stop excluded: where an answer gives
     its choice or its yes/no (blanked attributions are spaces, so offsets hold)."""
@@ -234,6 +239,10 @@ def find_needle(
     if fig is not None:
         found = find_figure_loosely(fig, figures) if kind == "mined_figure" else find_figure(fig, figures, tolerance)
         return found if found is not None else _number_word(fig, text)
+    if kind == "absence":  # the answer's first sentence says there is none
+        _, end = first_sentence(text)
+        m = _NONE.search(text, 0, end)
+        return (m.start(), m.end()) if m else None
     if kind in ("lead_term", "lead_phrase"):
         _, end = first_sentence(text)
         return (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
