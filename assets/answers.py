@@ -105,7 +105,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         if len(imported):
             frame = pd.concat([frame, imported], ignore_index=True)
         absorb_file_logs(conn, log_dir(project.root, corpus, config))
-        stored, path = store_answer_sets(conn, project.root, frame, corpus, config)
+        stored, path, pruned = store_answer_sets(conn, project.root, frame, corpus, config, known)
     for problem in problems:
         context.log.warning(f"import skipped {problem}")
     clean(work_dir(project.root, "answers", corpus, config, context.run_id))
@@ -130,6 +130,7 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
             "asked": sum(s["asked"] for s in shards),
             "shards": len(shards),
             "stale_shard_folders_removed": len(stale),
+            "answers_to_removed_questions_pruned": pruned,
             "concurrency": system.knobs.concurrency,
             # every system the pair holds, with its rows and a fingerprint: one that did not run is unchanged
             "answer_sets": MetadataValue.json(held),

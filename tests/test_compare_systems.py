@@ -241,3 +241,20 @@ def test_removing_an_answer_set_is_explicit_and_history_keeps_its_verdicts(two_s
     assert left == [("extractive",)] and kept == history > 0
     parquet = pd.read_parquet(warehouse / "parquet" / "answers" / "corpus=demo" / "config=default" / "data.parquet")
     assert set(parquet["answer_set"]) == {"extractive"}
+
+
+def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_questions(tmp_path):
+    from ragpipe.answering.answer_sets import store_answer_sets
+    from ragpipe.answering.record import AnswerRecord
+
+    def answers(answer_set: str, questions: list[str]) -> pd.DataFrame:
+        return AnswerRecord.frame(
+            AnswerRecord("c", "k", answer_set, q, f"{answer_set}-{q}", f"{answer_set} says {q}") for q in questions
+        )
+
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as conn:
+        store_answer_sets(conn, tmp_path, answers("a", ["q1", "q2"]), "c", "k", {"q1", "q2"})
+        pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1", "q2"]), "c", "k", {"q1", "q2"})
+        assert pruned == 0 and sorted(set(pair["answer_set"])) == ["a", "b"] and len(pair) == 4
+        pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1"]), "c", "k", {"q1"})  # q2 is gone
+    assert pruned == 1 and sorted(zip(pair["answer_set"], pair["question_id"])) == [("a", "q1"), ("b", "q1")]

@@ -21,12 +21,31 @@ from ragpipe.warehouse.tables import read_partition, replace_partition, table_ex
 PER_ANSWER_SET_TABLES = ("answers", "grades", "scorecards", "failure_attribution")
 
 
-def store_answer_sets(conn: duckdb.DuckDBPyConnection, root: Path, frame: pd.DataFrame, corpus: str, config: str):
-    """Make `frame`'s rows the rows of each answer set it holds, leave the pair's other sets as they are;
-    returns (every answer set of the pair now, its Parquet copy's path)."""
+def store_answer_sets(
+    conn: duckdb.DuckDBPyConnection, root: Path, frame: pd.DataFrame, corpus: str, config: str, known: set[str]
+):
+    """Make `frame`'s rows the rows of each answer set it holds, leave the pair's other sets as they are,
+    except their answers to questions the corpus no longer has (`known` are the ones it has), which
+    nothing can grade; returns (every answer of the pair now, its Parquet copy's path, answers pruned)."""
     for answer_set, rows in frame.groupby("answer_set", sort=True):
         replace_partition(conn, "answers", rows, {"corpus": corpus, "config": config, "answer_set": answer_set})
-    return pair_answers(conn, root, corpus, config)
+    orphans = [q for q in _question_ids(conn, corpus, config) if q not in known]
+    pruned = 0
+    if orphans:
+        where = f"corpus = ? AND config = ? AND question_id IN ({', '.join('?' * len(orphans))})"
+        params = [corpus, config, *orphans]
+        with transaction(conn):
+            pruned = conn.execute(f"SELECT count(*) FROM answers WHERE {where}", params).fetchall()[0][0]
+            conn.execute(f"DELETE FROM answers WHERE {where}", params)
+    pair, path = pair_answers(conn, root, corpus, config)
+    return pair, path, pruned
+
+
+def _question_ids(conn, corpus: str, config: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT question_id FROM answers WHERE corpus = ? AND config = ? ORDER BY 1", [corpus, config]
+    ).fetchall()
+    return [r[0] for r in rows]
 
 
 def pair_answers(conn: duckdb.DuckDBPyConnection, root: Path, corpus: str, config: str):
