@@ -3,9 +3,11 @@
 A pair (corpus, configuration) holds one answer set per system that answered
 it: the configured engine's, any other engine run on it (`openai:MODEL`,
 `http`, `import:FILE`, a named `--answer-set`), the corpus's imported labelled
-sets. Storing a system's answers replaces that system's rows only; another
-system's rows are never touched. Removing one is an explicit call (`ragpipe
-answers remove`), never a side effect. History keeps every verdict either way.
+sets. Storing a system's answers replaces that system's rows only, each set in
+its own transaction; another system's rows are kept as they are, save answers
+to a question the corpus no longer has (nothing can grade them). Removing a
+set is an explicit call (`ragpipe answers remove`), never a side effect.
+History keeps every verdict either way.
 """
 
 from __future__ import annotations
