@@ -63,11 +63,19 @@ class ChatServer:
                     )
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
+                self._counted = True
                 try:
                     self._act(server.next_action(), body, question)
                 finally:
-                    with server.lock:
+                    self._done()
+
+            def _done(self):
+                """A request stops counting as in flight once its answer is decided, before the bytes go
+                out: the client can read them and send its next request before this thread runs again."""
+                with server.lock:
+                    if self._counted:
                         server.in_flight -= 1
+                        self._counted = False
 
             def _act(self, action: str, body: dict, question: str):
                 if action.startswith("slow:"):
@@ -106,6 +114,7 @@ class ChatServer:
                 self._send(200, json.dumps(payload).encode())
 
             def _send(self, status: int, data: bytes, headers: dict | None = None):
+                self._done()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
