@@ -70,22 +70,7 @@ def test_a_labelled_set_of_one_question_still_mines_its_gold_answer(rules):
     pages = pd.DataFrame([["c", "gold:q", 1, "Dana Ortiz", 10]], columns=["corpus", "doc_id", "page", "text", "chars"])
     needles = mine_needles("c", [question], pages)
     assert "Dana Ortiz" in set(needles.loc[needles["status"] == "kept", "needle"])
-    answers = pd.DataFrame(
-        [["c", "k", "s", "q", "a1", "It was Dana Ortiz.", [], None, None]],
-        columns=[
-            "corpus",
-            "config",
-            "answer_set",
-            "question_id",
-            "answer_id",
-            "answer",
-            "citations",
-            "error",
-            "graded_as",
-        ],
-    )
-    graded = grade_answers(answers, questions_frame("c", [question]), needles, rules)
-    assert grader_class(graded["verdict"][0], graded["declined"][0]) == "Correct Answer"
+    assert _graded(rules, question, "It was Dana Ortiz.", pages) == "Correct Answer"
 
 
 def test_a_yes_no_gold_answer_in_anyones_labels_is_the_key(tmp_path, rules):
@@ -113,28 +98,19 @@ def test_a_yes_no_gold_answer_in_anyones_labels_is_the_key(tmp_path, rules):
     assert report["n"] == 4 and report["accuracy"] == 1.0
 
 
-def _graded(rules, question: Question, answer: str) -> str:
+def _graded(rules, question: Question, answer: str, pages=None) -> str:
+    """The human class the grader puts one answer in, through the same path as a labelled set."""
     import pandas as pd
 
-    pages = pd.DataFrame(
-        [["c", "doc", 1, "The annual report of the company.", 34]],
-        columns=["corpus", "doc_id", "page", "text", "chars"],
-    )
+    from ragpipe.answering.record import AnswerRecord
+
+    if pages is None:
+        pages = pd.DataFrame(
+            [["c", "doc", 1, "The annual report of the company.", 34]],
+            columns=["corpus", "doc_id", "page", "text", "chars"],
+        )
     needles = mine_needles("c", [question], pages)
-    answers = pd.DataFrame(
-        [["c", "k", "s", question.id, "a1", answer, [], None, None]],
-        columns=[
-            "corpus",
-            "config",
-            "answer_set",
-            "question_id",
-            "answer_id",
-            "answer",
-            "citations",
-            "error",
-            "graded_as",
-        ],
-    )
+    answers = AnswerRecord.frame([AnswerRecord("c", "k", "s", question.id, "a1", answer)])
     g = grade_answers(answers, questions_frame("c", [question]), needles, rules)
     return grader_class(g["verdict"][0], g["declined"][0])
 

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.answering.answer_sets import answer_sets
-from ragpipe.answering.engines import RETRIEVING_ENGINES
+from ragpipe.answering.engines import answered_from_pair_retrieval
 from ragpipe.cli.app import SYSTEMS, app, console
 from ragpipe.evaluation.compare import compare as compare_sets
 from ragpipe.evaluation.compare import compare_line, compare_retrieval
@@ -33,7 +33,7 @@ def _retrieves(conn, corpus: str, config: str, answer_set: str) -> bool:
         "SELECT DISTINCT engine FROM answers WHERE corpus = ? AND config = ? AND answer_set = ?",
         [corpus, config, answer_set],
     ).fetchall()
-    return {e for (e,) in engines} <= RETRIEVING_ENGINES
+    return answered_from_pair_retrieval(e for (e,) in engines)
 
 
 def report_link(corpus: str, config: str, answer_id: str) -> str:

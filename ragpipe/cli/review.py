@@ -38,22 +38,17 @@ def review(
 ) -> None:
     """Write a self-contained HTML report (no network) of one pair's verdicts, with a PASS audit and a delta view.
     Read-only: it never takes the warehouse's write lock."""
-    try:
-        conn = readonly_connection(database_path())
-    except FileNotFoundError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1) from None
+    if compare_with is not None and answers is None:
+        console.print("[red]--compare B needs --answers A: the set B is compared with[/red]")
+        raise typer.Exit(2)
     if compare_with is not None:
-        _write_compare(conn, corpus, config, answers, compare_config or config, compare_with, out)
+        view, rules = _loaded(
+            lambda conn: load_compare(conn, corpus, config, answers, compare_config or config, compare_with)
+        )
+        path = write_html(render_compare(view, rules), out)
+        console.print(f"wrote {path} ({view.result['n']} questions, {len(view.result['flips'])} flip)")
         return
-    try:
-        data = load_review(conn, corpus, config, answers, grader, delta_from, seed, sample)
-        rules = rules_of(conn, data.grader_version, load_rules(rules_path()))
-    except ReviewError as exc:
-        console.print(f"[red]{exc}[/red]")
-        raise typer.Exit(1) from None
-    finally:
-        conn.close()
+    data, rules = _loaded(lambda conn: load_review(conn, corpus, config, answers, grader, delta_from, seed, sample))
     path = write_report(data, rules, out)
     console.print(
         f"wrote {path} ({len(data.rows)} answers, grader {data.grader_version}, {len(data.flips)} flips, "
@@ -61,18 +56,19 @@ def review(
     )
 
 
-def _write_compare(conn, corpus: str, config: str, a: str | None, b_config: str, b: str, out: Path) -> None:
-    if a is None:
-        conn.close()
-        console.print("[red]--compare B needs --answers A: the set B is compared with[/red]")
-        raise typer.Exit(2)
+def _loaded(load):
+    """What `load` reads from the warehouse (read-only), and the rules of its grader version; a missing
+    warehouse or a pair, set or version it lacks is one red line and exit code 1."""
     try:
-        view = load_compare(conn, corpus, config, a, b_config, b)
-        rules = rules_of(conn, view.grader_version, load_rules(rules_path()))
+        conn = readonly_connection(database_path())
+    except FileNotFoundError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from None
+    try:
+        view = load(conn)
+        return view, rules_of(conn, view.grader_version, load_rules(rules_path()))
     except ReviewError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(1) from None
     finally:
         conn.close()
-    path = write_html(render_compare(view, rules), out)
-    console.print(f"wrote {path} ({view.result['n']} questions, {len(view.result['flips'])} flip)")

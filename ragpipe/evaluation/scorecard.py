@@ -12,7 +12,7 @@ import statistics
 
 import pandas as pd
 
-from ragpipe.answering.engines import RETRIEVING_ENGINES
+from ragpipe.answering.engines import answered_from_pair_retrieval
 from ragpipe.evaluation.attribution import attribute, attribution_counts
 from ragpipe.history.record import latest_event
 from ragpipe.retrieval.scoring import summary
@@ -130,8 +130,8 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
     event = latest_event(conn, corpus, config)
     cards = []
     for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems):
-        engines = set(answer_rows.loc[answer_rows["answer_set"] == card["answer_set"], "engine"])
-        retrieved = bool(means) and engines <= RETRIEVING_ENGINES
+        engines = answer_rows.loc[answer_rows["answer_set"] == card["answer_set"], "engine"]
+        retrieved = bool(means) and answered_from_pair_retrieval(engines)
         mine = attributed[attributed["answer_set"] == card["answer_set"]]
         card.update({name: means.get(name) if retrieved else None for name in RETRIEVAL_FIELDS[:5]})
         card.update(attribution_counts(mine) if retrieved else dict.fromkeys(RETRIEVAL_FIELDS[5:]))

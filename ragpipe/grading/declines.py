@@ -37,16 +37,21 @@ _DATE = re.compile(
 )
 
 
+def either(words) -> str:
+    """One group matching any of `words` (or word groups) literally, in the order given."""
+    return "(?:" + "|".join(map(re.escape, words)) + ")"
+
+
 @lru_cache(maxsize=64)
 def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
     """Any of `words` (or word groups) as a whole word."""
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+    return re.compile(rf"\b{either(words)}\b")
 
 
 @lru_cache(maxsize=16)
 def _pivot(words: tuple[str, ...]) -> re.Pattern[str]:
     """A sentence that opens with a turn ("However, ...")."""
-    return re.compile(r"\W*(?:" + "|".join(map(re.escape, words)) + r")\b")
+    return re.compile(rf"\W*{either(words)}\b")
 
 
 @dataclass(frozen=True)
@@ -193,7 +198,7 @@ def _speaks_of_the_world(sentence: str, rules: Rules) -> bool:
 @lru_cache(maxsize=16)
 def _clause_pivot(words: tuple[str, ...]) -> re.Pattern[str]:
     """A clause that turns inside a sentence: ", but ...", "; however, ..."."""
-    return re.compile(r"[,;]\s*(?:" + "|".join(map(re.escape, words)) + r")\b\W*")
+    return re.compile(rf"[,;]\s*{either(words)}\b\W*")
 
 
 def _clause_turn(text: str, start: int, end: int, spans, rules: Rules) -> tuple[int, int] | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ragpipe.grading.declines import sentences
+from ragpipe.grading.declines import either, sentences
 from ragpipe.grading.rules import Rules
 
 MODES = ("none", "before_first", "prefix_aware", "clause")
@@ -49,7 +49,7 @@ def _opens_sentence(sentence: str, start: int) -> bool:
 @lru_cache(maxsize=16)
 def _clause_end(words: tuple[str, ...]) -> re.Pattern[str]:
     """Where a source's voice ends: a comma and a joining word, a semicolon or a colon."""
-    return re.compile(r",\s+(?:" + "|".join(map(re.escape, words)) + r")\b|;|:")
+    return re.compile(rf",\s+{either(words)}\b|;|:")
 
 
 def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list[tuple[int, int]]:

@@ -23,6 +23,13 @@ ENGINES = {
 RETRIEVING_ENGINES = frozenset(name for name, cls in ENGINES.items() if getattr(cls, "uses_pair_retrieval", False))
 
 
+def answered_from_pair_retrieval(engines) -> bool:
+    """Did an answer set (the engines its answers name) answer from the pair's retrieval, so that
+    retrieval's scores are its own?"""
+    engines = set(engines)
+    return bool(engines) and engines <= RETRIEVING_ENGINES
+
+
 def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
     try:
         cls = ENGINES[name]
@@ -34,4 +41,12 @@ def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
         raise ValueError(f"engine {name!r}: bad settings: {exc}") from None
 
 
-__all__ = ["RETRIEVING_ENGINES", "ENGINES", "Engine", "EngineAnswer", "RetrievalContext", "make_engine"]
+__all__ = [
+    "RETRIEVING_ENGINES",
+    "answered_from_pair_retrieval",
+    "ENGINES",
+    "Engine",
+    "EngineAnswer",
+    "RetrievalContext",
+    "make_engine",
+]
