@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, gold_texts, mine_needles
+from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, STATED_KINDS, gold_texts, mine_needles, without_notes
 from ragpipe.text.figures import find_figures
 from ragpipe.text.matching import find_needle, same_figure_loosely
 
@@ -18,8 +18,8 @@ def _magnitude_match(needle: str, text: str) -> bool:
 
 def assert_needle_invariants(frame: pd.DataFrame, questions, pages: pd.DataFrame) -> None:
     """No kept needle occurs in its question; every kept needle occurs in its gold text, where recorded,
-    except a computed figure, which is in the gold answer and nowhere in the gold text, and an absence,
-    which is the gold answer saying there is none."""
+    except a computed figure, which is in the gold answer and nowhere in the gold text, and what the gold
+    answer says of the measure (there is none, it does not apply, it is flat)."""
     by_id = {q.id: q for q in questions}
     kept = frame[frame["status"] == "kept"]
     assert len(kept) > 0
@@ -30,8 +30,8 @@ def assert_needle_invariants(frame: pd.DataFrame, questions, pages: pd.DataFrame
             assert not any(abs(f.value) == abs(find_figures(row.needle)[0].value) for f in find_figures(q.text)), row
         elif row.kind != "option":
             assert find_needle(row.needle, q.text, find_figures(q.text), kind=kind) is None, row
-        if row.kind == "absence":  # a gold answer that says there is none: the needle is that answer, whole
-            assert row.source == "gold_answer" and row.needle == q.gold_answer.strip().rstrip("."), row
+        if row.kind in ("absence", *STATED_KINDS):  # what the gold answer says (none; n/a; flat): the answer, whole
+            assert row.source == "gold_answer" and row.needle == without_notes(q.gold_answer.strip()).rstrip("."), row
             continue
         if row.source == "gold_answer":  # the option a choice question's gold answer picks: named in the question
             assert row.kind == "option" and find_needle(row.needle, q.gold_answer, [], kind="term"), row

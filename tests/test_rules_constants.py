@@ -23,7 +23,9 @@ def test_the_shipped_file_states_every_constant_as_its_default():
     assert rules.assertions.model_dump() == {**Assertions().model_dump(), **rules.assertions.model_dump()}
     assert rules.assertions.pivots == Assertions().pivots and rules.assertions.small_number == Assertions().small_number
     assert rules.assertions.exchange_words == Assertions().exchange_words
-    assert rules.assertions.general_words == Assertions().general_words
+    # words added since the field existed are in the shipped file only: a rules text without the field
+    # meant the words of its time
+    assert set(Assertions().general_words) < set(rules.assertions.general_words)
     assert rules.attribution.clause_ends == Attribution().clause_ends
     assert rules.citations.marker_pattern == Citations().marker_pattern
 

@@ -52,6 +52,10 @@ class NeedleRecord(Record):
 
 NEEDLE_COLUMNS = NeedleRecord.columns()
 FIGURE_KINDS = {"money", "number", "percent", "year"}
+STATED_KINDS = {
+    "inapplicable": "the gold answer says the measure does not apply",
+    "unchanged": "the gold answer says the quantity is flat or nil",
+}
 COMPUTED = "gold_answer_computed"  # the source of a figure kept from the gold answer alone
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
 MIN_COMMON_DOCS = 3  # ... and commonness needs documents to compare: below three, no word is too common
@@ -189,6 +193,14 @@ _ABSENCE = re.compile(
     r"|\b(?:did|does|do|has|have|had) not (?:\w+ )?any\b|\bnot involved in\b",
     re.IGNORECASE,
 )
+# the gold answer says the measure asked about does not apply ("gross margin is not a relevant metric",
+# "Performance is not measured through operating margin"): an answer that says so agrees
+_INAPPLICABLE = re.compile(
+    r"\bnot (?:a |an |the )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b|\bnot measured (?:through|by)\b",
+    re.IGNORECASE,
+)
+# the gold answer says the quantity did not move or is nil ("Real growth was flat", "the ratio is zero")
+_UNCHANGED = re.compile(r"\b(?:is|was|were|are|remained|been|stayed)\s+(?:flat|zero|unchanged|nil)\b", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"\bhow many\b", re.IGNORECASE)
 
 
@@ -196,9 +208,20 @@ def _in_date_or_period(fig: Figure, text: str) -> bool:
     return any(m.start() <= fig.start < m.end() for m in _DATE_OR_PERIOD.finditer(text))
 
 
+# a sentence of the gold answer about the answer itself ("The answer here assumes FY2023 refers to the 12
+# months ended on January 28, 2023", "This answer considers only ...", "Note: ...") tells the reader how it
+# was worked out; what a correct answer must carry is in the other sentences
+_NOTE = re.compile(r"(?:^|(?<=[.!?])\s+)(?:(?:the|this) answer\b|note:)[^.!?]*(?:[.!?]|$)", re.IGNORECASE)
+
+
+def without_notes(gold: str) -> str:
+    """The gold answer without its sentences about the answer itself."""
+    return _NOTE.sub("", gold).strip() or gold
+
+
 def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
-    """Every needle candidate of the gold answer, some already rejected."""
-    answer = question.gold_answer.strip()
+    """Every needle candidate of the gold answer (its notes about itself left out), some already rejected."""
+    answer = without_notes(question.gold_answer.strip())
     out: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
 
@@ -275,6 +298,10 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
                 add(Candidate(phrase, "term", phrase.lower(), "too common" if common(phrase) else None))
     if _ABSENCE.search(answer):
         add(Candidate(whole, "absence", "absence"))
+    if _INAPPLICABLE.search(answer):
+        add(Candidate(whole, "inapplicable", "inapplicable"))
+    if _UNCHANGED.search(answer):
+        add(Candidate(whole, "unchanged", "unchanged"))
     return out
 
 
@@ -313,6 +340,9 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
             rows.append(
                 NeedleRecord(**base, status="kept", reason="the option the gold answer picks", source="gold_answer")
             )
+            continue
+        if c.kind in STATED_KINDS:  # what the gold answer says of the measure itself, whatever the question's words
+            rows.append(NeedleRecord(**base, status="kept", reason=STATED_KINDS[c.kind], source="gold_answer"))
             continue
         if in_question:
             rows.append(NeedleRecord(**base, status="rejected", reason="present in question"))

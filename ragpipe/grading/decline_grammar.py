@@ -65,7 +65,7 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
     if g.inabilities:
         out.append(
             (
-                rf"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to) {_any(g.inabilities)}\b",
+                rf"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to|not possible to|impossible to) {_any(g.inabilities)}\b",
                 'the answerer says it cannot answer ("I can\'t tell you")',
             )
         )

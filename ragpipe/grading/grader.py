@@ -37,7 +37,7 @@ from ragpipe.grading.polarity import implied_polarity, stated_polarity
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import own_voice
 from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
-from ragpipe.text.matching import find_needle
+from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
 
 
 @dataclass
@@ -83,7 +83,14 @@ def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: 
 # Mined needles matched by stem; the option a choice question's gold answer picks, and a short gold
 # answer taken whole, only in the answer's first sentence: where an answer gives its choice, while a
 # dump of the filing mentions every option somewhere.
-LEAD_KINDS = {"term": "term", "option": "lead_term", "answer": "lead_phrase", "absence": "absence"}
+LEAD_KINDS = {
+    "term": "term",
+    "option": "lead_term",
+    "answer": "lead_phrase",
+    "absence": "absence",
+    "inapplicable": "inapplicable",
+    "unchanged": "unchanged",
+}
 
 
 def asks_for_figure(question: str, rules: Rules) -> bool:
@@ -127,6 +134,15 @@ def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
 def _sourced(mined: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str, str], ...]:
     """(needle, kind, source) for each mined needle; a pair without its source is from the gold text."""
     return tuple((n, k, rest[0] if rest else "gold_text") for n, k, *rest in mined)
+
+
+def _computed(needle: str, figures: list[Figure], rules: Rules) -> tuple[int, int] | None:
+    """A figure the gold answer computed, found among the answer's (see same_computed_figure)."""
+    n = rules.needles
+    gold = figure_needle(needle)
+    if gold is None:
+        return None
+    return find_computed_figure(gold, figures, n.computed_last_place, n.computed_ratio_as_percent)
 
 
 def _grade_answerable(
@@ -180,7 +196,11 @@ def _grade_answerable(
             )
 
     # each check is a list of (needle, match kind) alternatives; a check passes when any matches
-    checks: list[tuple[str, list[tuple[str, str]]]] = [("must_contain", [(n, "phrase")]) for n in question.must_contain]
+    # an authored figure that mining found nowhere in the filing was computed for the gold answer
+    made = {n for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED}
+    checks: list[tuple[str, list[tuple[str, str]]]] = [
+        ("must_contain", [(n, "computed_figure" if n in made else "phrase")]) for n in question.must_contain
+    ]
     if question.must_contain_any:
         checks.append(("must_contain_any", [(n, "phrase") for n in question.must_contain_any]))
     source = "authored"
@@ -188,6 +208,8 @@ def _grade_answerable(
     implied = question.polarity is not None and stated is None
     if implied:
         stated = implied_polarity(question.text, text, rules)
+        if stated and any(stated[1] <= s < stated[2] for s, _, _ in decision.spans):
+            stated = None  # a sentence that declines ("there is no information on X's ratio") restates, not answers
     if not checks and key is None:
         source = "mined"
         # every kept figure; the kept names, quotes and phrases (one of them) only when there is
@@ -195,7 +217,7 @@ def _grade_answerable(
         # answer (never printed in the filing) are required where the question asks for a number;
         # elsewhere they are one acceptable needle among the names and phrases ("Which region ...?"
         # "Las Vegas, ~90% of EBITDAR"), and a yes/no answer that gives its polarity needs none.
-        computed = [(n, "mined_figure") for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
+        computed = [(n, "computed_figure") for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
         if question.polarity and stated:
             computed = []
         required = asks_for_figure(question.text, rules)
@@ -223,7 +245,13 @@ def _grade_answerable(
             matched.append({"kind": "money_key", "needle": question.money_key, "start": hit.start, "end": hit.end})
     for label, alternatives in checks:
         for needle, kind in alternatives:
-            span = stated[1:] if kind == "implied" else find_needle(needle, text, figures, tol, kind)
+            span = (
+                stated[1:]
+                if kind == "implied"
+                else _computed(needle, figures, rules)
+                if kind == "computed_figure"
+                else find_needle(needle, text, figures, tol, kind)
+            )
             if span:
                 passed += 1
                 matched.append({"kind": label, "needle": needle, "start": span[0], "end": span[1]})

@@ -36,10 +36,17 @@ def _antonym_stems(antonyms: tuple[tuple[str, str], ...]) -> tuple[tuple[str, st
     return tuple(((tokenize(a) or [""])[0], (tokenize(b) or [""])[0]) for a, b in antonyms)
 
 
+def _asked(question: str) -> str:
+    """The question proper: its text up to the first question mark. What follows is an instruction
+    ("If working capital is not a useful metric, then state that"), not part of what is restated."""
+    end = question.find("?")
+    return question if end < 0 else question[: end + 1]
+
+
 def implied_polarity(question: str, text: str, rules: Rules) -> tuple[str, int, int] | None:
     """Yes or No from a first sentence that restates the question, and that sentence's span."""
     p = rules.polarity
-    asked = _stems(question)
+    asked = _stems(_asked(question))
     start, end = first_sentence(text)
     sentence = text[start:end]
     said = set(tokenize(sentence))

@@ -176,6 +176,9 @@ class Money(BaseModel):
 class Needles(BaseModel):
     model_config = ConfigDict(extra="forbid")
     figure_question_patterns: list[DeclinePattern] = Field(default_factory=list)
+    # defaults are what rules files without these fields meant: computed figures matched as printed ones
+    computed_last_place: int = Field(0, ge=0, le=2)
+    computed_ratio_as_percent: bool = False
 
 
 class Answers(BaseModel):

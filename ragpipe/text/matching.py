@@ -12,7 +12,7 @@ grader both use these functions, so "kept because the gold text has it" and
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from ragpipe.text.figures import Figure, find_figures, same_value
@@ -109,19 +109,42 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
     if not target or target[0] not in text.lower():  # the folded first word is a prefix of its every form
         return None
     words, spans, where = _tokens(text)
+    acronyms = _acronyms(phrase)
     for i in where.get(target[0], ()):  # only where the first word stands
-        j = _match_at(target, words, i)
+        j = _match_at(target, words, i, acronyms)
         if j is not None:
             return spans[i][0], spans[j - 1][1]
     return None
 
 
-def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int) -> int | None:
-    """The index after the match of `target` starting at words[i], or None."""
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
+
+
+@lru_cache(maxsize=512)
+def _acronyms(phrase: str) -> frozenset[str]:
+    """The phrase's words written in capitals ("JV" in "Consumer Healthcare JV Transaction"), folded."""
+    return frozenset(_fold(a.lower()) for a in _ACRONYM.findall(phrase))
+
+
+def _spelled_out(acronym: str, words: tuple[str, ...], j: int) -> int:
+    """How many words from words[j] spell `acronym` by their initials ("joint venture" for "jv"), with the
+    acronym itself in brackets after them ("joint venture (jv)"); 0 when they do not."""
+    n = len(acronym)
+    if j + n > len(words) or any(not w[:1] == c for w, c in zip(words[j : j + n], acronym)):
+        return 0
+    return n + (j + n < len(words) and words[j + n] == acronym)
+
+
+def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int, acronyms=frozenset()) -> int | None:
+    """The index after the match of `target` starting at words[i], or None. A capitalized acronym of the
+    target is also met by the words it abbreviates."""
     j = i
     for k, want in enumerate(target):
         if j >= len(words):
             return None
+        if want in acronyms and not _same_word(want, words[j]) and _spelled_out(want, words, j):
+            j += _spelled_out(want, words, j)
+            continue
         if not _same_word(want, words[j]):
             # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
             if k > 0 and target[k - 1] in _MONTHS and want.isdigit() and len(want) == 4 and _DAY.fullmatch(words[j]):
@@ -191,6 +214,41 @@ def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] 
     return None
 
 
+def same_computed_figure(gold: Figure, other: Figure, last_place: int, ratio_as_percent: bool) -> bool:
+    """A figure the gold answer computed (a ratio, a growth rate), found in an answer that computed it
+    too: as `same_figure_loosely`, or off by at most `last_place` units in the last digit the gold
+    writes, when the gold has two significant digits or more (each step of a calculation rounds:
+    3.45 for 3.46, 101.4% for 101.5%; never 2% for 3%), or, with `ratio_as_percent`, a plain ratio
+    given as a percent or the other way round (79.82% for 0.8). Never money: the money key is exact."""
+    if same_figure_loosely(gold, other):
+        return True
+    if gold.is_money or other.is_money:
+        return False
+    if gold.is_percent != other.is_percent:
+        if not ratio_as_percent or gold.scale_word or other.scale_word:
+            return False
+        hundred = Decimal(100)
+        value = other.value / hundred if other.is_percent else other.value * hundred
+        decimals = other.decimals + (2 if other.is_percent else -2)
+        other = Figure(other.text, value, max(decimals, 0), False, gold.is_percent, other.start, other.end)
+        if same_figure_loosely(gold, other):
+            return True
+    if not last_place or other.decimals < gold.decimals or gold.value == 0:
+        return False
+    unit = Decimal(1).scaleb(-gold.decimals)
+    if abs(gold.value) < 10 * unit:  # one significant digit: a unit off is a different answer
+        return False
+    rounded = abs(other.value).quantize(unit, rounding=ROUND_HALF_UP)
+    return abs(rounded - abs(gold.value)) <= last_place * unit
+
+
+def find_computed_figure(gold: Figure, figures: list[Figure], last_place: int, ratio_as_percent: bool):
+    for other in figures:
+        if same_computed_figure(gold, other, last_place, ratio_as_percent):
+            return other.start, other.end
+    return None
+
+
 _SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
 _WORD_CHAR = re.compile(r"\w")
 
@@ -218,6 +276,19 @@ def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
 _NONE = re.compile(r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
 
 
+STATED = {
+    "inapplicable": re.compile(
+        r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
+        r"|\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
+        re.IGNORECASE,
+    ),
+    "unchanged": re.compile(
+        r"\b(?:flat|unchanged|zero|no change|in line with)\b|(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
+        re.IGNORECASE,
+    ),
+}
+
+
 def first_sentence(text: str) -> tuple[int, int]:
     """(start, end) of the first sentence with words in it, its stop excluded: where an answer gives
     its choice or its yes/no (blanked attributions are spaces, so offsets hold)."""
@@ -242,6 +313,9 @@ def find_needle(
     if kind == "absence":  # the answer's first sentence says there is none
         _, end = first_sentence(text)
         m = _NONE.search(text, 0, end)
+        return (m.start(), m.end()) if m else None
+    if kind in STATED:  # the answer says the measure does not apply, or that the quantity is flat or nil
+        m = STATED[kind].search(text)
         return (m.start(), m.end()) if m else None
     if kind in ("lead_term", "lead_phrase"):
         _, end = first_sentence(text)
