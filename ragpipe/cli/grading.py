@@ -128,3 +128,8 @@ def _print_agreement(report: dict, as_json: bool) -> None:
             str(r["false_correct_numeric"]),
         )
     console.print(table)
+    scale = report.get("scale", {})
+    if scale.get("declines") == "incorrect":
+        console.print(
+            f"the labels have no refusal class: the grader's {scale['declines_folded']} decline(s) count as incorrect"
+        )

@@ -28,7 +28,7 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question
 from ragpipe.text.figures import Figure, find_figures
-from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
+from ragpipe.text.matching import find_date, find_figure_loosely, find_phrase, find_stem, full_dates
 from ragpipe.text.tokenize import STOPWORDS, tokenize
 from ragpipe.warehouse.record import Record
 
@@ -63,7 +63,7 @@ MIN_COMMON_DOCS = 3  # ... and commonness needs documents to compare: below thre
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
 _NAME = re.compile(
     r"(?<![\w-])(?:[A-Z][\w&'.+-]*[\w+]|[A-Z])"
-    r"(?:[ \t]+(?:of[ \t]+|and[ \t]+|for[ \t]+|&[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*"
+    r"(?:[ \t]+(?:(?:of|and|for|&|da|de|di|du|del|della|der|van|von|la|le|bin|al)[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*"
 )
 _CLAUSE = re.compile(r"[.,;:()\[\]\n!?\"\u201c\u201d]+")
 _WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z]+(?:-[a-z]+)*(?![A-Za-z0-9])")
@@ -150,7 +150,10 @@ class Commonness:
 
 
 def _locate(candidate: Candidate, text: str) -> int | None:
-    span = (find_stem if candidate.kind == "term" else find_phrase)(candidate.needle, text)
+    if candidate.kind == "date":
+        span = find_date(candidate.needle, text)
+    else:
+        span = (find_stem if candidate.kind == "term" else find_phrase)(candidate.needle, text)
     return span[0] if span else None
 
 
@@ -244,6 +247,8 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
                 c.reject = "too common"
         add(c)
 
+    for iso, start, end in full_dates(answer):  # a day is one needle: "July 4, 1776", not "July" and 1776
+        add(Candidate(answer[start:end], "date", iso))
     common = commonness.too_common
     for option in chosen_options(question.text, answer):
         add(Candidate(option, "option", option.lower(), option=True))

@@ -73,9 +73,23 @@ def agreement(frame: pd.DataFrame) -> dict:
     }
 
 
+def on_the_labels_scale(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
+    """The grader's classes on the scale the people used. People who could only say correct or
+    incorrect (no answer of the set is labelled a refusal) put every decline under incorrect: there
+    the grader's declines count as incorrect too, or each would be a disagreement no grader could
+    avoid. Decided once for the whole labelled set, so its breakdowns share one scale."""
+    if (frame["human"] == REFUSAL).any() or frame.empty:
+        return frame, {"classes": list(HUMAN_CLASSES), "declines": "refusal"}
+    folded = frame.assign(grader=frame["grader"].replace(REFUSAL, INCORRECT))
+    declined = int((frame["grader"] == REFUSAL).sum())
+    return folded, {"classes": [CORRECT, INCORRECT], "declines": "incorrect", "declines_folded": declined}
+
+
 def agreement_report(frame: pd.DataFrame) -> dict:
-    """Overall figures, then the same per question type and per labelled file."""
+    """Overall figures, then the same per question type and per labelled file, on the labels' scale."""
+    frame, scale = on_the_labels_scale(frame)
     report = agreement(frame)
+    report["scale"] = scale
     report["by_question_type"] = {t: agreement(g) for t, g in frame.groupby("question_type", sort=True)}
     report["by_file"] = {f: agreement(g) for f, g in frame.groupby("file", sort=True)}
     return report

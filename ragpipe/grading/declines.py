@@ -113,7 +113,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def _patterns(rules: Rules) -> tuple[str, ...]:
-    _, patterns, parts = rules.decline_key
+    _, patterns, _, parts = rules.decline_key
     return patterns + _grammar(parts)
 
 
@@ -156,7 +156,17 @@ def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
         if found is not None:
             spans.append((start, found.end(), found.group(0)))
         m = anything.search(text, start + 1)
+    opening = _opening(rules.decline_key[2])
+    o = opening.match(text) if opening is not None else None
+    if o is not None and not any(x in o.group(0) for x in excluded):
+        spans.insert(0, (o.start(), o.end(), o.group(0)))  # at 0: still in order of position
     return spans
+
+
+@lru_cache(maxsize=16)
+def _opening(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The refusals that count only where an answer opens, as one pattern for `re.match`."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 
 def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

@@ -222,8 +222,9 @@ def _grade_answerable(
             computed = []
         required = asks_for_figure(question.text, rules)
         checks = [("mined", [(n, "mined_figure")]) for n, k, src in mined if k in FIGURE_KINDS and src != COMPUTED]
+        checks += [("mined", [(n, "date")]) for n, k, _ in mined if k == "date"]  # a day is as exact as a figure
         checks += [("mined", [c]) for c in computed] if required else []
-        terms = [(n, LEAD_KINDS.get(k, "phrase")) for n, k, _ in mined if k not in FIGURE_KINDS]
+        terms = [(n, LEAD_KINDS.get(k, "phrase")) for n, k, _ in mined if k not in FIGURE_KINDS and k != "date"]
         alternatives = terms + ([] if required else computed)
         if alternatives and not checks:
             checks.append(("mined_any", alternatives))

@@ -86,6 +86,9 @@ class Declines(BaseModel):
     patterns: list[DeclinePattern] = Field(default_factory=list)
     grammar: DeclineGrammar = Field(default_factory=DeclineGrammar)
     exclusions: list[Exclusion] = Field(default_factory=list)
+    # matched only where the answer opens (re.match on the lower-cased answer): "I can't ..." with any verb
+    # refuses when an answer starts with it, and is an aside in the middle of one that answers
+    openings: list[DeclinePattern] = Field(default_factory=list)
 
     @field_validator("phrases")
     @classmethod
@@ -229,6 +232,7 @@ class Rules(BaseModel):
         return (
             tuple(p for p in self.declines.phrases if p.lower() not in self.excluded),
             tuple(p.pattern for p in self.declines.patterns),
+            tuple(p.pattern for p in self.declines.openings),
             (
                 tuple(g.sources),
                 tuple(g.telling_verbs),

@@ -276,6 +276,35 @@ def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
 _NONE = re.compile(r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
 
 
+_MONTH_NAMES = "january february march april may june july august september october november december".split()
+_MONTH = r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_FULL_DATE = re.compile(
+    r"\b(?:" + _MONTH.format("m1") + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?"
+    r"|(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH.format("m2") + r",?)"
+    r"\s+(?P<y>\d{4})\b",
+    re.IGNORECASE,
+)
+
+
+def full_dates(text: str) -> list[tuple[str, int, int]]:
+    """Every day-month-year date in `text` as (ISO date, start, end), however it is written:
+    "July 4, 1776", "4th of July, 1776", "4 July 1776"."""
+    out = []
+    for m in _FULL_DATE.finditer(text):
+        month = (m.group("m1") or m.group("m2")).lower()[:3]
+        day = int(m.group("d1") or m.group("d2"))
+        number = next(i for i, name in enumerate(_MONTH_NAMES, 1) if name.startswith(month))
+        if 1 <= day <= 31:
+            out.append((f"{m.group('y')}-{number:02d}-{day:02d}", m.start(), m.end()))
+    return out
+
+
+def find_date(needle: str, text: str) -> tuple[int, int] | None:
+    """The span of the day `needle` names, written any way `full_dates` reads."""
+    wanted = {iso for iso, _, _ in full_dates(needle)}
+    return next(((s, e) for iso, s, e in full_dates(text) if iso in wanted), None)
+
+
 STATED = {
     "inapplicable": re.compile(
         r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
@@ -314,6 +343,8 @@ def find_needle(
         _, end = first_sentence(text)
         m = _NONE.search(text, 0, end)
         return (m.start(), m.end()) if m else None
+    if kind == "date":
+        return find_date(needle, text)
     if kind in STATED:  # the answer says the measure does not apply, or that the quantity is flat or nil
         m = STATED[kind].search(text)
         return (m.start(), m.end()) if m else None
