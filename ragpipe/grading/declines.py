@@ -211,9 +211,10 @@ def _clause_pivot(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"[,;]\s*{either(words)}\b\W*")
 
 
-def _clause_turn(text: str, start: int, end: int, spans, rules: Rules) -> tuple[int, int] | None:
-    """The clause after the sentence's last decline that turns and speaks of the world, if there is one."""
-    last = max(e for s, e, _ in spans if start <= s < end)
+def _clause_turn(text: str, end: int, inside, rules: Rules) -> tuple[int, int] | None:
+    """The clause after the sentence's last decline (`inside`: the sentence's decline spans) that turns
+    and speaks of the world, if there is one."""
+    last = max(e for _, e, _ in inside)
     m = _clause_pivot(tuple(rules.assertions.pivots)).search(text, last, end)
     if m is None:
         return None
@@ -239,7 +240,11 @@ def decide(answer: str, rules: Rules) -> Decision:
         while k < len(starts) and starts[k] < start:
             k += 1
         if k < len(starts) and starts[k] < end:  # a decline sentence ...
-            turn = _clause_turn(text, start, end, spans, rules) if rules.assertions.turn_within_sentence else None
+            j = k
+            while j < len(starts) and starts[j] < end:
+                j += 1
+            inside = spans[k:j]  # this sentence's spans only: the sweep stays linear in the answer
+            turn = _clause_turn(text, end, inside, rules) if rules.assertions.turn_within_sentence else None
             hedged = turn is not None and hypothetical is not None and hypothetical.search(text[turn[0] : turn[1]])
             if turn is not None and not hedged and turn[1] > gave_up:
                 asserted.append(turn)  # ... that turns: "I don't have the store list, but dealers sell them"
