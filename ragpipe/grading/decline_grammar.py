@@ -72,7 +72,7 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
     if g.inabilities and g.unwilling:
         out.append(
             (
-                rf"(?<![\w']){_any(g.unwilling)} {_any(g.inabilities)}\b",
+                rf"\b(?<!'){_any(g.unwilling)} {_any(g.inabilities)}\b",
                 'the answerer says it will not answer ("I won\'t provide that", "I\'d rather not answer")',
             )
         )

@@ -33,3 +33,4 @@ def _render(node: dict, space: str) -> str:
     if ends:
         return f"(?:{body})?" if len(branches) > 1 or len(body) > 1 else f"{body}?"
     return body
+

@@ -66,7 +66,7 @@ class DeclineGrammar(BaseModel):
     @field_validator("unwilling")
     @classmethod
     def _phrases(cls, v: list[str]) -> list[str]:
-        bad = [p for p in v if not re.fullmatch(r"[a-z0-9'][a-z0-9' -]*[a-z]", p)]
+        bad = [p for p in v if not re.fullmatch(r"[a-z0-9][a-z0-9' -]*[a-z]", p)]
         if bad:
             raise ValueError(f"unwilling phrases are lower-case words: {bad}")
         return v
