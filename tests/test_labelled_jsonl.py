@@ -50,3 +50,24 @@ def test_agreement_on_the_example_file(tmp_path):
     assert set(report["by_file"]) == {"model-a", "model-b", "model-c"}
     assert "labelled-answers.jsonl:12: field label" in out.stderr
     assert not (tmp_path / "ragpipe.duckdb").exists()  # nothing stored: the file is graded in memory
+
+
+def test_a_gold_answer_may_list_its_accepted_forms(tmp_path, rules):
+    """Open-domain sets give several accepted answers ("William Shakespeare", "Shakespeare", "the Bard"):
+    any one is the key; a list of only "no" is the yes/no key; an empty list is a problem on its line."""
+    from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+
+    forms = ["William Shakespeare", "Shakespeare", "the Bard"]
+    lines = [
+        {"question": "Who wrote Hamlet?", "gold_answer": forms, "answer": "It was Shakespeare.", "label": "correct"},
+        {"question": "Who wrote Hamlet?", "gold_answer": forms, "answer": "The Bard of Avon.", "label": "correct"},
+        {"question": "Who wrote Hamlet?", "gold_answer": forms, "answer": "Christopher Marlowe.", "label": "incorrect"},
+        {"question": "Can penguins fly?", "gold_answer": ["no"], "answer": "Penguins cannot fly.", "label": "correct"},
+        {"question": "Can penguins fly?", "gold_answer": [], "answer": "They cannot.", "label": "correct"},
+    ]
+    path = tmp_path / "labels.jsonl"
+    path.write_text("".join(json.dumps({**line, "system": f"s{i}"}) + "\n" for i, line in enumerate(lines)))
+    report = agreement_for_jsonl(path, rules)
+    assert report["n"] == 4 and report["accuracy"] == 1.0
+    [problem] = report["problems"]
+    assert ":5: field gold_answer" in problem

@@ -40,7 +40,9 @@ class LabelledAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid")
     question: str = Field(min_length=1)
     kind: Literal["answerable", "negative", "ambiguous"] = "answerable"
-    gold_answer: str = ""
+    gold_answer: str | list[str] = Field(
+        "", description="the gold answer, or its accepted forms (any one of them is the key, as `needles`)"
+    )
     answer: str
     label: Literal["correct", "incorrect", "refusal"]
     question_id: str | None = None
@@ -61,19 +63,32 @@ class LabelledAnswer(BaseModel):
     def qid(self) -> str:
         return self.question_id or "q-" + hashlib.sha256(self.question.encode()).hexdigest()[:12]
 
+    @field_validator("gold_answer")
+    @classmethod
+    def _forms(cls, value: str | list[str]) -> str | list[str]:
+        if isinstance(value, list) and (not value or any(not v.strip() for v in value)):
+            raise ValueError("a list of gold answers needs at least one, none blank")
+        return value
+
+    def gold_text(self) -> str:
+        """The gold answer as text: the first of its accepted forms."""
+        return self.gold_answer[0] if isinstance(self.gold_answer, list) else self.gold_answer
+
     def as_question(self) -> Question:
         qid = self.qid()
+        forms = self.gold_answer if isinstance(self.gold_answer, list) else []
+        forms = [f for f in forms if f.strip().lower().rstrip(".") not in ("yes", "no")]  # yes/no: the polarity
         return Question(
             id=qid,
             text=self.question,
             kind=self.kind,
             question_type=self.question_type,
-            gold_answer=self.gold_answer,
+            gold_answer=self.gold_text(),
             golden_docs=[f"gold:{qid}"],
             must_contain=self.must_contain,
-            must_contain_any=self.needles,
+            must_contain_any=self.needles + [f for f in forms if f not in self.needles],
             money_key=self.money_key,
-            polarity=self.polarity or polarity_of(self.question, self.gold_answer),
+            polarity=self.polarity or polarity_of(self.question, self.gold_text()),
         )
 
 
