@@ -16,8 +16,8 @@ from ragpipe.corpus.questions import Question
 from ragpipe.evaluation.agreement import agreement_report
 from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
 from ragpipe.grading.grader import grade
-from ragpipe.text.matching import find_phrase, full_dates, same_computed_figure
 from ragpipe.text.figures import find_figures
+from ragpipe.text.matching import find_phrase, full_dates, same_computed_figure
 from tests.test_grader_outside_finance import _graded
 
 
@@ -65,7 +65,7 @@ def test_refusals_are_declines_whatever_the_verb(rules, answer):
     ],
 )
 def test_an_inability_in_the_middle_of_an_answer_is_an_aside(rules, answer):
-    """"I can't ..." with any verb refuses where an answer opens with it, not where an answer says it in passing."""
+    """ "I can't ..." with any verb refuses where an answer opens with it, not where an answer says it in passing."""
     assert not grade(q(text="How do I kill a Python process?", must_contain=["x"]), answer, [], rules).declined
 
 

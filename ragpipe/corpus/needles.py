@@ -61,9 +61,11 @@ TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names 
 MIN_COMMON_DOCS = 3  # ... and commonness needs documents to compare: below three, no word is too common
 
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
+# the small words a name keeps inside it ("Bank of America", "Leonardo da Vinci", "Ludwig van Beethoven")
+_NAME_PARTICLES = "of|and|for|&|da|de|di|du|del|della|der|van|von|la|le|bin|al"
 _NAME = re.compile(
     r"(?<![\w-])(?:[A-Z][\w&'.+-]*[\w+]|[A-Z])"
-    r"(?:[ \t]+(?:(?:of|and|for|&|da|de|di|du|del|della|der|van|von|la|le|bin|al)[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*"
+    rf"(?:[ \t]+(?:(?:{_NAME_PARTICLES})[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*"
 )
 _CLAUSE = re.compile(r"[.,;:()\[\]\n!?\"\u201c\u201d]+")
 _WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z]+(?:-[a-z]+)*(?![A-Za-z0-9])")

@@ -16,6 +16,20 @@ from ragpipe.grading.rules import DeclineGrammar
 _NOT = trie_pattern(
     ["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " "
 )
+_CANNOT = trie_pattern(
+    [
+        "can't",
+        "cannot",
+        "can not",
+        "couldn't",
+        "could not",
+        "unable to",
+        "not able to",
+        "not possible to",
+        "impossible to",
+    ],
+    " ",
+)
 _BE = trie_pattern(["is", "are", "was", "were", "has been", "have been", "had been"], " ")
 
 
@@ -65,7 +79,7 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
     if g.inabilities:
         out.append(
             (
-                rf"\b(?:can't|cannot|can not|couldn't|could not|unable to|not able to|not possible to|impossible to) {_any(g.inabilities)}\b",
+                rf"\b{_CANNOT} {_any(g.inabilities)}\b",
                 'the answerer says it cannot answer ("I can\'t tell you")',
             )
         )

@@ -33,4 +33,3 @@ def _render(node: dict, space: str) -> str:
     if ends:
         return f"(?:{body})?" if len(branches) > 1 or len(body) > 1 else f"{body}?"
     return body
-

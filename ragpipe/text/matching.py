@@ -277,7 +277,10 @@ _NONE = re.compile(r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.
 
 
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
-_MONTH = r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_MONTH = (
+    r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
 _FULL_DATE = re.compile(
     r"\b(?:" + _MONTH.format("m1") + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?"
     r"|(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH.format("m2") + r",?)"
