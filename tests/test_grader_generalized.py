@@ -6,19 +6,16 @@ refusal and open-domain ones on invented answers of the kinds other labelled
 sets hold, where FinanceBench did not move.
 """
 
-import json
-
 import pandas as pd
 import pytest
 
 from ragpipe.corpus.needles import mine_needles, without_notes
 from ragpipe.corpus.questions import Question
 from ragpipe.evaluation.agreement import agreement_report
-from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
 from ragpipe.grading.grader import grade
 from ragpipe.text.figures import find_figures
 from ragpipe.text.matching import find_phrase, full_dates, same_computed_figure
-from tests.test_grader_outside_finance import _graded
+from tests.test_grader_outside_finance import _graded, agreement_on_lines
 
 
 def q(**kw):
@@ -205,14 +202,7 @@ def test_a_day_is_one_needle_however_it_is_written(tmp_path, rules):
         (painted, "Leonardo da Vinci", "Leonardo da Vinci painted it.", "correct"),
         (painted, "Leonardo da Vinci", "It was painted by Leonardo DiCaprio.", "incorrect"),  # a name is whole
     ]
-    path = tmp_path / "labels.jsonl"
-    path.write_text(
-        "".join(
-            json.dumps({"question": qt, "gold_answer": g, "answer": a, "label": lab, "system": f"s{i}"}) + "\n"
-            for i, (qt, g, a, lab) in enumerate(lines)
-        )
-    )
-    report = agreement_for_jsonl(path, rules)
+    report = agreement_on_lines(tmp_path, lines, rules)
     assert report["accuracy"] == 1.0, report["confusion"]
 
 

@@ -77,16 +77,22 @@ def test_a_yes_no_gold_answer_in_anyones_labels_is_the_key(tmp_path, rules):
     """A yes/no question whose gold answer opens with Yes or No is graded by that word, in the generic
     labels format as in FinanceBench (one function decides it: corpus.questions.polarity_of); "cannot"
     negates a restated question."""
-    import json
-
-    from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
-
     lines = [
         ("Is Paris the capital of France?", "Yes", "Yes, Paris is the capital of France.", "correct"),
         ("Is Paris the capital of France?", "Yes", "No, it is Lyon.", "incorrect"),
         ("Can penguins fly?", "no", "Penguins cannot fly; their wings are adapted for swimming.", "correct"),
         ("Can penguins fly?", "no", "Yes, some penguins can fly short distances.", "incorrect"),
     ]
+    report = agreement_on_lines(tmp_path, lines, rules)
+    assert report["n"] == 4 and report["accuracy"] == 1.0
+
+
+def agreement_on_lines(tmp_path, lines, rules) -> dict:
+    """The agreement report on a labels file of (question, gold answer, answer, label), one system a line."""
+    import json
+
+    from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+
     path = tmp_path / "labels.jsonl"
     path.write_text(
         "".join(
@@ -94,8 +100,7 @@ def test_a_yes_no_gold_answer_in_anyones_labels_is_the_key(tmp_path, rules):
             for i, (qt, g, a, lab) in enumerate(lines)
         )
     )
-    report = agreement_for_jsonl(path, rules)
-    assert report["n"] == 4 and report["accuracy"] == 1.0
+    return agreement_for_jsonl(path, rules)
 
 
 def _graded(rules, question: Question, answer: str, pages=None) -> str:
