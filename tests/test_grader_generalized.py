@@ -206,6 +206,19 @@ def test_a_day_is_one_needle_however_it_is_written(tmp_path, rules):
     assert report["accuracy"] == 1.0, report["confusion"]
 
 
+def test_a_year_is_the_answer_in_a_short_gold_or_to_a_when_question(tmp_path, rules):
+    """Years are context in a long gold answer ("In FY2022 revenue was $X"), and the answer in a short one."""
+    landed, fell = "When did humans first land on the Moon?", "What happened to the Berlin Wall?"
+    lines = [
+        (landed, "in 1969", "Humans first landed on the Moon in 1969.", "correct"),
+        (landed, "in 1969", "It happened in 1972.", "incorrect"),
+        (fell, "It fell in November 1989", "It fell on November 9, 1989.", "correct"),
+        (fell, "It fell in November 1989", "It fell in November 2001.", "incorrect"),
+    ]
+    report = agreement_on_lines(tmp_path, lines, rules)
+    assert report["accuracy"] == 1.0, report["confusion"]
+
+
 # --- the labels' scale -----------------------------------------------------------------------------------
 
 

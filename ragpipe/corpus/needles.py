@@ -206,6 +206,7 @@ _INAPPLICABLE = re.compile(
 )
 # the gold answer says the quantity did not move or is nil ("Real growth was flat", "the ratio is zero")
 _UNCHANGED = re.compile(r"\b(?:is|was|were|are|remained|been|stayed)\s+(?:flat|zero|unchanged|nil)\b", re.IGNORECASE)
+_WHEN_QUESTION = re.compile(r"\b(?:when|what year|which year)\b", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"\bhow many\b", re.IGNORECASE)
 
 
@@ -237,12 +238,15 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
             out.append(c)
 
     whole = answer.rstrip(".")
+    # a year is the answer, not its context, in a short gold answer ("in 1969", "November 1989") or
+    # where the question asks when
+    short = len(_WORD.findall(whole)) <= 5
     for fig in find_figures(answer):
         kind = _figure_kind(fig)
         c = Candidate(
             fig.text, kind, str(fig.value), context="date or period" if _in_date_or_period(fig, answer) else None
         )
-        if kind == "year" and fig.text != whole:
+        if kind == "year" and fig.text != whole and not (short or _WHEN_QUESTION.search(question.text)):
             c.reject = "year is context, not the answer"
         elif kind == "number" and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
             if not _COUNT_QUESTION.search(question.text):  # "how many ...?": a small count is the answer asked for
