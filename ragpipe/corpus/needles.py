@@ -240,7 +240,7 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
     whole = answer.rstrip(".")
     # a year is the answer, not its context, in a short gold answer ("in 1969", "November 1989") or
     # where the question asks when
-    short = len(_WORD.findall(whole)) <= 5
+    short = len(whole.split()) <= 5
     for fig in find_figures(answer):
         kind = _figure_kind(fig)
         c = Candidate(
