@@ -80,9 +80,10 @@ def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: 
     )
 
 
-# Mined needles matched by stem; the option a choice question's gold answer picks, and a short gold
-# answer taken whole, only in the answer's first sentence: where an answer gives its choice, while a
-# dump of the filing mentions every option somewhere.
+# How mined text needles are matched. Terms by stem; the option a choice question's gold answer picks,
+# and a short gold answer taken whole, only in the answer's first sentence: where an answer gives its
+# choice, while a dump of the filing mentions every option somewhere. What the gold answer says of the
+# measure (there is none, it does not apply, it is flat) by what the answer says of it.
 LEAD_KINDS = {
     "term": "term",
     "option": "lead_term",
@@ -136,12 +137,13 @@ def _sourced(mined: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str, str], 
     return tuple((n, k, rest[0] if rest else "gold_text") for n, k, *rest in mined)
 
 
-def _computed(needle: str, figures: list[Figure], rules: Rules) -> tuple[int, int] | None:
-    """A figure the gold answer computed, found among the answer's (see same_computed_figure)."""
-    n = rules.needles
-    gold = figure_needle(needle)
+def _find(needle: str, kind: str, text: str, figures: list[Figure], tol: Decimal, rules: Rules):
+    """The span of `needle` in the answer, matched as its `kind` says; a figure the gold answer computed
+    is found with the slack its calculation allows (see same_computed_figure)."""
+    gold = figure_needle(needle) if kind == "computed_figure" else None
     if gold is None:
-        return None
+        return find_needle(needle, text, figures, tol, kind)
+    n = rules.needles
     return find_computed_figure(gold, figures, n.computed_last_place, n.computed_ratio_as_percent)
 
 
@@ -246,13 +248,7 @@ def _grade_answerable(
             matched.append({"kind": "money_key", "needle": question.money_key, "start": hit.start, "end": hit.end})
     for label, alternatives in checks:
         for needle, kind in alternatives:
-            span = (
-                stated[1:]
-                if kind == "implied"
-                else _computed(needle, figures, rules)
-                if kind == "computed_figure"
-                else find_needle(needle, text, figures, tol, kind)
-            )
+            span = stated[1:] if kind == "implied" else _find(needle, kind, text, figures, tol, rules)
             if span:
                 passed += 1
                 matched.append({"kind": label, "needle": needle, "start": span[0], "end": span[1]})
