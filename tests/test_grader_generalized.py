@@ -66,6 +66,16 @@ def test_an_inability_in_the_middle_of_an_answer_is_an_aside(rules, answer):
     assert not grade(q(text="How do I kill a Python process?", must_contain=["x"]), answer, [], rules).declined
 
 
+def test_sympathy_is_not_an_apology_for_refusing(rules):
+    question = q(text="How do I cope with grief?", must_contain=["x"])
+    for answer in (
+        "I'm sorry to hear you are feeling down. Here are some things that might help: talk to a friend.",
+        "I am sorry for your loss. Grief takes time; be gentle with yourself.",
+    ):
+        assert not grade(question, answer, [], rules).declined, answer
+    assert grade(question, "I'm sorry, but I can't help with that.", [], rules).declined
+
+
 def test_an_aside_or_a_guess_after_a_decline_does_not_answer(rules):
     question = q(text="Does PayPal have positive working capital?", must_contain=["x"])
     for answer in (
