@@ -122,12 +122,8 @@ def _graded(rules, question: Question, answer: str, pages=None) -> str:
 
 def test_a_small_count_is_the_answer_to_a_how_many_question(rules):
     """Small whole numbers are too common to be needles, except where the question asks how many."""
-    question = Question(
-        id="q",
-        text="By how many stores did the chain shrink?",
-        kind="answerable",
-        golden_docs=["doc"],
-        gold_answer="The chain closed 3 stores.",
+    question = q(
+        text="By how many stores did the chain shrink?", golden_docs=["doc"], gold_answer="The chain closed 3 stores."
     )
     assert _graded(rules, question, "It closed 3 stores during the year.") == "Correct Answer"
     assert _graded(rules, question, "It closed 5 stores during the year.") == "Incorrect Answer"
@@ -136,10 +132,8 @@ def test_a_small_count_is_the_answer_to_a_how_many_question(rules):
 def test_an_answer_that_finds_none_agrees_with_a_gold_answer_of_none(rules):
     """A gold answer that says there is none is the key: an answer whose first sentence says so too
     agrees; one that lists something does not; a decline stays a decline (people label those both ways)."""
-    question = Question(
-        id="q",
+    question = q(
         text="Which debt securities are registered under the company's name?",
-        kind="answerable",
         golden_docs=["doc"],
         gold_answer="There are none",
     )

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import lru_cache
 
-from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS
+from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, STATED_KINDS
 from ragpipe.corpus.questions import Question
 from ragpipe.grading.declines import decide, outermost
 from ragpipe.grading.polarity import implied_polarity, stated_polarity
@@ -84,13 +84,8 @@ def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: 
 # and a short gold answer taken whole, only in the answer's first sentence: where an answer gives its
 # choice, while a dump of the filing mentions every option somewhere. What the gold answer says of the
 # measure (there is none, it does not apply, it is flat) by what the answer says of it.
-LEAD_KINDS = {
-    "term": "term",
-    "option": "lead_term",
-    "answer": "lead_phrase",
-    "absence": "absence",
-    "inapplicable": "inapplicable",
-    "unchanged": "unchanged",
+LEAD_KINDS = {"term": "term", "option": "lead_term", "answer": "lead_phrase", "absence": "absence"} | {
+    k: k for k in STATED_KINDS
 }
 
 

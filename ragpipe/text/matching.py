@@ -142,8 +142,9 @@ def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int, acronyms=
     for k, want in enumerate(target):
         if j >= len(words):
             return None
-        if want in acronyms and not _same_word(want, words[j]) and _spelled_out(want, words, j):
-            j += _spelled_out(want, words, j)
+        spelled = _spelled_out(want, words, j) if want in acronyms and not _same_word(want, words[j]) else 0
+        if spelled:
+            j += spelled
             continue
         if not _same_word(want, words[j]):
             # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
