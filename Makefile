@@ -4,13 +4,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test chromium dev bench bench-quick clean
+.PHONY: run test chromium dev bench bench-quick clean lock
 
-$(BIN)/ragpipe: pyproject.toml
+# installs exactly the versions in requirements.lock (constraints): a fresh clone gets what the suite passed on
+$(BIN)/ragpipe: pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c requirements.lock pip
+	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]'
 	touch $@
+
+# move the lock: resolve pyproject.toml afresh in a scratch venv and write what it installed (then run `make test`)
+lock:
+	rm -rf .venv-lock && $(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/pip install --quiet --upgrade pip
+	.venv-lock/bin/pip install --quiet -e '.[dev]'
+	{ echo "# The versions the suite passed on (pip constraints; \`make\` installs with them). Move them: \`make lock\` (docs/dependencies.md)."; \
+	  echo "pip==$$(.venv-lock/bin/pip --version | cut -d' ' -f2)"; \
+	  .venv-lock/bin/pip freeze --exclude-editable; } > requirements.lock
+	rm -rf .venv-lock
 
 # the demo end to end, then a second system beside the first (the built-in engine, stricter) and the two compared
 run: $(BIN)/ragpipe

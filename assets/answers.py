@@ -36,6 +36,7 @@ from ragpipe.answering.shards import clean, clean_stale, consolidate, read, spli
 from ragpipe.answering.system import system_for
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.index import ChunkIndex
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import parquet_path, read_partition, write_parquet
 
 
@@ -66,7 +67,7 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
     system = system_for(project.config(corpus, config))
     chunk_rows = read(parquet_path(project.root, "chunks", {"corpus": corpus, "config": config})).set_index("chunk_id")
     retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, system.knobs.top_k)
-    qs = [question_from_row(r) for r in read(shard["questions"]).to_dict("records")]
+    qs = [question_from_row(r) for r in records(read(shard["questions"]))]
     log = FileLog(
         log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl", system.settings_key
     )

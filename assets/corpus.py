@@ -11,6 +11,7 @@ from ragpipe.corpus.ingest import ingest_folder, stored_ingest
 from ragpipe.corpus.needles import mine_needles
 from ragpipe.corpus.preflight import CorpusRefused, check_corpus
 from ragpipe.corpus.questions import problems_frame, question_from_row, questions_frame
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, store
 
 
@@ -158,7 +159,7 @@ def needles(context: AssetExecutionContext, duckdb: DuckDBResource, project: Pro
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:
         pages = read_partition(conn, "pages", keys)
-        qs = [question_from_row(r) for r in read_partition(conn, "questions", keys).to_dict("records")]
+        qs = [question_from_row(r) for r in records(read_partition(conn, "questions", keys))]
         frame = mine_needles(corpus, qs, pages)
         path = store(conn, project.root, "needles", frame, keys)
     return MaterializeResult(

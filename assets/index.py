@@ -11,6 +11,7 @@ from ragpipe.retrieval.chunking import chunk_pages
 from ragpipe.retrieval.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint
 from ragpipe.retrieval.index import ChunkIndex, index_fingerprint
 from ragpipe.retrieval.scoring import rank_chunks, score_run, summary, write_trec
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import parquet_path, read_partition, store, table_exists
 
 
@@ -87,9 +88,7 @@ def retrieval(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
     knobs = project.config(corpus, config)
     keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
-        questions = [
-            question_from_row(r) for r in read_partition(conn, "questions", {"corpus": corpus}).to_dict("records")
-        ]
+        questions = [question_from_row(r) for r in records(read_partition(conn, "questions", {"corpus": corpus}))]
         chunks = read_partition(conn, "chunks", keys)
     run = rank_chunks(ChunkIndex.load(project.index_dir(corpus, config)), chunks, questions, corpus, config)
     per_question = score_run(run, questions, knobs.top_k).assign(corpus=corpus, config=config, top_k=knobs.top_k)

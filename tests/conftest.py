@@ -81,7 +81,33 @@ def shared_warehouse(tmp_path_factory) -> Path:
     return folder
 
 
-def warehouse_resources(warehouse: Path, rules_path: Path | None = None) -> dict:
+def warehouse_resources(warehouse: Path, rules_path: Path | None = None, **project) -> dict:
     from assets.resources import resources_for
 
-    return resources_for(warehouse, ROOT / "corpora", rules_path)
+    return resources_for(warehouse, ROOT / "corpora", rules_path, **project)
+
+
+@pytest.fixture(scope="session")
+def demo_warehouse_once(tmp_path_factory) -> Path:
+    """The demo's `default` pair materialized once per session by a real Dagster run. Read it only:
+    a test that writes takes `demo_warehouse`, its own copy."""
+    from dagster import DagsterInstance
+
+    from assets.runner import run_corpus
+
+    folder = tmp_path_factory.mktemp("demo-warehouse")
+    results = run_corpus(
+        "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(folder)
+    )
+    assert all(r.success for r in results)
+    return folder
+
+
+@pytest.fixture()
+def demo_warehouse(demo_warehouse_once, tmp_path) -> Path:
+    """A private copy of the session's demo warehouse (milliseconds), for a test that writes to it."""
+    import shutil
+
+    target = tmp_path / "demo-warehouse"
+    shutil.copytree(demo_warehouse_once, target)
+    return target

@@ -20,6 +20,7 @@ import duckdb
 import pandas as pd
 
 from ragpipe.inputs.jsonl import read_jsonl
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import append_new_rows, table_exists
 
 TABLE = "answer_log"
@@ -37,7 +38,7 @@ def logged_answers(
         "QUALIFY row_number() OVER (PARTITION BY question_id ORDER BY logged_at DESC) = 1",
         [corpus, config, answer_set, settings_key],
     ).df()
-    return {r["question_id"]: r for r in frame.to_dict("records")}
+    return {r["question_id"]: r for r in records(frame)}
 
 
 def log_dir(root: Path, corpus: str, config: str) -> Path:

@@ -21,6 +21,7 @@ import pandas as pd
 from ragpipe.answering.engines.base import Engine, EngineAnswer, RetrievalContext
 from ragpipe.answering.record import AnswerRecord
 from ragpipe.corpus.questions import Question
+from ragpipe.warehouse.nulls import records
 
 ANSWER_COLUMNS = AnswerRecord.columns()
 
@@ -103,7 +104,7 @@ def imported_answers(labels: pd.DataFrame, corpus: str, config: str) -> pd.DataF
     `label` for the agreement asset.
     """
     rows = []
-    for r in labels.sort_values(["answer_set", "question_id", "line"]).to_dict("records"):
+    for r in records(labels.sort_values(["answer_set", "question_id", "line"])):
         settings = json.dumps({"model": r["model"], "mode": r["mode"], "file": r["file"]}, sort_keys=True)
         rows.append(
             AnswerRecord(

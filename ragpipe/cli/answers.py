@@ -11,6 +11,7 @@ from ragpipe.answering.answer_sets import remove_answer_set
 from ragpipe.cli.app import SYSTEMS, app, console
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, open_for_writing, writing
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
 from ragpipe.warehouse.tables import table_exists
@@ -37,7 +38,7 @@ def list_answer_sets(
             [corpus, corpus, config, config],
         ).df()
     if as_json:
-        typer.echo(json.dumps(rows.to_dict("records"), indent=2))
+        typer.echo(json.dumps(records(rows), indent=2))
         return
     table = Table(title="answer sets")
     for column in rows.columns:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ragpipe.corpus.extract import EXTRACTOR_VERSION
 from ragpipe.corpus.extract_pool import extract_bounded
+from ragpipe.warehouse.nulls import records
 
 DOCUMENT_COLUMNS = [
     "corpus",
@@ -140,7 +141,7 @@ def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:
             if "extractor_version" not in frame.columns:
                 return []
             frame = frame[frame["extractor_version"] == EXTRACTOR_VERSION]
-        return frame[columns].to_dict("records")
+        return records(frame[columns])
 
     docs = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.documents, DOCUMENT_COLUMNS)}
     failed = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.failed, FAILED_COLUMNS)}

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ragpipe.answering.engines import RETRIEVING_ENGINES
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.record import Record
 
 
@@ -63,7 +64,7 @@ def attribute(grades: pd.DataFrame, answers: pd.DataFrame, retrieval: pd.DataFra
     engines = answers.set_index("answer_id")["engine"]
     evidence = dict(zip(retrieval["question_id"], retrieval["evidence_in_top_k"])) if len(retrieval) else {}
     rows = []
-    for g in grades.sort_values(["answer_set", "question_id"]).to_dict("records"):
+    for g in records(grades.sort_values(["answer_set", "question_id"])):
         if g["kind"] != "answerable" or g["question_id"] not in evidence:
             continue
         seen = bool(evidence[g["question_id"]]) if engines.get(g["answer_id"]) in RETRIEVING_ENGINES else None

@@ -13,6 +13,7 @@ import duckdb
 from ragpipe.evaluation.whatif import whatif
 from ragpipe.grading.rules import Rules, RulesError, exclusion_clashes
 from ragpipe.text.matching import find_phrase
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import table_exists
 
 
@@ -45,7 +46,7 @@ def collisions(conn: duckdb.DuckDBPyConnection, phrases: list[str]) -> list[dict
         else None
     )
     if questions is not None:
-        for q in questions.to_dict("records"):
+        for q in records(questions):
             fields = [("must_contain", n) for n in q["must_contain"]] + [
                 ("must_contain_any", n) for n in q["must_contain_any"]
             ]
@@ -70,7 +71,7 @@ def collisions(conn: duckdb.DuckDBPyConnection, phrases: list[str]) -> list[dict
             "FROM grades g JOIN answers a USING (answer_id) "
             "WHERE g.verdict = 'correct' ORDER BY ALL"
         ).df()
-        for r in correct.to_dict("records"):
+        for r in records(correct):
             for phrase in phrases:
                 if find_phrase(phrase, r["answer"] or ""):
                     out.append(

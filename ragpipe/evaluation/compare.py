@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
 
+from ragpipe.warehouse.nulls import records
+
 RESAMPLES = 10_000
 SEED = 20261130
 
@@ -80,7 +82,7 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
                 "b_verdict": r["verdict_b"],
                 "b_rule": r["rule_b"],
             }
-            for r in flips.to_dict("records")
+            for r in records(flips)
         ],
     }
 

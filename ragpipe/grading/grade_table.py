@@ -19,12 +19,13 @@ from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading.grader import grade
 from ragpipe.grading.record import GradeRecord, Verdict
 from ragpipe.grading.rules import Rules
+from ragpipe.warehouse.nulls import records
 
 GRADE_COLUMNS = GradeRecord.columns()
 
 
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
-    by_id = {row["question_id"]: question_from_row(row) for row in questions.to_dict("records")}
+    by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
     kept = needles[needles["status"] == "kept"]
     mined = {
         qid: tuple(zip(group["needle"], group["kind"], group["source"]))
@@ -34,7 +35,7 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, Verdict] = {}  # grading is pure: an answer seen before for the same question is not re-read
     rows = []
-    for a in answers.sort_values(["answer_set", "question_id"]).to_dict("records"):
+    for a in records(answers.sort_values(["answer_set", "question_id"])):
         q = by_id.get(a["question_id"])
         if q is None:
             raise KeyError(f"answer {a['answer_id']}: field question_id: unknown question {a['question_id']!r}")

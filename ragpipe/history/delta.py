@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ragpipe.warehouse.nulls import records
+
 KEY = ["corpus", "config", "answer_set", "question_id", "answer_id"]
 RANK = {"correct": 3, "partial": 2, "wrong": 1, "ungradable": 0}
 DELTA_COLUMNS = KEY + [
@@ -34,7 +36,7 @@ def grade_delta(old: pd.DataFrame, new: pd.DataFrame) -> dict:
     cols = ["verdict", "declined", "failure", "rule"]
     merged = old[KEY + cols].merge(new[KEY + cols], on=KEY, suffixes=("_old", "_new"))
     changed = []
-    for r in merged.sort_values(KEY).to_dict("records"):
+    for r in records(merged.sort_values(KEY)):
         if all(_same(r[f"{c}_old"], r[f"{c}_new"]) for c in ("verdict", "declined", "failure")):
             continue
         changed.append(
@@ -215,7 +217,7 @@ def _side_by_side(
             before, after = version_pairs[pair]
         else:
             before, after = result["from_version"], result["to_version"]
-        by_version = {r["grader_version"]: r for r in group.to_dict("records")}
+        by_version = {r["grader_version"]: r for r in records(group)}
         if before in by_version and after in by_version:
             out.append(
                 {

@@ -22,6 +22,7 @@ import duckdb
 import pandas as pd
 
 from ragpipe.grading.rules import Rules
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import append_changed_rows, append_new_rows, table_exists, transaction
 
 VERDICT_COLUMNS = ["grader_version", "input_sha", "verdict", "declined", "failure", "rule"]
@@ -152,4 +153,4 @@ def stored_rules(conn: duckdb.DuckDBPyConnection, version: str) -> dict | None:
     if not table_exists(conn, "grader_versions"):
         return None
     rows = conn.execute("SELECT * FROM grader_versions WHERE grader_version = ?", [version]).df()
-    return rows.to_dict("records")[0] if len(rows) else None
+    return records(rows)[0] if len(rows) else None

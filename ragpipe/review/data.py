@@ -19,6 +19,7 @@ from ragpipe.evaluation.scorecard import scorecards_for
 from ragpipe.grading.rules import Rules, parse_rules
 from ragpipe.history.delta import event_delta, grade_delta
 from ragpipe.history.record import answer_sha, grader_versions, stored_rules, verdicts_at
+from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, table_exists
 
 
@@ -101,7 +102,7 @@ def _attributions(conn, corpus: str, config: str) -> dict[tuple[str, str], str]:
     if not table_exists(conn, "failure_attribution"):
         return {}
     rows = read_partition(conn, "failure_attribution", {"corpus": corpus, "config": config})
-    return {(r["answer_set"], r["question_id"]): r["attribution"] for r in rows.to_dict("records")}
+    return {(r["answer_set"], r["question_id"]): r["attribution"] for r in records(rows)}
 
 
 def load_review(
@@ -128,7 +129,7 @@ def load_review(
     attribution = _attributions(conn, corpus, config)
     by_answer = answers.set_index("answer_id")
     rows = []
-    for g in grades.sort_values(["answer_set", "question_id"]).to_dict("records"):
+    for g in records(grades.sort_values(["answer_set", "question_id"])):
         a = by_answer.loc[g["answer_id"]] if g["answer_id"] in by_answer.index else None
         q = questions.loc[g["question_id"]]
         text = "" if a is None or a["answer"] is None else str(a["answer"])
@@ -169,7 +170,7 @@ def load_review(
             }
         )
     needles: dict[str, list[dict]] = {}
-    for n in read_partition(conn, "needles", {"corpus": corpus}).to_dict("records"):
+    for n in records(read_partition(conn, "needles", {"corpus": corpus})):
         needles.setdefault(n["question_id"], []).append(
             {k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")}
         )
