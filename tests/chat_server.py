@@ -4,7 +4,13 @@ It can be told to fail: each request takes the next action from `script`
 (then `default`): "ok", "slow:<s>", "500", "429:<retry-after>", "malformed",
 "drop" (close the connection without answering), and "echo401", "echo500",
 "echo200", which put the request's Authorization header into the body, as
-some services do. It records every request.
+some services do, and the hostile ones: "echo-list" (a 200 whose JSON is a
+list holding the header), "echo-escaped" (the header in an answer, every
+character a JSON `\\u` escape), "echo-nochoices" (a 200 object without
+choices, holding the header), "redirect" (a 302 whose body looks like an
+answer), "drip:<s>" (headers at once, then one byte of the body every <s>
+seconds) and "surrogate" (an answer holding a lone `\\ud800`). It records
+every request.
 """
 
 from __future__ import annotations
@@ -96,6 +102,21 @@ class ChatServer:
                     return self._send(401, json.dumps({"error": f"Incorrect API key provided: {auth}"}).encode())
                 if action == "echo500":
                     return self._send(500, f"upstream failed for {auth}".encode())
+                if action == "echo-list":
+                    return self._send(200, json.dumps([f"your key is {auth}"]).encode())
+                if action == "echo-escaped":
+                    escaped = "".join(f"\\u{ord(c):04x}" for c in auth)
+                    content = '{"choices": [{"message": {"content": "Your key is ' + escaped + ' [1]"}}]}'
+                    return self._send(200, content.encode())
+                if action == "echo-nochoices":
+                    return self._send(200, json.dumps({"error": {"message": f"bad key {auth}"}}).encode())
+                if action == "surrogate":
+                    return self._send(200, b'{"choices": [{"message": {"content": "broken \\ud800 text [1]"}}]}')
+                if action == "redirect":
+                    payload = {"choices": [{"message": {"content": "a redirect is no answer [1]"}}]}
+                    return self._send(302, json.dumps(payload).encode(), {"Location": "/elsewhere"})
+                if action.startswith("drip:"):
+                    return self._drip(float(action.split(":")[1]))
                 if action == "echo200":
                     payload = {"choices": [{"message": {"role": "assistant", "content": f"Your key is {auth} [1]"}}]}
                     with server.lock:
@@ -112,6 +133,22 @@ class ChatServer:
                 with server.lock:
                     server.served.append(question)
                 self._send(200, json.dumps(payload).encode())
+
+            def _drip(self, every: float):
+                """A 200 whose body comes one byte every `every` seconds, for as long as the client reads."""
+                data = json.dumps({"choices": [{"message": {"content": "x" * 200}}]}).encode()
+                self._done()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                try:
+                    for i in range(len(data)):
+                        self.wfile.write(data[i : i + 1])
+                        self.wfile.flush()
+                        time.sleep(every)
+                except OSError:  # the client hung up: what a deadline does
+                    pass
 
             def _send(self, status: int, data: bytes, headers: dict | None = None):
                 self._done()

@@ -21,6 +21,7 @@ import pandas as pd
 from ragpipe.answering.engines.base import Engine, EngineAnswer, RetrievalContext
 from ragpipe.answering.record import AnswerRecord
 from ragpipe.corpus.questions import Question
+from ragpipe.inputs.text import valid_text
 from ragpipe.warehouse.nulls import records
 
 ANSWER_COLUMNS = AnswerRecord.columns()
@@ -36,6 +37,8 @@ def settings_hash(engine_name: str, settings: dict) -> str:
 
 
 def _ask(engine: Engine, question: Question, context: RetrievalContext) -> tuple[EngineAnswer, str | None, float]:
+    """One question asked; what comes back is made valid text, redacted by the engine (`redact`, if it holds
+    a secret) and capped, since it is kept as it is."""
     start = time.perf_counter()
     raw = None
     try:
@@ -44,7 +47,17 @@ def _ask(engine: Engine, question: Question, context: RetrievalContext) -> tuple
         raw = getattr(exc, "raw", None)
         result = EngineAnswer(error=f"{type(exc).__name__}: {exc}")
     measured = (time.perf_counter() - start) * 1000
+    keep = _keeper(engine)
+    result = result.model_copy(
+        update={"answer": keep(result.answer), "error": None if result.error is None else keep(result.error)}
+    )
+    raw = None if raw is None else keep(raw)
     return result, raw, result.latency_ms if result.latency_ms is not None else measured
+
+
+def _keeper(engine: Engine) -> Callable[[str], str]:
+    redact = getattr(engine, "redact", None)
+    return lambda text: valid_text(redact(text) if redact else text)
 
 
 def answer_questions(

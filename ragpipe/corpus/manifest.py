@@ -15,6 +15,8 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ragpipe.inputs.text import valid_json
+
 
 class ManifestError(ValueError):
     """A manifest or configuration file that cannot be used, with file and field."""
@@ -100,7 +102,7 @@ def _read_yaml(path: Path) -> Any:
         line = path.read_bytes()[: exc.start].count(b"\n") + 1
         raise ManifestError(f"{path}: line {line}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     try:
-        return yaml.safe_load(text)
+        return valid_json(yaml.safe_load(text))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""

@@ -23,6 +23,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
+from ragpipe.inputs.text import valid_json
 from ragpipe.text.figures import parse_figure
 
 Kind = Literal["answerable", "negative", "ambiguous"]
@@ -141,7 +142,7 @@ def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
         problems: list[Problem] = []
         return read_jsonl(path, problems), problems
     try:
-        data = yaml.safe_load(text)
+        data = valid_json(yaml.safe_load(text))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return [], [Problem(str(path), mark.line + 1 if mark else 0, "(file)", f"invalid YAML: {exc}")]

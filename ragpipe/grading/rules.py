@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragpipe.grading.version import grader_fingerprint
+from ragpipe.inputs.text import valid_json
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 
@@ -264,7 +265,7 @@ def load_rules(path: Path | None = None) -> Rules:
 def parse_rules(raw: bytes, path: str) -> Rules:
     """Rules from a rules file's bytes (`path` names where they came from, in errors)."""
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
+        data = valid_json(yaml.safe_load(raw.decode("utf-8")))
     except (UnicodeDecodeError, yaml.YAMLError) as exc:
         raise RulesError(f"{path}: cannot read rules: {exc}") from exc
     if not isinstance(data, dict):

@@ -1,4 +1,7 @@
-"""Read a JSONL file line by line: each bad line is a Problem, the rest still load."""
+"""Read a JSONL file line by line: each bad line is a Problem, the rest still load.
+
+Every string of every object is made valid text here (ragpipe/inputs/text.py): a `"\\ud800"`
+is valid JSON, but no UTF-8 writer takes what it decodes to."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ import json
 from pathlib import Path
 
 from ragpipe.inputs.problems import Problem
+from ragpipe.inputs.text import valid_json
 
 
 def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
@@ -33,5 +37,5 @@ def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
         if not isinstance(row, dict):
             problems.append(Problem(str(path), lineno, "(line)", "expected a JSON object"))
             continue
-        rows.append((lineno, row))
+        rows.append((lineno, valid_json(row)))
     return rows

@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from ragpipe.answering.engines import make_engine
-from ragpipe.answering.engines.retrying import REDACTED, RetryPolicy
+from ragpipe.answering.engines.retrying import RetryPolicy
+from ragpipe.answering.engines.secrets import REDACTED
 from ragpipe.answering.run import answer_questions
 from tests.chat_server import ChatServer
 from tests.conftest import ROOT

@@ -29,7 +29,9 @@ def _answers_file(path: Path, questions, skip: str) -> Path:
     with path.open("w") as f:
         for q in questions:
             if q.id != skip:
-                f.write(json.dumps({"question_id": q.id, "answer": q.gold_answer or "not found", "citations": []}) + "\n")
+                f.write(
+                    json.dumps({"question_id": q.id, "answer": q.gold_answer or "not found", "citations": []}) + "\n"
+                )
     return path
 
 
@@ -80,7 +82,9 @@ def test_an_import_missing_one_answer_leaves_the_other_set_alone(demo_warehouse,
     short = _answers_file(tmp_path / "short.jsonl", demo_questions, skip=missing)
     override = {"engine": "import", "settings": {"path": str(short)}, "concurrency": 1, "answer_set": "short"}
     resources = warehouse_resources(demo_warehouse, engine_override=json.dumps(override))
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=resources))
+    assert all(
+        r.success for r in run_corpus("demo", ["default"], instance=DagsterInstance.ephemeral(), resources=resources)
+    )
     with duckdb.connect(str(db), read_only=True) as conn:
         after = conn.execute(
             "SELECT question_id, verdict, rule FROM grades WHERE answer_set = 'extractive' ORDER BY ALL"

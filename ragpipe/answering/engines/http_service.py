@@ -8,10 +8,8 @@ error with the raw body kept.
 
 from __future__ import annotations
 
-import httpx
-
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
-from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, post_json
+from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, body_text, engine_client, post_json
 from ragpipe.corpus.questions import Question
 
 
@@ -28,8 +26,8 @@ class HttpServiceEngine:
         name: str = "http",
     ):
         self.url = url
-        self.policy = RetryPolicy(attempts, base_delay, max_delay)
-        self.client = httpx.Client(timeout=timeout)
+        self.policy = RetryPolicy(attempts, base_delay, max_delay, deadline=timeout)
+        self.client = engine_client(timeout)
         self.answer_set = name
         self.settings = {"url": url, "timeout": timeout, "attempts": attempts}
 
@@ -38,8 +36,8 @@ class HttpServiceEngine:
             self.client, self.url, {"question_id": question.id, "question": question.text}, {}, self.policy
         )
         if not isinstance(body.get("answer"), str):
-            raise EngineFailure("malformed response: no string `answer`", str(body)[:2000])
+            raise EngineFailure("malformed response: no string `answer`", body_text(body))
         citations = body.get("citations") or []
         if not isinstance(citations, list):
-            raise EngineFailure("malformed response: `citations` is not a list", str(body)[:2000])
+            raise EngineFailure("malformed response: `citations` is not a list", body_text(body))
         return EngineAnswer(answer=body["answer"], citations=[str(c) for c in citations])

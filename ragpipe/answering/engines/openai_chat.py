@@ -12,10 +12,9 @@ from __future__ import annotations
 import os
 import re
 
-import httpx
-
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
-from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, post_json
+from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, body_text, engine_client, post_json
+from ragpipe.answering.engines.secrets import KeyRefused, checked_key, redact, secrets_of
 from ragpipe.corpus.questions import Question
 
 SYSTEM = (
@@ -55,8 +54,9 @@ class OpenAIChatEngine:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.api_key_env = api_key_env
-        self.policy = RetryPolicy(attempts, base_delay, max_delay)
-        self.client = httpx.Client(timeout=timeout)
+        checked_key(os.environ.get(api_key_env, ""), api_key_env)  # a key that cannot be sent stops the run here
+        self.policy = RetryPolicy(attempts, base_delay, max_delay, deadline=timeout)
+        self.client = engine_client(timeout)
         self.body = {"model": model, "temperature": temperature, "seed": seed, "max_tokens": max_tokens}
         # recorded with every answer: everything but the key itself
         self.settings = {
@@ -75,8 +75,17 @@ class OpenAIChatEngine:
         return f"openai:{self.model}"
 
     def _headers(self) -> dict:
-        key = os.environ.get(self.api_key_env, "")
+        key = checked_key(os.environ.get(self.api_key_env, ""), self.api_key_env)
         return {"Authorization": f"Bearer {key}"} if key else {}
+
+    def redact(self, text: str) -> str:
+        """`text` without the key, however the environment holds it (the run applies this to all it keeps)."""
+        held = os.environ.get(self.api_key_env, "")
+        try:
+            headers = self._headers()
+        except KeyRefused:
+            headers = {}
+        return redact(text, secrets_of(headers, held))
 
     def answer(self, question: Question, context: RetrievalContext) -> EngineAnswer:
         hits = context.search(question.text)
@@ -93,9 +102,9 @@ class OpenAIChatEngine:
         try:
             content = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
-            raise EngineFailure("malformed response: no choices[0].message.content", str(body)[:2000]) from None
+            raise EngineFailure("malformed response: no choices[0].message.content", body_text(body)) from None
         if not isinstance(content, str):
-            raise EngineFailure("malformed response: content is not text", str(body)[:2000])
+            raise EngineFailure("malformed response: content is not text", body_text(body))
         numbers = [n for n in cited_numbers(content) if 1 <= n <= len(sources)]
         docs = []
         for n in numbers:

@@ -17,6 +17,7 @@ from ragpipe.corpus.ingest import doc_id_for
 from ragpipe.corpus.manifest import CorpusManifest
 from ragpipe.corpus.questions import LoadedQuestions, Question, validation_problems
 from ragpipe.inputs.problems import Problem
+from ragpipe.inputs.text import valid_json
 
 
 def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:
@@ -25,7 +26,7 @@ def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:
 
 def _load(path: Path, problems: list[Problem]) -> dict | None:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return valid_json(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         problems.append(Problem(str(path), getattr(exc, "lineno", 0), "(file)", f"cannot read: {exc}"))
         return None
