@@ -157,25 +157,29 @@ def test_zero_wrong_money_check_reports_the_grades_table(materialized):
     assert evaluations[-1].metadata["wrong_money"].value == wrong
 
 
-def test_wrong_money_blocks_scorecards(tmp_path):
-    """An engine that asserts a wrong money figure fails the blocking check: grades are
-    written (every verdict stays queryable) but the pair's scorecard is not refreshed."""
+def test_wrong_money_blocks_its_answer_set_alone(tmp_path):
+    """An answer set that asserts a wrong money figure fails the ZERO-WRONG-MONEY check: grades are
+    written (every verdict stays queryable), and the set's scorecard is stored marked blocked. The bar
+    is per system: the run itself does not fail, and no other set is held back (tests/reliability/
+    test_names_and_bars.py runs two sets side by side)."""
     from assets.runner import failed_money_checks, regrade_pair
 
     instance = DagsterInstance.ephemeral()
     resources = _resources(tmp_path)
     assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
-    before = _sql(tmp_path, "SELECT * FROM scorecards")
+    assert not _sql(tmp_path, "SELECT * FROM scorecards")["blocked"].any()
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
         conn.execute("UPDATE answers SET answer = 'You owe $450,658 [1]' WHERE question_id = 'tax-owed'")
     result = regrade_pair("demo", "default", instance=instance, resources=resources)
-    assert not result.success
+    assert result.success
     (failure,) = failed_money_checks([result])
     assert failure["offending_questions"] == ["tax-owed"] and failure["wrong_money"] == 1
+    assert failure["blocked_sets"] == ["extractive"]
     grade = _sql(tmp_path, "SELECT verdict, failure, wrong_money FROM grades WHERE question_id = 'tax-owed'").iloc[0]
     assert (grade["verdict"], grade["failure"], list(grade["wrong_money"])) == (
         "wrong",
         "wrong money figure",
         ["$450,658"],
     )
-    assert _sql(tmp_path, "SELECT * FROM scorecards").equals(before)  # blocked: not refreshed
+    card = _sql(tmp_path, "SELECT money_bar, wrong_money, blocked FROM scorecards").iloc[0]
+    assert (card["money_bar"], card["wrong_money"], bool(card["blocked"])) == ("FAIL", 1, True)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from ragpipe.inputs.jsonl import read_jsonl
+from ragpipe.inputs.names import LABELLED_PREFIX, NameRefused, answer_set_name
 from ragpipe.inputs.problems import Problem
 from ragpipe.warehouse.record import Record
 
@@ -35,14 +36,18 @@ class LabelRecord(Record):
 LABEL_COLUMNS = LabelRecord.columns()
 
 
-def answer_set_name(path: Path) -> str:
-    """`gpt-4_oracle.jsonl` -> `labeled:gpt-4_oracle`."""
-    return f"labeled:{path.stem}"
+def labelled_set_name(path: Path) -> str:
+    """`gpt-4_oracle.jsonl` -> `labeled:gpt-4_oracle` (NameRefused for a file name no set may take)."""
+    return answer_set_name(f"{LABELLED_PREFIX}{path.stem}", labelled=True)
 
 
 def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
     problems: list[Problem] = []
     rows = []
+    try:
+        name = labelled_set_name(path)
+    except NameRefused as exc:
+        return LabelRecord.frame([]), [Problem(str(path), 0, "(file name)", str(exc))]
     for lineno, r in read_jsonl(path, problems):
         missing = [f for f in ("financebench_id", "model_answer", "label") if f not in r]
         if missing:
@@ -53,7 +58,7 @@ def read_labeled_file(path: Path) -> tuple[pd.DataFrame, list[Problem]]:
             continue
         rows.append(
             LabelRecord(
-                answer_set=answer_set_name(path),
+                answer_set=name,
                 question_id=r["financebench_id"],
                 model=r.get("model_name"),
                 mode=r.get("eval_mode"),

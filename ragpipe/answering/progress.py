@@ -18,7 +18,11 @@ def progress_reporter(log, label: str, show_bar: bool = False) -> Callable[[int,
         nonlocal bar, task
         if show_bar and bar is None and total:
             bar = Progress(
-                TextColumn(f"answering {label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+                TextColumn(f"answering {label}", markup=False),  # a set's name is never markup
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                transient=True,
             )
             bar.start()
             task = bar.add_task(label, total=total)

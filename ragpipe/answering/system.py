@@ -8,6 +8,7 @@ from ragpipe.answering.engines import make_engine
 from ragpipe.answering.engines.base import Engine
 from ragpipe.answering.run import settings_hash
 from ragpipe.corpus.manifest import PipelineConfig
+from ragpipe.inputs.names import answer_set_name
 
 
 @dataclass(frozen=True)
@@ -27,5 +28,5 @@ def system_for(knobs: PipelineConfig) -> System:
         "chunk_size": knobs.chunk_size,
         "chunk_overlap": knobs.chunk_overlap,
     }
-    answer_set = knobs.answer_set or getattr(engine, "answer_set", engine.name)
+    answer_set = answer_set_name(knobs.answer_set or getattr(engine, "answer_set", engine.name))
     return System(knobs, engine, answer_set, settings, settings_hash(engine.name, settings))

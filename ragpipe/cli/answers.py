@@ -61,7 +61,7 @@ def remove(
         try:
             removed = remove_answer_set(conn, warehouse_dir(), corpus, config, answer_set)
         except LookupError as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
         finally:
             conn.close()

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragpipe.evaluation.scorecard import scorecards_for_pair
+from ragpipe.evaluation.scorecard import money_bar_text
 from ragpipe.warehouse.settings import database_path
 from ragpipe.warehouse.tables import connect, table_exists
 
@@ -31,7 +30,9 @@ PIPELINE, SYSTEMS, GRADER = (
     "Compare systems",
     "The grader: rules, regrading, history",
 )
-console = Console(width=None if Console().is_terminal else 200)  # pipes and CI get a wide table
+# markup off: what the console prints holds user text (answers, set names, question ids, SQL results) that
+# must never be read as markup ("[/INST]" crashed tables); colour is given as a style
+console = Console(width=None if Console().is_terminal else 200, markup=False)  # pipes and CI get a wide table
 
 SCORECARD_FIELDS = [
     ("corpus", "corpus"),
@@ -69,14 +70,15 @@ def read_scorecards(corpus: str | None = None, config: str | None = None) -> lis
     return records
 
 
-def live_scorecards(corpus: str, config: str) -> list[dict]:
-    """Scorecards computed now from a pair's grades (read-only), for a pair whose stored one is held back."""
-    conn = connect(database_path(), read_only=True)
-    try:
-        cards, _ = scorecards_for_pair(conn, corpus, config)
-        return json.loads(pd.DataFrame(cards).to_json(orient="records"))
-    finally:
-        conn.close()
+def say_blocked(failed_checks: list[dict]) -> None:
+    """One line per pair whose ZERO-WRONG-MONEY check failed: the sets it blocked and where."""
+    for b in failed_checks:
+        console.print(
+            f"ZERO-WRONG-MONEY FAIL on {b['corpus']}/{b['config']}: answer set(s) {', '.join(b['blocked_sets'])} "
+            f"blocked ({b['wrong_money']} wrong money figure(s) in {', '.join(b['offending_questions'])}); "
+            "the pair's other sets stand",
+            style="red",
+        )
 
 
 def _pair_of(x, y) -> str:
@@ -99,7 +101,7 @@ def print_scorecards(cards: list[dict]) -> None:
             **c,
             "answerable": f"{c['answerable_correct']}/{c['answerable_total']} ({c['answerable_pct']}%)",
             "honesty": f"{c['negatives_declined']}/{c['negatives_total']}",
-            "money": f"{c['money_bar']} ({c['wrong_money']})",
+            "money": money_bar_text(c),
             "cpw": f"{c['correct']}/{c['partial']}/{c['wrong']}",
             "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
             "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),

@@ -23,7 +23,7 @@ def _grades(conn, corpus: str, config: str, answer_set: str):
     grades = read_partition(conn, "grades", {"corpus": corpus, "config": config, "answer_set": answer_set})
     if grades.empty:
         held = answer_sets(conn, corpus, config)
-        console.print(f"[red]{corpus}/{config} holds no answer set {answer_set!r}; it holds: {', '.join(held)}[/red]")
+        console.print(f"{corpus}/{config} holds no answer set {answer_set!r}; it holds: {', '.join(held)}", style="red")
         raise typer.Exit(1)
     return grades
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pandas as pd
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from ragpipe.cli.app import GRADER, PIPELINE, app, console
+from ragpipe.cli.app import GRADER, PIPELINE, app, console, say_blocked
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.evaluation.audit import audit as audit_rules
 from ragpipe.evaluation.whatif import stored_pairs
@@ -67,7 +68,7 @@ def _from_warehouse(compute):
     try:
         return compute(conn)
     except LookupError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1) from None
     finally:
         conn.close()
@@ -77,7 +78,7 @@ def _rules(path: Path | None):
     try:
         return load_rules(path or rules_path())
     except RulesError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
 
 
@@ -90,10 +91,10 @@ def regrade() -> None:
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
-    blocked = []
-    for corpus, config in pairs:
+    blocked, failed = [], []
+    for corpus, config in pairs:  # one pair that fails does not stop the others
         with (
-            console.status(f"regrading {corpus}/{config} with grader {rules.version}"),
+            console.status(Text(f"regrading {corpus}/{config} with grader {rules.version}")),
             writing(warehouse_dir(), "ragpipe regrade"),
         ):
             outcome = orchestrator().regrade(corpus, config)
@@ -101,16 +102,18 @@ def regrade() -> None:
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)
         if outcome.failed_otherwise:
+            failed.append(f"{corpus}/{config}")
             typer.echo(
                 f"regrade of {corpus}/{config} failed: {outcome.failure}; details in `dagster dev -w workspace.yaml`",
                 err=True,
             )
-            raise typer.Exit(1)
-    console.print(f"regraded {len(pairs)} pair(s) with grader {rules.version}")
-    for b in blocked:
-        console.print(
-            f"[red]ZERO-WRONG-MONEY FAIL on {b['corpus']}/{b['config']}: {', '.join(b['offending_questions'])}[/red]"
-        )
+    console.print(
+        f"regraded {len(pairs) - len(failed)} pair(s) with grader {rules.version}"
+        + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else "")
+    )
+    say_blocked(blocked)
+    if failed:
+        raise typer.Exit(1)
     if blocked:
         raise typer.Exit(1)
 
@@ -199,8 +202,9 @@ def rules_show(
         record = _from_warehouse(lambda conn: stored_rules(conn, version))
         if record is None:
             console.print(
-                f"[red]grader version {version!r} is not recorded in this warehouse "
-                '(`ragpipe sql "SELECT grader_version FROM grader_versions"`)[/red]'
+                f"grader version {version!r} is not recorded in this warehouse "
+                '(`ragpipe sql "SELECT grader_version FROM grader_versions"`)',
+                style="red",
             )
             raise typer.Exit(1)
     if as_json:
@@ -238,13 +242,13 @@ def audit(
     try:
         result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
     except RulesError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return
     for o in result["overrides_exclusions"]:
-        console.print(f"[yellow]{o['phrase']!r} is a deliberate exclusion: {o['reason']}[/yellow]")
+        console.print(f"{o['phrase']!r} is a deliberate exclusion: {o['reason']}", style="yellow")
     table = Table(title=f"{result['collision_count']} collision(s)")
     for column in ("phrase", "where", "corpus", "question_id", "text"):
         table.add_column(column, overflow="fold")
@@ -266,15 +270,15 @@ def sql(
     try:
         frame = run_query(database_path(), query, timeout)
     except QueryTimeout as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1) from None
     except SqlRefused as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     except WarehouseBusy:
         raise  # `ragpipe` says so and exits 3
     except Exception as exc:  # a bad query: say what DuckDB said
-        console.print(f"[red]query failed: {str(exc).splitlines()[0]}[/red]")
+        console.print(f"query failed: {str(exc).splitlines()[0]}", style="red")
         raise typer.Exit(1) from None
     if as_json:
         typer.echo(frame.to_json(orient="records", default_handler=str))

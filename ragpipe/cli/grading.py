@@ -36,7 +36,7 @@ def grade(
     try:
         rows, problems = grade_files(questions, answers, load_rules(rules_file or rules_path()))
     except RulesError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     for problem in problems:
         typer.echo(f"skipped {problem}", err=True)
@@ -79,7 +79,7 @@ def agreement(
     try:
         rules = load_rules(rules_file or rules_path())
     except RulesError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     if labels.is_file():
         from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
@@ -87,14 +87,16 @@ def agreement(
         try:
             report = agreement_for_jsonl(labels, rules)
         except LookupError as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
         for problem in report["problems"]:
             typer.echo(f"skipped {problem}", err=True)
         _print_agreement(report, as_json)
         return
     if data is None:
-        console.print("[red]--labels is a folder of FinanceBench files: give the FinanceBench folder with --data[/red]")
+        console.print(
+            "--labels is a folder of FinanceBench files: give the FinanceBench folder with --data", style="red"
+        )
         raise typer.Exit(2)
     os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
     if not has_corpus("financebench", data.resolve()):

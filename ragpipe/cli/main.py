@@ -23,6 +23,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
     """The refusal (bad corpus, manifest or rules) behind an error, however deep Dagster wrapped it."""
     from ragpipe.corpus.manifest import ManifestError
     from ragpipe.corpus.preflight import CorpusRefused
+    from ragpipe.inputs.names import NameRefused
 
     seen: set[int] = set()
     todo: list[BaseException | None] = [exc]
@@ -31,7 +32,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, (CorpusRefused, ManifestError, RulesError, WarehouseBusy, WarehouseUnwritable)):
+        if isinstance(e, (CorpusRefused, ManifestError, NameRefused, RulesError, WarehouseBusy, WarehouseUnwritable)):
             return e
         todo += [e.__cause__, e.__context__, getattr(e, "user_exception", None)]
     return None
@@ -44,7 +45,7 @@ def main(orchestrator: Orchestrator) -> None:
     try:
         app()
     except WarehouseBusy as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         sys.exit(3)
     except Exception as exc:
         refused = refusal_in(exc)

@@ -27,7 +27,7 @@ class Outcome:
     """What a materialization came to, in the commands' terms."""
 
     failed_runs: int = 0
-    failed_money: list[dict] = field(default_factory=list)  # ZERO-WRONG-MONEY checks that failed, with their metadata
+    failed_money: list[dict] = field(default_factory=list)  # failed ZERO-WRONG-MONEY checks' metadata: sets blocked
     busy: str | None = None  # the "warehouse busy" message of a step that could not open the warehouse
     failure: str | None = None  # what the first failed step said, at its root cause
 
@@ -37,8 +37,8 @@ class Outcome:
 
     @property
     def failed_otherwise(self) -> bool:
-        """Some run failed for another reason than a blocking money check."""
-        return self.failed_runs > len(self.failed_money)
+        """Some run failed (a money check fails no run: it blocks its answer sets alone)."""
+        return self.failed_runs > 0
 
 
 class Orchestrator(Protocol):

@@ -39,7 +39,7 @@ def review(
     """Write a self-contained HTML report (no network) of one pair's verdicts, with a PASS audit and a delta view.
     Read-only: it never takes the warehouse's write lock."""
     if compare_with is not None and answers is None:
-        console.print("[red]--compare B needs --answers A: the set B is compared with[/red]")
+        console.print("--compare B needs --answers A: the set B is compared with", style="red")
         raise typer.Exit(2)
     if compare_with is not None:
         view, rules = _loaded(
@@ -62,13 +62,13 @@ def _loaded(load):
     try:
         conn = readonly_connection(database_path())
     except FileNotFoundError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1) from None
     try:
         view = load(conn)
         return view, rules_of(conn, view.grader_version, load_rules(rules_path()))
     except ReviewError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(f"{exc}", style="red")
         raise typer.Exit(1) from None
     finally:
         conn.close()

@@ -9,13 +9,15 @@ from pathlib import Path
 import typer
 import yaml
 from rich.table import Table
+from rich.text import Text
 
-from ragpipe.cli.app import PIPELINE, app, console, corpus_app, live_scorecards, print_scorecards, read_scorecards
+from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say_blocked
 from ragpipe.cli.orchestrator import RunSettings, orchestrator
 from ragpipe.corpus.adapters import data_available
 from ragpipe.corpus.manifest import list_corpora, load_configs
 from ragpipe.corpus.stats import corpus_stats
 from ragpipe.evaluation.scorecard import stale_scorecards
+from ragpipe.inputs.names import NameRefused, answer_set_name
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import corpora_dir, database_path, warehouse_dir
 from ragpipe.warehouse.tables import connect, table_exists
@@ -63,6 +65,13 @@ def _parse_settings(pairs: list[str]) -> dict:
             raise typer.BadParameter(f"--setting {pair!r}: expected KEY=VALUE")
         out[key.strip()] = yaml.safe_load(value)
     return out
+
+
+def _set_name(name: str | None) -> str | None:
+    try:
+        return None if name is None else answer_set_name(name)
+    except NameRefused as exc:
+        raise typer.BadParameter(str(exc)) from None
 
 
 def _check_names(names: list[str], known: list[str], what: str) -> None:
@@ -117,7 +126,7 @@ def run(
     if engine:
         override = _engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file)
         override["settings"].update(_parse_settings(engine_settings or []))
-        override["answer_set"] = answer_set
+        override["answer_set"] = _set_name(answer_set)
         settings = settings.model_copy(update={"engine_override": override, "progress_bar": True})
     elif engine_settings or answer_set:
         raise typer.BadParameter("--setting and --answer-set name the system an --engine run adds; give --engine")
@@ -129,7 +138,7 @@ def run(
     if all_corpora:
         corpora = [name for name, m in sorted(manifests.items()) if data_available(m)]
         for name in sorted(set(manifests) - set(corpora)):
-            console.print(f"[yellow]skipping {name}: its data folder {manifests[name].data_path} is absent[/yellow]")
+            console.print(f"skipping {name}: its data folder {manifests[name].data_path} is absent", style="yellow")
     else:
         corpora = corpus or ["demo"]
     configs = config or configs_known
@@ -146,19 +155,9 @@ def run(
                 f"run for {name} failed: {outcome.failure}; details in `dagster dev -w workspace.yaml`", err=True
             )
             raise typer.Exit(1)
-    blocked_pairs = {(b["corpus"], b["config"]) for b in blocked}
-    cards = [
-        c
-        for c in read_scorecards()
-        if c["corpus"] in corpora and c["config"] in configs and (c["corpus"], c["config"]) not in blocked_pairs
-    ]
-    print_scorecards(cards + [card for pair in sorted(blocked_pairs) for card in live_scorecards(*pair)])
-    for b in blocked:
-        console.print(
-            f"[red]ZERO-WRONG-MONEY FAIL on {b['corpus']}/{b['config']}: {b['wrong_money']} wrong money figure(s) in "
-            f"{', '.join(b['offending_questions'])}. The blocking check held back this pair's scorecard; "
-            f"the line above is computed from its grades.[/red]"
-        )
+    cards = [c for c in read_scorecards() if c["corpus"] in corpora and c["config"] in configs]
+    print_scorecards(cards)
+    say_blocked(blocked)
     if blocked:
         raise typer.Exit(1)
 
@@ -198,14 +197,14 @@ def corpus_stats_command(
 def materialize_corpus_stages(name: str) -> None:
     """Ingest, questions and needles of one corpus; exit 1 if that fails."""
     with (
-        console.status(f"materializing the corpus stages of {name} (ingest, questions, needles)"),
+        console.status(Text(f"materializing the corpus stages of {name} (ingest, questions, needles)")),
         writing(warehouse_dir(), f"materialize {name}"),
     ):
         outcome = orchestrator().materialize_corpus_stages(name)
     if outcome.busy:
         raise WarehouseBusy(outcome.busy)
     if not outcome.ok:
-        console.print(f"[red]materializing {name} failed: {outcome.failure}[/red]")
+        console.print(f"materializing {name} failed: {outcome.failure}", style="red")
         raise typer.Exit(1)
 
 

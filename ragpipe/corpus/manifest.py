@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ragpipe.inputs.names import NameRefused, answer_set_name, config_name
 from ragpipe.inputs.text import valid_json
 
 
@@ -37,6 +38,16 @@ class PipelineConfig(BaseModel):
     answer_set: str | None = Field(
         None, min_length=1, description="the name of the system's answers in the pair (default: the engine's)"
     )
+
+    @field_validator("name")
+    @classmethod
+    def _a_name(cls, value: str) -> str:
+        return config_name(value)
+
+    @field_validator("answer_set")
+    @classmethod
+    def _a_set_name(cls, value: str | None) -> str | None:
+        return None if value is None else answer_set_name(value)
 
     @model_validator(mode="after")
     def _overlap_below_size(self) -> PipelineConfig:
@@ -187,6 +198,11 @@ def load_configs(folder: Path) -> dict[str, dict[str, Any]]:
     data = _read_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("configs"), dict):
         raise ManifestError(f"{path}: field configs: expected a mapping of name -> knobs")
+    for name in data["configs"]:
+        try:
+            config_name(name)
+        except NameRefused as exc:
+            raise ManifestError(f"{path}: field configs.{name}: {exc}") from None
     return data["configs"]
 
 

@@ -20,6 +20,8 @@ from ragpipe.warehouse.tables import table_exists
 def with_declines(rules: Rules, phrases: list[str]) -> tuple[Rules, list[dict]]:
     """`rules` plus `phrases` as declines; an exclusion a phrase names exactly is overridden and
     reported. A phrase that contains or overlaps an exclusion is refused (RulesError)."""
+    if any(not p.strip() for p in phrases):
+        raise RulesError("a proposed decline phrase is blank: it would match every answer")
     lowered = {p.lower() for p in phrases}
     clashes = exclusion_clashes(phrases, [e.phrase for e in rules.declines.exclusions])
     if clashes:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ragpipe.answering.engines import answered_from_pair_retrieval
 from ragpipe.evaluation.attribution import attribute, attribution_counts
+from ragpipe.evaluation.money_bar import WRONG_MONEY, people_labelled
 from ragpipe.history.record import latest_event
 from ragpipe.retrieval.scoring import summary
 from ragpipe.warehouse.tables import read_partition, table_exists
@@ -41,6 +42,7 @@ SCORECARD_COLUMNS = [
     "median_latency_ms",
     "wrong_money",
     "money_bar",
+    "blocked",
     "documents",
     "documents_failed",
     "question_problems",
@@ -76,7 +78,7 @@ def build_scorecard(
     ambiguous = kind == "ambiguous"
     latencies = answers.loc[answers["error"].isna(), "latency_ms"].dropna()
     graded = len(grades) - int(grades["ungradable"].sum())
-    wrong_money = int((grades["failure"] == "wrong money figure").sum())
+    wrong_money = int((grades["failure"] == WRONG_MONEY).sum())
     return {
         "corpus": first["corpus"],
         "config": first["config"],
@@ -100,6 +102,7 @@ def build_scorecard(
         "median_latency_ms": round(float(statistics.median(latencies)), 3) if len(latencies) else None,
         "wrong_money": wrong_money,
         "money_bar": "PASS" if wrong_money == 0 else "FAIL",
+        "blocked": wrong_money > 0 and not people_labelled(answers),  # this set alone; see money_bar.py
         "documents": documents,
         "documents_failed": documents_failed,
         "question_problems": question_problems,
@@ -164,6 +167,14 @@ def scorecards_for(
     ]
 
 
+def money_bar_text(card: dict) -> str:
+    """`PASS (0)`, `FAIL (2) blocked`, or `FAIL (2) exempt` for a set people labelled."""
+    text = f"{card['money_bar']} ({card['wrong_money']})"
+    if card["money_bar"] == "FAIL":
+        text += " blocked" if card.get("blocked") else " exempt"
+    return text
+
+
 def scorecard_markdown(card: dict) -> str:
     """The scorecard as a small markdown table (Dagster metadata, README)."""
     lines = [
@@ -179,7 +190,7 @@ def scorecard_markdown(card: dict) -> str:
         f"| honesty (negatives declined) | {card['negatives_declined']} of {card['negatives_total']} |",
         f"| ambiguous correct | {card['ambiguous_correct']} of {card['ambiguous_total']} |",
         f"| median latency | {card['median_latency_ms']} ms |",
-        f"| ZERO-WRONG-MONEY | {card['money_bar']} ({card['wrong_money']} wrong) |",
+        f"| ZERO-WRONG-MONEY | {money_bar_text(card)} |",
         f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
         f"| question rows refused | {card['question_problems']} |",
     ]

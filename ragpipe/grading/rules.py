@@ -34,10 +34,14 @@ class Exclusion(BaseModel):
 
 
 def _compile(pattern: str) -> str:
+    """A rule's regex, refused if invalid or if it matches the empty string (it would match at every
+    position of every answer: `pattern: ""` looped the grader until memory ran out)."""
     try:
-        re.compile(pattern)
+        compiled = re.compile(pattern)
     except re.error as exc:
         raise ValueError(f"invalid regex {pattern!r}: {exc}") from exc
+    if compiled.search("") is not None:
+        raise ValueError(f"regex {pattern!r} matches the empty string: a rule must match some text")
     return pattern
 
 

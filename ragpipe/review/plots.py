@@ -11,7 +11,8 @@ matplotlib.use("svg")  # no display, no GUI toolkit
 import matplotlib.pyplot as plt  # noqa: E402
 import matplotlib.ticker  # noqa: E402
 
-plt.rcParams.update({"svg.hashsalt": "ragpipe", "svg.fonttype": "none", "font.size": 9})
+# text.parse_math off: labels are user data (a set named "$\\foo$" is a name, not TeX to typeset)
+plt.rcParams.update({"svg.hashsalt": "ragpipe", "svg.fonttype": "none", "font.size": 9, "text.parse_math": False})
 COLORS = {"correct": "#2e7d32", "partial": "#f9a825", "wrong": "#c62828"}
 
 
