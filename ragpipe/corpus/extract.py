@@ -17,6 +17,8 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 from pypdf import PdfReader
 
+from ragpipe.inputs.text import valid_text
+
 logging.getLogger("pypdf").setLevel(logging.CRITICAL)  # we report failures ourselves, in words
 
 
@@ -35,7 +37,9 @@ class ExtractedPdf:
 
 
 def _clean(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").replace("\ufffe", "").strip()
+    """Page text as stored: one newline style, no NULs, and valid Unicode (a broken PDF's text layer can
+    hold lone surrogates, which no UTF-8 writer takes; text that stored before is unchanged)."""
+    return valid_text(text).replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").replace("\ufffe", "").strip()
 
 
 def _explain(exc: Exception) -> str:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from ragpipe.corpus.extract import EXTRACTOR_VERSION
 from ragpipe.corpus.extract_pool import extract_bounded
+from ragpipe.inputs.text import valid_text
 from ragpipe.warehouse.nulls import records
 
 DOCUMENT_COLUMNS = [
@@ -44,9 +45,19 @@ class Ingested:
     reused: int = 0
 
 
-def doc_id_for(path: Path) -> str:
-    """A document's id is its file name without `.pdf`: stable and readable."""
-    return path.stem
+def doc_id_for(path: Path, folder: Path | None = None) -> str:
+    """A document's id is its path under the corpus folder without `.pdf`: its file name for a file at
+    the top (every shipped corpus), `sub/name` below it, so two `name.pdf` in different subfolders are
+    two documents, not one silently dropped. Stable and readable."""
+    relative = path.relative_to(folder) if folder is not None else Path(path.name)
+    return relative.with_suffix("").as_posix()
+
+
+def unreadable_name(rel: str) -> str | None:
+    """Why a file's name cannot be stored (bytes that are not UTF-8, kept by Python as lone surrogates), if so."""
+    if valid_text(rel) == rel:
+        return None
+    return f"file name is not UTF-8 text ({valid_text(rel)!r}): rename the file to ingest it"
 
 
 def pdf_files(folder: Path) -> list[Path]:
@@ -76,12 +87,16 @@ def ingest_folder(
     files = pdf_files(folder)
     hashed = [(path, str(path.relative_to(folder)), _sha256(path)) for path in files]
     to_parse = [
-        path for path, rel, digest in hashed if (rel, digest) not in known_docs and (rel, digest) not in known_failed
+        path
+        for path, rel, digest in hashed
+        if (rel, digest) not in known_docs and (rel, digest) not in known_failed and not unreadable_name(rel)
     ]
     outcomes = extract_bounded(to_parse, workers)
     for path, rel, digest in hashed:
-        doc_id = doc_id_for(path)
-        if (rel, digest) in known_docs:
+        doc_id = doc_id_for(path, folder)
+        if refused := unreadable_name(rel):
+            failed.append([corpus, valid_text(doc_id), valid_text(rel), digest, refused, EXTRACTOR_VERSION])
+        elif (rel, digest) in known_docs:
             reused += 1
             docs.append(known_docs[(rel, digest)])
             pages.extend(known_pages.get(doc_id, []))

@@ -30,7 +30,7 @@ class CorpusRefused(ValueError):
 
 def check_corpus(manifest: CorpusManifest, pdf_folder: Path) -> None:
     """Raise CorpusRefused unless every question loads and names documents the folder has."""
-    documents = {doc_id_for(p) for p in pdf_files(pdf_folder)} if pdf_folder.is_dir() else set()
+    documents = {doc_id_for(p, pdf_folder) for p in pdf_files(pdf_folder)} if pdf_folder.is_dir() else set()
     problems = read_corpus_questions(manifest, documents).problems
     if problems:
         raise CorpusRefused(manifest.name, problems)
