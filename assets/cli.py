@@ -1,11 +1,21 @@
-"""The `ragpipe` command: the library's commands, materializing through Dagster."""
+"""The `ragpipe` command: the library's commands, materializing through Dagster.
 
-from assets.orchestrator import DagsterOrchestrator
+Dagster (and the definitions, which read the corpora and the rules) is imported on the first
+command that materializes, not before: `sql`, `scorecard`, `--help` and the like never load it,
+and a bad manifest or rules file is refused in one line by the command that uses it.
+"""
+
 from ragpipe.cli.main import main as run_commands
 
 
+def _dagster():
+    from assets.orchestrator import DagsterOrchestrator
+
+    return DagsterOrchestrator()
+
+
 def main() -> None:
-    run_commands(DagsterOrchestrator())
+    run_commands(_dagster)
 
 
 if __name__ == "__main__":

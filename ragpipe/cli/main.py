@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 import typer
 
@@ -38,8 +39,9 @@ def refusal_in(exc: BaseException) -> Exception | None:
     return None
 
 
-def main(orchestrator: Orchestrator) -> None:
-    """The `ragpipe` command, materializing through `orchestrator`: a busy warehouse is a message and
+def main(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
+    """The `ragpipe` command, materializing through `orchestrator` (or what a function makes of it, on first
+    use): a busy warehouse is a message and
     exit code 3, a refused input a message naming file, line and field and exit code 1, never a traceback."""
     use(orchestrator)
     try:

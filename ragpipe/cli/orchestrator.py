@@ -7,6 +7,7 @@ settings travel in `RunSettings`, not through environment variables.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -53,13 +54,22 @@ class Orchestrator(Protocol):
 
 
 _current: list[Orchestrator] = []
+_factory: list[Callable[[], Orchestrator]] = []
 
 
-def use(orchestrator: Orchestrator) -> None:
-    _current[:] = [orchestrator]
+def use(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
+    """The orchestrator the commands materialize through, or a function that makes it on first use (so a
+    command that only reads never loads the orchestrator, nor the corpora and rules its definitions read)."""
+    if callable(orchestrator) and not hasattr(orchestrator, "materialize"):
+        _current.clear()
+        _factory[:] = [orchestrator]
+    else:
+        _current[:] = [orchestrator]
 
 
 def orchestrator() -> Orchestrator:
+    if not _current and _factory:
+        _current.append(_factory[0]())
     if not _current:
         raise RuntimeError(
             "no orchestrator: start the commands through `ragpipe` (assets/cli.py), which provides Dagster's"

@@ -270,8 +270,13 @@ def parse_rules(raw: bytes, path: str) -> Rules:
     """Rules from a rules file's bytes (`path` names where they came from, in errors)."""
     try:
         data = valid_json(yaml.safe_load(raw.decode("utf-8")))
-    except (UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise RulesError(f"{path}: cannot read rules: {exc}") from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}: " if mark is not None else ""
+        said = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise RulesError(f"{path}: {where}cannot read rules: invalid YAML: {said}") from exc
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{path}: cannot read rules: not UTF-8 text (byte {exc.start})") from exc
     if not isinstance(data, dict):
         raise RulesError(f"{path}: expected a mapping at the top level")
     try:
