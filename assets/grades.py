@@ -28,8 +28,8 @@ from assets.versions import GRADER_VERSION, data_version
 from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
 from ragpipe.evaluation.money_bar import offending_answers
 from ragpipe.grading.grade_table import grade_answers
-from ragpipe.history.record import record_grading
-from ragpipe.warehouse.tables import read_partition, store
+from ragpipe.history.record import store_grading
+from ragpipe.warehouse.tables import read_partition
 
 
 @op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
@@ -64,10 +64,14 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
     frame = consolidate(shards, ["answer_set", "question_id"])
     rules = project.rules()
     with duckdb.get_connection() as conn:
-        path = store(conn, project.root, "grades", frame, {"corpus": corpus, "config": config})
-        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-        event = record_grading(
-            conn, corpus, config, frame, answers, rules, context.run.run_id, pd.Timestamp.now(tz="UTC")
+        path, event = store_grading(
+            conn,
+            project.root,
+            frame,
+            {"corpus": corpus, "config": config},
+            rules,
+            context.run.run_id,
+            pd.Timestamp.now(tz="UTC"),
         )
     clean(work_dir(project.root, "grades", corpus, config, context.run_id))
     stale = clean_stale(

@@ -17,13 +17,22 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import duckdb
 import pandas as pd
 
 from ragpipe.grading.rules import Rules
 from ragpipe.warehouse.nulls import records
-from ragpipe.warehouse.tables import append_changed_rows, append_new_rows, table_exists, transaction
+from ragpipe.warehouse.tables import (
+    append_changed_rows,
+    append_new_rows,
+    read_partition,
+    replace_partition,
+    table_exists,
+    transaction,
+    write_parquet,
+)
 
 VERDICT_COLUMNS = ["grader_version", "input_sha", "verdict", "declined", "failure", "rule"]
 _LATEST_FIRST = "coalesce(event_seq, 0) DESC, graded_at DESC, answer_sha"
@@ -87,6 +96,25 @@ def record_grading(
         }
         conn.execute("INSERT INTO grading_events VALUES (?, ?, ?, ?, ?, ?, ?, ?)", list(event.values()))
     return event
+
+
+def store_grading(
+    conn: duckdb.DuckDBPyConnection,
+    root: Path,
+    grades: pd.DataFrame,
+    keys: dict[str, str],
+    rules: Rules,
+    run_id: str,
+    graded_at: pd.Timestamp,
+) -> tuple[Path, dict]:
+    """A pair's new grades and their history in ONE transaction: a kill between the two once left the grades
+    new and the history old (no stale warning, `delta` saying 0 changed). Then the Parquet copy.
+    Returns (Parquet path, grading event)."""
+    answers = read_partition(conn, "answers", keys)
+    with transaction(conn):
+        replace_partition(conn, "grades", grades, keys)
+        event = record_grading(conn, keys["corpus"], keys["config"], grades, answers, rules, run_id, graded_at)
+    return write_parquet(root, "grades", grades, keys), event
 
 
 def record_scorecards(
