@@ -45,16 +45,18 @@ chromium:
 	    { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; } ) >/dev/null 2>&1 \
 	  || echo "chromium could not be installed here: the browser test will skip"; }
 
-# the three benchmarks, each measuring its alternative in the same run (needs ../shared/data)
+# the benchmarks, each measuring its alternative in the same run (needs ../shared/data)
 bench: $(BIN)/ragpipe
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/regrade.py
+	$(BIN)/python bench/review_markup.py
 
 bench-quick: $(BIN)/ragpipe
 	$(BIN)/python bench/ingest.py --quick
 	$(BIN)/python bench/retrieval.py --quick
 	$(BIN)/python bench/regrade.py --quick
+	$(BIN)/python bench/review_markup.py --quick
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 import pandas as pd
 
 from ragpipe.answering.engines.base import Engine, EngineAnswer, RetrievalContext
-from ragpipe.answering.record import AnswerRecord
+from ragpipe.answering.record import MAX_ANSWER_CHARS, AnswerRecord, capped, capped_note
 from ragpipe.corpus.questions import Question
 from ragpipe.inputs.text import valid_text
 from ragpipe.warehouse.nulls import records
@@ -36,9 +36,12 @@ def settings_hash(engine_name: str, settings: dict) -> str:
     return hashlib.sha256(json.dumps([engine_name, settings], sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _ask(engine: Engine, question: Question, context: RetrievalContext) -> tuple[EngineAnswer, str | None, float]:
+def _ask(
+    engine: Engine, question: Question, context: RetrievalContext
+) -> tuple[EngineAnswer, str | None, float, int | None]:
     """One question asked; what comes back is made valid text, redacted by the engine (`redact`, if it holds
-    a secret) and capped, since it is kept as it is."""
+    a secret) and capped (record.py), since it is kept as it is. Returns (answer, raw body, latency ms,
+    the answer's full length when the kept text was cut)."""
     start = time.perf_counter()
     raw = None
     try:
@@ -48,11 +51,11 @@ def _ask(engine: Engine, question: Question, context: RetrievalContext) -> tuple
         result = EngineAnswer(error=f"{type(exc).__name__}: {exc}")
     measured = (time.perf_counter() - start) * 1000
     keep = _keeper(engine)
-    result = result.model_copy(
-        update={"answer": keep(result.answer), "error": None if result.error is None else keep(result.error)}
-    )
-    raw = None if raw is None else keep(raw)
-    return result, raw, result.latency_ms if result.latency_ms is not None else measured
+    answer, full_length = capped(keep(result.answer), MAX_ANSWER_CHARS)
+    error = None if result.error is None else capped_note(keep(result.error))
+    result = result.model_copy(update={"answer": answer, "error": error})
+    raw = None if raw is None else capped_note(keep(raw))
+    return result, raw, result.latency_ms if result.latency_ms is not None else measured, full_length
 
 
 def _keeper(engine: Engine) -> Callable[[str], str]:
@@ -83,7 +86,7 @@ def answer_questions(
         futures = {pool.submit(_ask, engine, q, context): q for q in todo}
         for future in as_completed(futures):
             q = futures[future]
-            result, raw, latency = future.result()
+            result, raw, latency, full_length = future.result()
             row = AnswerRecord(
                 corpus=corpus,
                 config=config,
@@ -98,6 +101,7 @@ def answer_questions(
                 engine_settings=recorded,
                 error=result.error,
                 raw=raw,
+                truncated_from=full_length,
             ).row()
             if on_answer:
                 on_answer(row)

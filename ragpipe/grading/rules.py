@@ -191,7 +191,7 @@ class Needles(BaseModel):
 
 class Answers(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    max_chars: int = Field(20000, ge=1000)
+    max_chars: int = Field(20000, ge=1000, le=100_000)  # at most what an answer row stores
 
 
 class Polarity(BaseModel):
