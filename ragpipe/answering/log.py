@@ -74,7 +74,9 @@ def absorb_file_logs(conn: duckdb.DuckDBPyConnection, folder: Path) -> int:
         rows = [row for _, row in read_jsonl(path, [])]  # a line cut short by a kill is not an answer
         if rows:
             frame = pd.DataFrame(rows)
-            frame["logged_at"] = pd.to_datetime(frame["logged_at"], utc=True)
+            # ISO 8601 per value: a time on a whole second has no microseconds, and a format guessed from the
+            # first row failed on it
+            frame["logged_at"] = pd.to_datetime(frame["logged_at"], utc=True, format="ISO8601")
             added += append_new_rows(conn, TABLE, frame, ["answer_id", "settings_key", "logged_at"])
         path.unlink()
     return added

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+import duckdb
 import typer
 
 # isort: off
@@ -17,7 +18,17 @@ from ragpipe.cli import grader, grading  # noqa: F401
 from ragpipe.cli.app import app, console
 from ragpipe.cli.orchestrator import Orchestrator, use
 from ragpipe.grading.rules import RulesError
-from ragpipe.warehouse.lock import WarehouseBusy, WarehouseUnwritable
+from ragpipe.warehouse.lock import (
+    SettingRefused,
+    WarehouseBusy,
+    WarehouseUnreadable,
+    WarehouseUnwritable,
+    unreadable_message,
+)
+from ragpipe.warehouse.settings import database_path
+
+# what a command refuses with, said in one line (exit 1; a busy warehouse exits 3)
+REFUSALS = (RulesError, SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwritable)
 
 
 def refusal_in(exc: BaseException) -> Exception | None:
@@ -33,8 +44,10 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, (CorpusRefused, ManifestError, NameRefused, RulesError, WarehouseBusy, WarehouseUnwritable)):
+        if isinstance(e, REFUSALS + (CorpusRefused, ManifestError, NameRefused)):
             return e
+        if isinstance(e, duckdb.IOException) and "read enough bytes" in str(e):  # a truncated warehouse file
+            return WarehouseUnreadable(unreadable_message(database_path(), e))
         todo += [e.__cause__, e.__context__, getattr(e, "user_exception", None)]
     return None
 

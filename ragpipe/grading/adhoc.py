@@ -34,6 +34,7 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
     questions = {q.id: q for q in loaded.questions}
     problems = list(loaded.problems)
     rows = []
+    first_line: dict[str, int] = {}
     for lineno, row in read_jsonl(answers_path, problems):
         try:
             line = AnswerLine.model_validate(row)
@@ -44,6 +45,11 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
         if qid not in questions:
             problems.append(Problem(str(answers_path), lineno, "question_id", f"unknown question {qid!r}"))
             continue
+        if qid in first_line:  # one verdict per question: a second line is a mistake, not a second vote
+            said = f"a second answer to {qid!r} (line {first_line[qid]} is the one graded)"
+            problems.append(Problem(str(answers_path), lineno, "question_id", said))
+            continue
+        first_line[qid] = lineno
         g = grade(questions[qid], line.answer, line.citations, rules)
         rows.append(
             {

@@ -31,8 +31,28 @@ class WarehouseUnwritable(RuntimeError):
     """The warehouse folder cannot be written (read-only, full, not ours): said in a line, nothing tried."""
 
 
+class WarehouseUnreadable(RuntimeError):
+    """The warehouse file is not a DuckDB database ragpipe can open (truncated, damaged, another format)."""
+
+
+class SettingRefused(ValueError):
+    """An environment setting that is not what it must be, said in a line."""
+
+
+MAX_LOCK_WAIT = 24 * 3600.0
+
+
 def lock_wait() -> float:
-    return float(os.environ.get("RAGPIPE_LOCK_WAIT", "120"))
+    """RAGPIPE_LOCK_WAIT in seconds (default 120): a finite number from 0 to a day; anything else is refused
+    (-1 once meant waiting forever, `abc` a traceback)."""
+    value = os.environ.get("RAGPIPE_LOCK_WAIT", "120")
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 <= seconds <= MAX_LOCK_WAIT:  # NaN fails this too
+        raise SettingRefused(f"RAGPIPE_LOCK_WAIT={value!r}: give seconds to wait, from 0 to {MAX_LOCK_WAIT:.0f}")
+    return seconds
 
 
 def _is_lock_conflict(exc: Exception) -> bool:
@@ -59,6 +79,8 @@ def _open(path: Path, read_only: bool, config: dict | None, wait: float | None) 
             return duckdb.connect(str(path), read_only=read_only, config=config or {})
         except duckdb.IOException as exc:
             if not _is_lock_conflict(exc):
+                if path.is_file():
+                    raise WarehouseUnreadable(unreadable_message(path, exc)) from None
                 raise
             if time.monotonic() >= deadline:
                 holder = re.search(r"PID (\d+)", str(exc))
@@ -70,6 +92,14 @@ def _open(path: Path, read_only: bool, config: dict | None, wait: float | None) 
                 ) from exc
             time.sleep(delay)
             delay = min(delay * 2, 1.0)
+
+
+def unreadable_message(path: Path, exc: Exception) -> str:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return (
+        f"cannot open the warehouse {path}: {first}. It is damaged or not a DuckDB file: "
+        "restore it, or move it aside and run `ragpipe run` to build it again"
+    )
 
 
 @contextmanager
