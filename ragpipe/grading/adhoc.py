@@ -45,11 +45,10 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
         if qid not in questions:
             problems.append(Problem(str(answers_path), lineno, "question_id", f"unknown question {qid!r}"))
             continue
-        if qid in first_line:  # one verdict per question: a second line is a mistake, not a second vote
-            said = f"a second answer to {qid!r} (line {first_line[qid]} is the one graded)"
+        if qid in first_line:  # graded as its own row (two systems' answers may share a file), but said
+            said = f"a second answer to {qid!r} (the first is on line {first_line[qid]}): graded as its own row"
             problems.append(Problem(str(answers_path), lineno, "question_id", said))
-            continue
-        first_line[qid] = lineno
+        first_line.setdefault(qid, lineno)
         g = grade(questions[qid], line.answer, line.citations, rules)
         rows.append(
             {

@@ -46,7 +46,7 @@ def test_lock_wait_refused_by_a_command_in_one_line(demo_warehouse_once, tmp_pat
     assert out.returncode == 1 and "RAGPIPE_LOCK_WAIT='abc'" in out.stderr and "Traceback" not in out.stderr
 
 
-def test_a_second_answer_to_one_question_is_reported_and_graded_once(tmp_path, rules):
+def test_a_second_answer_to_one_question_is_graded_and_reported(tmp_path, rules):
     questions, answers = tmp_path / "q.jsonl", tmp_path / "a.jsonl"
     questions.write_text(
         json.dumps(
@@ -67,8 +67,8 @@ def test_a_second_answer_to_one_question_is_reported_and_graded_once(tmp_path, r
         )
     )
     rows, problems = grade_files(questions, answers, rules)
-    assert [r["verdict"] for r in rows] == ["correct"]
-    assert [(p.line, p.field) for p in problems] == [(2, "question_id")] and "line 1 is the one graded" in str(
+    assert [r["verdict"] for r in rows] == ["correct", "wrong"]
+    assert [(p.line, p.field) for p in problems] == [(2, "question_id")] and "the first is on line 1" in str(
         problems[0]
     )
 
