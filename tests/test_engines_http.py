@@ -184,3 +184,10 @@ def test_import_engine_reads_the_generic_format(context, tmp_path):
     assert list(rows.loc["rent", "citations"]) == ["apartment-lease"] and engine.answer_set == "import:mine"
     assert "no answer for question 'other'" in rows.loc["other", "error"]
     assert [(p.line, p.field) for p in engine.problems] == [(2, "(line)")]
+
+
+def test_the_retrieving_engines_are_those_whose_class_says_so():
+    from ragpipe.answering.engines import ENGINES
+    from ragpipe.answering.retrieving import RETRIEVING_ENGINES
+
+    assert RETRIEVING_ENGINES == {n for n, cls in ENGINES.items() if getattr(cls, "uses_pair_retrieval", False)}

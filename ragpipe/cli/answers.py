@@ -7,14 +7,11 @@ import json
 import typer
 from rich.table import Table
 
-from ragpipe.answering.answer_sets import remove_answer_set
 from ragpipe.cli.app import SYSTEMS, app, console
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, open_for_writing, writing
-from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
-from ragpipe.warehouse.tables import table_exists
 
 answers_app = typer.Typer(help="The answer sets (systems) each pair holds.", no_args_is_help=True)
 app.add_typer(answers_app, name="answers", rich_help_panel=SYSTEMS)
@@ -27,6 +24,9 @@ def list_answer_sets(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Every answer set of every pair: engine, answers, errors (read-only)."""
+    from ragpipe.warehouse.nulls import records
+    from ragpipe.warehouse.tables import table_exists
+
     with readonly_connection(database_path()) as conn:
         if not table_exists(conn, "answers"):
             console.print("no answers yet: run `ragpipe run` first")
@@ -56,6 +56,8 @@ def remove(
 ) -> None:
     """Remove one answer set from one pair: its answers, grades, scorecard and attribution rows. Its verdicts
     stay in grade_history; the pair is regraded so its scorecards and delta are current."""
+    from ragpipe.answering.answer_sets import remove_answer_set
+
     with writing(warehouse_dir(), f"ragpipe answers remove {answer_set}"):
         conn = open_for_writing(database_path())
         try:

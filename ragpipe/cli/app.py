@@ -12,9 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragpipe.evaluation.scorecard import money_bar_text
 from ragpipe.warehouse.settings import database_path
-from ragpipe.warehouse.tables import connect, table_exists
 
 # pretty exceptions off: rich renders a Dagster error's locals for minutes at 100% CPU; refusals are
 # caught in main() and said in one line, anything else prints a plain traceback
@@ -52,6 +50,8 @@ SCORECARD_FIELDS = [
 
 def read_scorecards(corpus: str | None = None, config: str | None = None) -> list[dict]:
     """The latest scorecards in the warehouse, filtered, as plain dicts."""
+    from ragpipe.warehouse.tables import connect, table_exists
+
     path = database_path()
     if not path.exists():
         return []
@@ -93,6 +93,8 @@ def _pair_of(x, y) -> str:
 
 
 def print_scorecards(cards: list[dict]) -> None:
+    from ragpipe.evaluation.scorecard import money_bar_text
+
     table = Table(title="ragpipe scorecards", show_lines=False)
     for _, header in SCORECARD_FIELDS:
         table.add_column(header, no_wrap=True)

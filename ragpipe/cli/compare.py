@@ -7,19 +7,15 @@ import json
 import typer
 from rich.table import Table
 
-from ragpipe.answering.answer_sets import answer_sets
-from ragpipe.answering.engines import answered_from_pair_retrieval
 from ragpipe.cli.app import SYSTEMS, app, console
-from ragpipe.evaluation.compare import compare as compare_sets
-from ragpipe.evaluation.compare import compare_line, compare_retrieval
-from ragpipe.evaluation.scorecard import pair_retrieval
-from ragpipe.retrieval.scoring import measures
 from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
-from ragpipe.warehouse.tables import read_partition
 
 
 def _grades(conn, corpus: str, config: str, answer_set: str):
+    from ragpipe.answering.answer_sets import answer_sets
+    from ragpipe.warehouse.tables import read_partition
+
     grades = read_partition(conn, "grades", {"corpus": corpus, "config": config, "answer_set": answer_set})
     if grades.empty:
         held = answer_sets(conn, corpus, config)
@@ -29,6 +25,8 @@ def _grades(conn, corpus: str, config: str, answer_set: str):
 
 
 def _retrieves(conn, corpus: str, config: str, answer_set: str) -> bool:
+    from ragpipe.answering.retrieving import answered_from_pair_retrieval
+
     engines = conn.execute(
         "SELECT DISTINCT engine FROM answers WHERE corpus = ? AND config = ? AND answer_set = ?",
         [corpus, config, answer_set],
@@ -54,6 +52,11 @@ def compare(
 ) -> None:
     """B against A, question by question: wins, losses, ties, the accuracy difference with a paired
     bootstrap 95% interval and an exact McNemar p-value, and the questions that flip (read-only)."""
+    from ragpipe.evaluation.compare import compare as compare_sets
+    from ragpipe.evaluation.compare import compare_line, compare_retrieval
+    from ragpipe.evaluation.scorecard import pair_retrieval
+    from ragpipe.retrieval.scoring import measures
+
     a_config, b_config = a_config or config, b_config or config
     with readonly_connection(database_path()) as conn:
         grades_a, grades_b = _grades(conn, corpus, a_config, a), _grades(conn, corpus, b_config, b)

@@ -5,22 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from ragpipe.cli.app import GRADER, PIPELINE, app, console, say_blocked
+from ragpipe.cli.app import GRADER, app, console, say_blocked
 from ragpipe.cli.orchestrator import orchestrator
-from ragpipe.evaluation.audit import audit as audit_rules
-from ragpipe.evaluation.whatif import stored_pairs
-from ragpipe.evaluation.whatif import whatif as whatif_delta
-from ragpipe.grading.rules import RulesError, load_rules
-from ragpipe.history.delta import stored_delta
-from ragpipe.history.record import stored_rules
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import database_path, rules_path, warehouse_dir
-from ragpipe.warehouse.sql import DEFAULT_TIMEOUT, QueryTimeout, SqlRefused, readonly_connection, run_query
+from ragpipe.warehouse.sql import readonly_connection
 
 
 def _print_delta(delta: dict, limit: int = 40) -> None:
@@ -55,13 +48,6 @@ def _print_delta(delta: dict, limit: int = 40) -> None:
         console.print(table)
 
 
-def _cell(value) -> str:
-    """A table cell: NULL shows empty, lists and arrays as they print."""
-    if value is None or (isinstance(value, float) and pd.isna(value)):
-        return ""
-    return str(list(value)) if hasattr(value, "tolist") else str(value)
-
-
 def _from_warehouse(compute):
     """Run `compute(conn)` on a read-only warehouse connection; a LookupError is a clean exit."""
     conn = readonly_connection(database_path())
@@ -75,6 +61,8 @@ def _from_warehouse(compute):
 
 
 def _rules(path: Path | None):
+    from ragpipe.grading.rules import RulesError, load_rules
+
     try:
         return load_rules(path or rules_path())
     except RulesError as exc:
@@ -86,6 +74,8 @@ def _rules(path: Path | None):
 def regrade() -> None:
     """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
     (corpus, configuration) pair with stored answers. Answers are never regenerated."""
+    from ragpipe.evaluation.whatif import stored_pairs
+
     rules = _rules(None)
     pairs = _from_warehouse(stored_pairs)
     if not pairs:
@@ -132,6 +122,8 @@ def delta(
 ) -> None:
     """Every verdict the last grading of each pair flipped against the one before it (or between two
     grader versions), by direction and rule, with scorecards and agreement side by side."""
+    from ragpipe.history.delta import stored_delta
+
     result = _from_warehouse(lambda conn: stored_delta(conn, corpus, config, from_version, to_version))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
@@ -190,6 +182,8 @@ def rules_show(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Print the rules text and code hash a grader version was computed from."""
+    from ragpipe.history.record import stored_rules
+
     if version is None:
         rules = _rules(None)
         record = {
@@ -223,6 +217,8 @@ def whatif(
 ) -> None:
     """Grade every stored answer with candidate rules and show the delta against the current grades.
     Nothing is recorded."""
+    from ragpipe.evaluation.whatif import whatif as whatif_delta
+
     rules = _rules(rules_file)
     result = _from_warehouse(lambda conn: whatif_delta(conn, rules))
     if as_json:
@@ -238,6 +234,9 @@ def audit(
 ) -> None:
     """Where would proposed decline phrases collide (needles, money keys, gold answers, answers graded
     correct), and what would they flip? Nothing is recorded."""
+    from ragpipe.evaluation.audit import audit as audit_rules
+    from ragpipe.grading.rules import RulesError
+
     rules = _rules(None)
     try:
         result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
@@ -256,38 +255,3 @@ def audit(
         table.add_row(c["phrase"], c["where"], c["corpus"], c["question_id"], (c["text"] or "")[:120])
     console.print(table)
     _print_delta(result["delta"])
-
-
-@app.command(rich_help_panel=PIPELINE)
-def sql(
-    query: str = typer.Argument(..., help='e.g. "SELECT verdict, count(*) FROM grades GROUP BY ALL"'),
-    as_json: bool = typer.Option(False, "--json"),
-    as_csv: bool = typer.Option(False, "--csv"),
-    timeout: float = typer.Option(DEFAULT_TIMEOUT, "--timeout", min=0.1, help="stop the query after this many seconds"),
-) -> None:
-    """Run a query against the warehouse through a read-only connection (writes are refused).
-    A query is stopped after --timeout seconds, since writers wait while it reads."""
-    try:
-        frame = run_query(database_path(), query, timeout)
-    except QueryTimeout as exc:
-        console.print(f"{exc}", style="red")
-        raise typer.Exit(1) from None
-    except SqlRefused as exc:
-        console.print(f"{exc}", style="red")
-        raise typer.Exit(2) from None
-    except WarehouseBusy:
-        raise  # `ragpipe` says so and exits 3
-    except Exception as exc:  # a bad query: say what DuckDB said
-        console.print(f"query failed: {str(exc).splitlines()[0]}", style="red")
-        raise typer.Exit(1) from None
-    if as_json:
-        typer.echo(frame.to_json(orient="records", default_handler=str))
-    elif as_csv:
-        typer.echo(frame.to_csv(index=False), nl=False)
-    else:
-        table = Table()
-        for column in frame.columns:
-            table.add_column(str(column), overflow="fold")
-        for row in frame.itertuples(index=False):
-            table.add_row(*(_cell(v) for v in row))
-        console.print(table)

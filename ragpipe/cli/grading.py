@@ -11,10 +11,7 @@ from rich.table import Table
 
 from ragpipe.cli.app import GRADER, app, console
 from ragpipe.cli.run import has_corpus, materialize_corpus_stages
-from ragpipe.corpus.manifest import list_corpora
-from ragpipe.grading.rules import RulesError, load_rules
 from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
-from ragpipe.warehouse.tables import connect, read_partition
 
 
 @app.command(rich_help_panel=GRADER)
@@ -32,6 +29,7 @@ def grade(
 ) -> None:
     """Grade any answers against any questions with the current rules: no corpus, no warehouse."""
     from ragpipe.grading.adhoc import grade_files
+    from ragpipe.grading.rules import RulesError, load_rules
 
     try:
         rows, problems = grade_files(questions, answers, load_rules(rules_file or rules_path()))
@@ -76,6 +74,10 @@ def agreement(
     A JSONL file needs nothing else: its gold answers are the gold text. A folder of FinanceBench
     files reuses the warehouse's ingested FinanceBench pages (ingesting them first if absent);
     questions, needles and grades are derived afresh with the current code and rules."""
+    from ragpipe.corpus.manifest import list_corpora
+    from ragpipe.grading.rules import RulesError, load_rules
+    from ragpipe.warehouse.tables import connect, read_partition
+
     try:
         rules = load_rules(rules_file or rules_path())
     except RulesError as exc:

@@ -12,12 +12,11 @@ import typer
 # each module registers its commands on the app; the help lists its panels in this order
 from ragpipe.cli import run  # noqa: F401
 from ragpipe.cli import answers, compare, review  # noqa: F401
-from ragpipe.cli import grader, grading  # noqa: F401
+from ragpipe.cli import grader, grading, sql  # noqa: F401
 
 # isort: on
 from ragpipe.cli.app import app, console
 from ragpipe.cli.orchestrator import Orchestrator, use
-from ragpipe.grading.rules import RulesError
 from ragpipe.warehouse.lock import (
     SettingRefused,
     WarehouseBusy,
@@ -27,14 +26,16 @@ from ragpipe.warehouse.lock import (
 )
 from ragpipe.warehouse.settings import database_path
 
-# what a command refuses with, said in one line (exit 1; a busy warehouse exits 3)
-REFUSALS = (RulesError, SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwritable)
+# what a command refuses with, said in one line (exit 1; a busy warehouse exits 3); with those of the
+# manifests, names and rules, imported when an error is looked at (a command that works never loads them)
+REFUSALS = (SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwritable)
 
 
 def refusal_in(exc: BaseException) -> Exception | None:
     """The refusal (bad corpus, manifest or rules) behind an error, however deep Dagster wrapped it."""
     from ragpipe.corpus.manifest import ManifestError
     from ragpipe.corpus.preflight import CorpusRefused
+    from ragpipe.grading.rules import RulesError
     from ragpipe.inputs.names import NameRefused
 
     seen: set[int] = set()
@@ -44,7 +45,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, REFUSALS + (CorpusRefused, ManifestError, NameRefused)):
+        if isinstance(e, REFUSALS + (CorpusRefused, ManifestError, NameRefused, RulesError)):
             return e
         if isinstance(e, duckdb.IOException) and "read enough bytes" in str(e):  # a truncated warehouse file
             return WarehouseUnreadable(unreadable_message(database_path(), e))

@@ -11,16 +11,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from pydantic import BaseModel, Field
 
+@dataclass(frozen=True)
+class RunSettings:
+    """What `ragpipe run` asks of a run beyond (corpus, configurations). A dataclass, not a pydantic model:
+    every command imports this module, and pydantic's schema building cost each of them 0.15 s."""
 
-class RunSettings(BaseModel):
-    """What `ragpipe run` asks of a run beyond (corpus, configurations)."""
-
-    shards: int = Field(default=1, ge=1)  # answers and grades cut into this many shards by question-id hash
+    shards: int = 1  # answers and grades cut into this many shards by question-id hash
     engine_override: dict | None = None  # {"engine", "settings", "concurrency"}; names a key's variable, never a key
     progress_bar: bool = False  # a rich bar for answering, on the terminal that started it
     in_processes: bool = False  # each pair's steps in worker processes, shards side by side
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.shards, int) or self.shards < 1:
+            raise ValueError(f"shards must be a whole number of at least 1, not {self.shards!r}")
 
 
 @dataclass

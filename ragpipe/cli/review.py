@@ -7,10 +7,6 @@ from pathlib import Path
 import typer
 
 from ragpipe.cli.app import PIPELINE, app, console
-from ragpipe.grading.rules import load_rules
-from ragpipe.review.compare_view import load_compare
-from ragpipe.review.data import ReviewError, load_review, rules_of
-from ragpipe.review.render import render_compare, write_html, write_report
 from ragpipe.warehouse.settings import database_path, rules_path
 from ragpipe.warehouse.sql import readonly_connection
 
@@ -38,6 +34,10 @@ def review(
 ) -> None:
     """Write a self-contained HTML report (no network) of one pair's verdicts, with a PASS audit and a delta view.
     Read-only: it never takes the warehouse's write lock."""
+    from ragpipe.review.compare_view import load_compare
+    from ragpipe.review.data import load_review
+    from ragpipe.review.render import render_compare, write_html, write_report
+
     if compare_with is not None and answers is None:
         console.print("--compare B needs --answers A: the set B is compared with", style="red")
         raise typer.Exit(2)
@@ -59,6 +59,9 @@ def review(
 def _loaded(load):
     """What `load` reads from the warehouse (read-only), and the rules of its grader version; a missing
     warehouse or a pair, set or version it lacks is one red line and exit code 1."""
+    from ragpipe.grading.rules import load_rules
+    from ragpipe.review.data import ReviewError, rules_of
+
     try:
         conn = readonly_connection(database_path())
     except FileNotFoundError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -13,18 +14,15 @@ from rich.text import Text
 
 from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say_blocked
 from ragpipe.cli.orchestrator import RunSettings, orchestrator
-from ragpipe.corpus.adapters import data_available
-from ragpipe.corpus.manifest import list_corpora, load_configs
-from ragpipe.corpus.stats import corpus_stats
-from ragpipe.evaluation.scorecard import stale_scorecards
 from ragpipe.inputs.names import NameRefused, answer_set_name
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import corpora_dir, database_path, warehouse_dir
-from ragpipe.warehouse.tables import connect, table_exists
 
 
 def _use_data_dir(corpora: list[str], data_dir: Path | None) -> None:
     """Point one corpus's adapter at a folder laid out like its upstream repository."""
+    from ragpipe.corpus.manifest import list_corpora
+
     if data_dir is None:
         return
     if len(corpora) != 1:
@@ -122,12 +120,15 @@ def run(
 
     Each engine's answers are an answer set of the pair: running another engine (or the same one under
     another --answer-set) adds its set beside the ones there; re-running one refreshes only its own."""
+    from ragpipe.corpus.adapters import data_available
+    from ragpipe.corpus.manifest import list_corpora, load_configs
+
     settings = RunSettings(shards=shards or 1, in_processes=processes)
     if engine:
         override = _engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file)
         override["settings"].update(_parse_settings(engine_settings or []))
         override["answer_set"] = _set_name(answer_set)
-        settings = settings.model_copy(update={"engine_override": override, "progress_bar": True})
+        settings = replace(settings, engine_override=override, progress_bar=True)
     elif engine_settings or answer_set:
         raise typer.BadParameter("--setting and --answer-set name the system an --engine run adds; give --engine")
     manifests = list_corpora(corpora_dir())
@@ -170,6 +171,10 @@ def corpus_stats_command(
     refresh: bool = typer.Option(False, "--refresh", help="re-materialize the corpus stages first"),
 ) -> None:
     """Documents, pages, questions by kind, ungradable questions, needles kept and rejected."""
+    from ragpipe.corpus.manifest import list_corpora
+    from ragpipe.corpus.stats import corpus_stats
+    from ragpipe.warehouse.tables import connect
+
     manifests = list_corpora(corpora_dir())
     _check_names([name], sorted(manifests), "corpus")
     _use_data_dir([name], data_dir)
@@ -211,6 +216,8 @@ def materialize_corpus_stages(name: str) -> None:
 def has_corpus(name: str, folder: Path | None = None) -> bool:
     """Has the warehouse got this corpus's stages (needles are the last of them),
     ingested from `folder` when one is given?"""
+    from ragpipe.warehouse.tables import connect, table_exists
+
     path = database_path()
     if not path.exists():
         return False
@@ -236,6 +243,9 @@ def scorecard(
     as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per pair"),
 ) -> None:
     """The latest scorecards from the warehouse (read-only); warns when a pair was graded again since."""
+    from ragpipe.evaluation.scorecard import stale_scorecards
+    from ragpipe.warehouse.tables import connect
+
     cards = read_scorecards(corpus, config)
     if cards:
         conn = connect(database_path(), read_only=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ragpipe.answering.engines import RETRIEVING_ENGINES
+from ragpipe.answering.retrieving import RETRIEVING_ENGINES
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.record import Record
 

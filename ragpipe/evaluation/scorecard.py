@@ -12,7 +12,7 @@ import statistics
 
 import pandas as pd
 
-from ragpipe.answering.engines import answered_from_pair_retrieval
+from ragpipe.answering.retrieving import answered_from_pair_retrieval
 from ragpipe.evaluation.attribution import attribute, attribution_counts
 from ragpipe.evaluation.money_bar import WRONG_MONEY, people_labelled
 from ragpipe.history.record import latest_event

@@ -14,13 +14,16 @@ check the numbers with other tools (`trec_eval`, ranx).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import ir_measures
 import pandas as pd
 from ir_measures import RR, R, Success, nDCG
 
 from ragpipe.corpus.questions import Question
-from ragpipe.retrieval.index import ChunkIndex
+
+if TYPE_CHECKING:  # annotations only: the index (bm25s, scipy) is loaded by what builds one
+    from ragpipe.retrieval.index import ChunkIndex
 
 DEPTH = 100  # chunks ranked per question: deep enough for nDCG@10 over documents
 RUN_COLUMNS = ["corpus", "config", "question_id", "rank", "chunk_id", "doc_id", "page_start", "page_end", "score"]

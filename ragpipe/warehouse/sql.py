@@ -9,10 +9,10 @@ refused with a message that says so, and changes nothing.
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
-import pandas as pd
 
 from ragpipe.warehouse.lock import open_read_only
 
@@ -36,7 +36,18 @@ def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
     )
 
 
-def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> pd.DataFrame:
+@dataclass(frozen=True)
+class QueryResult:
+    """A query's column names and rows, as DuckDB gives them (no pandas: `ragpipe sql` answers at once)."""
+
+    columns: list[str]
+    rows: list[tuple]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> QueryResult:
     """The query's rows. A query still running after `timeout` seconds is interrupted (QueryTimeout):
     while it reads, its connection holds the file, and a writer waits for it."""
     conn = readonly_connection(path)
@@ -45,7 +56,9 @@ def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> pd.Da
     timer.start()
     try:
         try:
-            return conn.execute(query).df()
+            cursor = conn.execute(query)
+            columns = [d[0] for d in cursor.description or []]
+            return QueryResult(columns, cursor.fetchall() if columns else [])
         except duckdb.InterruptException as exc:
             raise QueryTimeout(f"query stopped after {timeout:g} s (--timeout): the warehouse is free again") from exc
         except duckdb.Error as exc:

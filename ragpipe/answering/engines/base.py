@@ -9,13 +9,15 @@ engine never loses the rest of a run.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pandas as pd
 from pydantic import BaseModel, Field
 
 from ragpipe.corpus.questions import Question
-from ragpipe.retrieval.index import ChunkIndex, Hit
+
+if TYPE_CHECKING:  # annotations only: the index (bm25s, scipy) is loaded by what builds one
+    from ragpipe.retrieval.index import ChunkIndex, Hit
 
 
 class EngineAnswer(BaseModel):

@@ -1,0 +1,57 @@
+"""Commands that only read answer at once: none loads Dagster, scipy or matplotlib unless it needs them.
+
+One process runs them in turn (as `ragpipe` would, through assets/cli.py) and says, after each, which
+heavy libraries are loaded; modules only accumulate, so the first command to load one is the one named.
+`sql` loads not even pandas. `bench/cli_start.py` times `sql` against `python -c "import duckdb"`.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+HEAVY = ("dagster", "scipy", "matplotlib", "pandas", "bm25s", "httpx")
+PROBE = f"""
+import contextlib, io, json, sys
+HEAVY = {HEAVY!r}
+from assets.cli import main
+seen = {{}}
+for args in json.loads(sys.argv[1]):
+    sys.argv = ["ragpipe", *args]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            main()
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    seen[" ".join(args[:2])] = [code, sorted(m for m in HEAVY if m in sys.modules)]
+print(json.dumps(seen))
+"""
+
+
+def test_read_only_commands_load_no_orchestrator_nor_what_they_do_not_need(demo_warehouse_once):
+    commands = [
+        ["--help"],
+        ["sql", "SELECT count(*) FROM grades"],
+        ["scorecard"],
+        ["delta", "--corpus", "demo", "--config", "default"],
+        ["rules", "show"],
+        ["answers", "list"],
+        ["grade", "--questions", "tests/data/adhoc-questions.jsonl", "--answers", "tests/data/adhoc-answers.jsonl"],
+        ["compare", "--corpus", "demo", "--config", "default", "--a", "extractive", "--b", "extractive"],
+    ]
+    env = {"RAGPIPE_WAREHOUSE": str(demo_warehouse_once), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(commands)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "Traceback" not in out.stderr and seen["sql SELECT count(*) FROM grades"][0] == 0, out.stderr[-2000:]
+    assert all(code in (0, 1) for code, _ in seen.values()), seen  # delta of a single grading says so, exit 1
+    loaded = {command: set(modules) for command, (_, modules) in seen.items()}
+    assert loaded["--help"] == set() and loaded["sql SELECT count(*) FROM grades"] == set()
+    for command in ("scorecard", "delta --corpus", "rules show", "answers list", "grade --questions"):
+        assert loaded[command] <= {"pandas"}, (command, loaded[command])
+    assert "dagster" not in loaded["compare --corpus"] and "matplotlib" not in loaded["compare --corpus"]
