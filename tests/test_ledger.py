@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair, run_corpus
+from assets.runner import regrade_pair
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.grading.version import PACKAGE_ROOT, VERDICT_MODULES, code_fingerprint, grader_fingerprint
@@ -69,11 +69,11 @@ def assert_history_matches_grades(conn: duckdb.DuckDBPyConnection) -> None:
     assert mismatched.empty, mismatched
 
 
-def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path):
+def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path, demo_warehouse):
     instance = DagsterInstance.ephemeral()
-    shipped, candidate = warehouse_resources(tmp_path), warehouse_resources(tmp_path, rules_path=_candidate(tmp_path))
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=shipped))
-    db = tmp_path / "ragpipe.duckdb"
+    shipped = warehouse_resources(demo_warehouse)
+    candidate = warehouse_resources(demo_warehouse, rules_path=_candidate(tmp_path))
+    db = demo_warehouse / "ragpipe.duckdb"
 
     forward_run = regrade_pair("demo", "default", instance=instance, resources=candidate)
     with duckdb.connect(str(db), read_only=True) as conn:
@@ -111,31 +111,22 @@ def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path):
         assert list(trail.loc[trail["answer_id"] == answer_id, "verdict"]) == [old, new, old]
 
 
-def test_explicit_versions_still_compare_those_versions(tmp_path):
+def test_explicit_versions_still_compare_those_versions(tmp_path, demo_warehouse):
     instance = DagsterInstance.ephemeral()
     candidate_path = _candidate(tmp_path)
-    assert all(
-        r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path))
-    )
     assert regrade_pair(
-        "demo", "default", instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)
+        "demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse, rules_path=candidate_path)
     ).success
-    with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         default = stored_delta(conn)
         pinned = stored_delta(conn, from_version=load_rules(candidate_path).version, to_version=load_rules().version)
     assert _flips(pinned) == _inverse(_flips(default))
 
 
-def test_a_changed_input_under_the_same_version_is_recorded(tmp_path):
+def test_a_changed_input_under_the_same_version_is_recorded(demo_warehouse):
     """A question row or its needles changing changes verdicts without a new grader version: history sees it."""
-    assert all(
-        r.success
-        for r in run_corpus(
-            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path)
-        )
-    )
     rules = load_rules()
-    with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb")) as conn:
         keys = {"corpus": "demo", "config": "default"}
         answers = read_partition(conn, "answers", keys)
         questions = read_partition(conn, "questions", {"corpus": "demo"})
@@ -162,7 +153,7 @@ def test_a_changed_input_under_the_same_version_is_recorded(tmp_path):
         assert_history_matches_grades(conn)
     assert list(rows["verdict"]) == ["correct", "wrong"] and rows["input_sha"].nunique() == 2
     # nothing changed: recording again adds no row
-    with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb")) as conn:
         event = record_grading(conn, "demo", "default", regraded, answers, rules, "again", pd.Timestamp.now(tz="UTC"))
     assert event["history_rows"] == 0
 
@@ -236,16 +227,13 @@ def test_every_module_the_grader_reads_with_is_in_the_version():
     assert seen - listed == set(), "modules that decide verdicts but are not hashed into the grader version"
 
 
-def test_rules_show_prints_what_a_version_was_made_of(tmp_path):
+def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):
     instance = DagsterInstance.ephemeral()
     candidate_path = _candidate(tmp_path)
-    assert all(
-        r.success
-        for r in run_corpus(
-            "demo", ["default"], instance=instance, resources=warehouse_resources(tmp_path, rules_path=candidate_path)
-        )
-    )
-    env = {"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    assert regrade_pair(
+        "demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse, rules_path=candidate_path)
+    ).success  # the candidate's version is now recorded
+    env = {"RAGPIPE_WAREHOUSE": str(demo_warehouse), "PATH": "/usr/bin:/bin"}
     bin_dir = Path(sys.executable).parent
     shown = subprocess.run(
         [bin_dir / "ragpipe", "rules", "show", load_rules(candidate_path).version, "--json"],
@@ -269,16 +257,15 @@ def test_rules_show_prints_what_a_version_was_made_of(tmp_path):
     assert missing.returncode == 1 and "not recorded" in missing.stdout
 
 
-def test_scorecard_warns_when_grades_were_materialized_without_it(tmp_path):
+def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse):
     from dagster import AssetSelection, materialize
 
     from assets.partitions import pair_key
     from assets.runner import QUIET, _all_assets
 
     instance = DagsterInstance.ephemeral()
-    resources = warehouse_resources(tmp_path)
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
-    env = {"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    resources = warehouse_resources(demo_warehouse)
+    env = {"RAGPIPE_WAREHOUSE": str(demo_warehouse), "PATH": "/usr/bin:/bin"}
     command = [Path(sys.executable).parent / "ragpipe", "scorecard", "--json"]
     fresh = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
     assert "older than its grades" not in fresh.stderr

@@ -157,7 +157,7 @@ def test_zero_wrong_money_check_reports_the_grades_table(materialized):
     assert evaluations[-1].metadata["wrong_money"].value == wrong
 
 
-def test_wrong_money_blocks_its_answer_set_alone(tmp_path):
+def test_wrong_money_blocks_its_answer_set_alone(demo_warehouse):
     """An answer set that asserts a wrong money figure fails the ZERO-WRONG-MONEY check: grades are
     written (every verdict stays queryable), and the set's scorecard is stored marked blocked. The bar
     is per system: the run itself does not fail, and no other set is held back (tests/reliability/
@@ -165,8 +165,8 @@ def test_wrong_money_blocks_its_answer_set_alone(tmp_path):
     from assets.runner import failed_money_checks, regrade_pair
 
     instance = DagsterInstance.ephemeral()
+    tmp_path = demo_warehouse
     resources = _resources(tmp_path)
-    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
     assert not _sql(tmp_path, "SELECT * FROM scorecards")["blocked"].any()
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
         conn.execute("UPDATE answers SET answer = 'You owe $450,658 [1]' WHERE question_id = 'tax-owed'")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair, run_corpus
+from assets.runner import regrade_pair
 from ragpipe.evaluation.audit import audit
 from ragpipe.evaluation.whatif import whatif
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
@@ -29,12 +29,9 @@ def _hash(frame: pd.DataFrame) -> str:
 
 
 @pytest.fixture()
-def warehouse(tmp_path) -> Path:
-    results = run_corpus(
-        "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path)
-    )
-    assert all(r.success for r in results)
-    return tmp_path
+def warehouse(demo_warehouse) -> Path:
+    """The demo's default pair, materialized once per session; this test's own copy."""
+    return demo_warehouse
 
 
 def _rules_without(tmp_path: Path, phrase: str) -> Path:
