@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 import duckdb
@@ -13,12 +14,12 @@ from tests.reliability.helpers import env_for, ragpipe, start
 
 
 @pytest.fixture(scope="module")
-def warehouse(tmp_path_factory):
+def warehouse(tmp_path_factory, demo_warehouse_once):
+    """tmp/wh: a copy of the session's demo warehouse, tmp/dh a Dagster home for the runs the tests start."""
     tmp = tmp_path_factory.mktemp("concurrency")
-    env = env_for(tmp)
-    run = ragpipe(env, "run", "--corpus", "demo", "--config", "default")
-    assert run.returncode == 0, run.stderr[-2000:]
-    return tmp, env
+    shutil.copytree(demo_warehouse_once, tmp / "wh")
+    (tmp / "dh").mkdir()
+    return tmp, env_for(tmp)
 
 
 def _history_is_clean(tmp) -> tuple[int, int]:

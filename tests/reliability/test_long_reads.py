@@ -4,27 +4,21 @@ waits RAGPIPE_LOCK_WAIT on DuckDB's own file lock, then exits 3 naming who holds
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
 
 import pytest
-from dagster import DagsterInstance
 
-from assets.runner import run_corpus
-from tests.conftest import ROOT, warehouse_resources
+from tests.conftest import ROOT
 
 LONG_QUERY = "SELECT count(*) FROM range(1000000000000) a"  # minutes of counting
 
 
 @pytest.fixture()
-def env(tmp_path):
-    assert all(
-        r.success
-        for r in run_corpus(
-            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(tmp_path / "wh")
-        )
-    )
+def env(tmp_path, demo_warehouse_once):
+    shutil.copytree(demo_warehouse_once, tmp_path / "wh")
     (tmp_path / "dh").mkdir()
     return {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
 

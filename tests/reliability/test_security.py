@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -21,10 +22,10 @@ from tests.reliability.helpers import env_for, ragpipe, start
 
 
 @pytest.fixture(scope="module")
-def warehouse(tmp_path_factory):
+def warehouse(tmp_path_factory, demo_warehouse_once):
+    """tmp/wh: a copy of the session's demo warehouse (`env_for(tmp)` points `ragpipe` at it)."""
     tmp = tmp_path_factory.mktemp("security")
-    run = ragpipe(env_for(tmp), "run", "--corpus", "demo", "--config", "default")
-    assert run.returncode == 0, run.stderr[-2000:]
+    shutil.copytree(demo_warehouse_once, tmp / "wh")
     return tmp
 
 
