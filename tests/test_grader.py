@@ -3,7 +3,7 @@
 import pytest
 
 from ragpipe.corpus.questions import Question
-from ragpipe.grading.declines import is_decline
+from ragpipe.grading.declines import decide
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import RulesError, load_rules
 
@@ -23,7 +23,7 @@ def q(kind="answerable", **kw):
     ],
 )
 def test_declines_read_as_declines(answer, rules):
-    assert is_decline(answer, rules)
+    assert decide(answer, rules).declined
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ def test_declines_read_as_declines(answer, rules):
     ],
 )
 def test_not_covered_is_an_answer_not_a_decline(answer, rules):
-    assert not is_decline(answer, rules)
+    assert not decide(answer, rules).declined
     assert "not covered" in {e.phrase for e in rules.declines.exclusions}
 
 
@@ -154,7 +154,7 @@ def test_bad_rules_files_are_refused(tmp_path, text, message):
     ],
 )
 def test_refusal_dialects(answer, rules):
-    assert is_decline(answer, rules)
+    assert decide(answer, rules).declined
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_refusal_dialects(answer, rules):
     ],
 )
 def test_an_answer_that_asserts_a_figure_is_not_a_decline(answer, rules):
-    assert not is_decline(answer, rules)
+    assert not decide(answer, rules).declined
 
 
 def test_hypothetical_figures_assert_nothing(rules):
@@ -174,7 +174,7 @@ def test_hypothetical_figures_assert_nothing(rules):
         "I do not have access to the filing. For example, if revenue were $100 million and COGS $60 million, "
         "the margin would be 40%."
     )
-    assert is_decline(answer, rules)
+    assert decide(answer, rules).declined
 
 
 def test_own_voice_not_the_sources(rules):

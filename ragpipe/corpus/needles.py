@@ -50,7 +50,6 @@ class NeedleRecord(Record):
     char_offset: int | None = None
 
 
-NEEDLE_COLUMNS = NeedleRecord.columns()
 FIGURE_KINDS = {"money", "number", "percent", "year"}
 STATED_KINDS = {
     "inapplicable": "the gold answer says the measure does not apply",

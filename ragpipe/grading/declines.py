@@ -265,7 +265,3 @@ def decide(answer: str, rules: Rules) -> Decision:
         if any(asserts(f, rules.assertions.small_number) for f in find_figures(_DATE.sub(" ", answer[start:end]))):
             asserted.append((start, end))
     return Decision(not asserted, spans, asserted)
-
-
-def is_decline(answer: str, rules: Rules) -> bool:
-    return decide(answer, rules).declined

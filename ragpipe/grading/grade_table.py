@@ -21,8 +21,6 @@ from ragpipe.grading.record import GradeRecord, Verdict
 from ragpipe.grading.rules import Rules
 from ragpipe.warehouse.nulls import records
 
-GRADE_COLUMNS = GradeRecord.columns()
-
 
 def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}

@@ -103,10 +103,6 @@ class Declines(BaseModel):
         return v
 
 
-def _listed(*words: str) -> list[str]:
-    return list(words)
-
-
 # The defaults of the fields below are what a rules file written before the field existed meant
 # (its stored text must still grade the same); the shipped rules.yaml states every one of them.
 
@@ -117,17 +113,28 @@ class Assertions(BaseModel):
     turn_asserts_any_claim: bool = False
     hypothetical_markers: list[str] = Field(default_factory=list)
     pivots: list[str] = Field(
-        default_factory=lambda: _listed(
-            "however", "but", "that said", "nevertheless", "nonetheless", "still", "instead"
-        )
+        default_factory=lambda: ["however", "but", "that said", "nevertheless", "nonetheless", "still", "instead"]
     )
     exchange_words: list[str] = Field(
-        default_factory=lambda: _listed(
-            "i", "i'm", "i've", "i'd", "i'll", "me", "my", "we", "we're", "us", "our", "you", "you're", "your"
-        )
+        default_factory=lambda: [
+            "i",
+            "i'm",
+            "i've",
+            "i'd",
+            "i'll",
+            "me",
+            "my",
+            "we",
+            "we're",
+            "us",
+            "our",
+            "you",
+            "you're",
+            "your",
+        ]
     )
     general_words: list[str] = Field(
-        default_factory=lambda: _listed(
+        default_factory=lambda: [
             "may",
             "might",
             "can",
@@ -145,7 +152,7 @@ class Assertions(BaseModel):
             "often",
             "such as",
             "like",
-        )
+        ]
     )
     small_number: int = Field(10, ge=0)
     turn_within_sentence: bool = False
@@ -161,7 +168,7 @@ class Attribution(BaseModel):
     mode: Literal["none", "before_first", "prefix_aware", "clause"] = "clause"
     markers: list[str] = Field(default_factory=list)
     clause_ends: list[str] = Field(
-        default_factory=lambda: _listed("but", "and", "while", "whereas", "so", "therefore", "thus")
+        default_factory=lambda: ["but", "and", "while", "whereas", "so", "therefore", "thus"]
     )
 
     @field_validator("markers")

@@ -24,8 +24,6 @@ from functools import lru_cache
 from ragpipe.grading.declines import either, sentences
 from ragpipe.grading.rules import Rules
 
-MODES = ("none", "before_first", "prefix_aware", "clause")
-
 
 @lru_cache(maxsize=16)
 def _compile(patterns: tuple[str, ...]) -> re.Pattern[str] | None:

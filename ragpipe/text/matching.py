@@ -355,7 +355,7 @@ def find_needle(
     if kind in ("lead_term", "lead_phrase"):
         _, end = first_sentence(text)
         return (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
-    if kind in ("term", "phrase_stem"):
+    if kind == "term":
         return find_stem(needle, text)
     if kind == "polarity":
         m = re.search(rf"\b{re.escape(needle)}\b", text, re.IGNORECASE)
