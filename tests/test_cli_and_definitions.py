@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from tests.commands import ragpipe
 from tests.conftest import ROOT
 
 BIN = os.path.dirname(sys.executable)
@@ -37,27 +38,23 @@ def env(tmp_path):
     return {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
 
 
-def _run(args, env, check=True):
-    return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=check)
-
-
 def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
     env = {**env, "RAGPIPE_FINANCEBENCH_DIR": str(tmp_path / "none"), "RAGPIPE_ARAGOG_DIR": str(tmp_path / "none")}
-    out = _run([f"{BIN}/ragpipe", "run", "--all", "--config", "default"], env)
+    out = ragpipe(env, "run", "--all", "--config", "default", check=True)
     assert "ZERO-WRONG-MONEY" in out.stdout and "demo" in out.stdout
     assert "skipping aragog" in out.stdout and "skipping financebench" in out.stdout
-    cards = json.loads(_run([f"{BIN}/ragpipe", "scorecard", "--json"], env).stdout)
+    cards = json.loads(ragpipe(env, "scorecard", "--json", check=True).stdout)
     assert len(cards) == 1 and FIELDS <= set(cards[0])
     assert cards[0]["corpus"] == "demo" and cards[0]["config"] == "default" and cards[0]["total"] >= 24
     assert cards[0]["money_bar"] in {"PASS", "FAIL"}
     # the run is recorded in the Dagster instance under DAGSTER_HOME, for the UI
     assert (tmp_path / "dh" / "history" / "runs.db").exists()
-    filtered = json.loads(_run([f"{BIN}/ragpipe", "scorecard", "--corpus", "nope", "--json"], env).stdout)
+    filtered = json.loads(ragpipe(env, "scorecard", "--corpus", "nope", "--json", check=True).stdout)
     assert filtered == []
 
 
 def test_corpus_stats_json(env):
-    stats = json.loads(_run([f"{BIN}/ragpipe", "corpus", "stats", "demo", "--json"], env).stdout)
+    stats = json.loads(ragpipe(env, "corpus", "stats", "demo", "--json", check=True).stdout)
     assert {
         k: stats[k]
         for k in ("documents", "documents_failed", "questions", "answerable", "negative", "ambiguous", "ungradable")
@@ -74,17 +71,25 @@ def test_corpus_stats_json(env):
 
 
 def test_unknown_corpus_is_refused(env):
-    out = _run([f"{BIN}/ragpipe", "run", "--corpus", "atlantis"], env, check=False)
+    out = ragpipe(env, "run", "--corpus", "atlantis", check=False)
     assert out.returncode != 0 and "atlantis" in out.stderr + out.stdout
 
 
 def test_scorecard_without_a_warehouse_says_what_to_do(env):
-    out = _run([f"{BIN}/ragpipe", "scorecard"], env, check=False)
+    out = ragpipe(env, "scorecard", check=False)
     assert out.returncode == 1 and "ragpipe run" in out.stdout
 
 
 def test_dagster_definitions_validate(env):
-    out = _run([f"{BIN}/dagster", "definitions", "validate", "-w", "workspace.yaml"], env)
+    out = subprocess.run(
+        [f"{BIN}/dagster", "definitions", "validate", "-w", "workspace.yaml"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     assert "passed validation" in out.stdout + out.stderr
 
 
@@ -149,7 +154,7 @@ def test_grade_command_needs_no_corpus_or_warehouse(env, tmp_path):
         '{"question_id": "pet", "answer": "This question is not directly addressed in the provided sources."}\n'
         '{"question_id": "ghost", "answer": "x"}\n'
     )
-    out = _run([f"{BIN}/ragpipe", "grade", "--questions", str(questions), "--answers", str(answers), "--json"], env)
+    out = ragpipe(env, "grade", "--questions", str(questions), "--answers", str(answers), "--json", check=True)
     rows = [json.loads(line) for line in out.stdout.splitlines()]
     assert [(r["question_id"], r["verdict"], r["declined"], r["money_question"], r["failure"]) for r in rows] == [
         ("due", "wrong", False, True, "wrong money figure"),
@@ -161,18 +166,5 @@ def test_grade_command_needs_no_corpus_or_warehouse(env, tmp_path):
     assert not (tmp_path / "wh").exists()  # no warehouse was created
     bad_rules = tmp_path / "rules.yaml"
     bad_rules.write_text("declines: {phrases: []}\n")
-    refused = _run(
-        [
-            f"{BIN}/ragpipe",
-            "grade",
-            "--questions",
-            str(questions),
-            "--answers",
-            str(answers),
-            "--rules",
-            str(bad_rules),
-        ],
-        env,
-        check=False,
-    )
+    refused = ragpipe(env, "grade", "--questions", str(questions), "--answers", str(answers), "--rules", str(bad_rules))
     assert refused.returncode == 2 and "declines.phrases" in refused.stdout

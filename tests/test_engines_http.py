@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import duckdb
@@ -15,7 +13,7 @@ from ragpipe.answering.engines import make_engine
 from ragpipe.answering.run import answer_questions
 from ragpipe.corpus.questions import Question
 from tests.chat_server import ChatServer
-from tests.conftest import ROOT
+from tests.commands import openai_run, start
 
 FAST = {"attempts": 4, "base_delay": 0.01, "max_delay": 0.05}
 Q = Question(id="rent", text="How much is the monthly rent under the lease?", kind="answerable")
@@ -96,32 +94,7 @@ SECRET = "sk-never-persist-31337"
 
 
 def _run(env, port_url, extra=()):
-    return subprocess.Popen(
-        [
-            f"{os.path.dirname(sys.executable)}/ragpipe",
-            "run",
-            "--corpus",
-            "demo",
-            "--config",
-            "default",
-            "--engine",
-            "openai",
-            "--base-url",
-            port_url,
-            "--model",
-            "test-model",
-            "--api-key-env",
-            "RAGPIPE_TEST_KEY",
-            "--concurrency",
-            "2",
-            *extra,
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start(env, *openai_run(port_url, "--concurrency", "2", *extra))
 
 
 def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores_the_key(tmp_path):

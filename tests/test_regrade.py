@@ -16,6 +16,8 @@ from ragpipe.evaluation.whatif import whatif
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.history.delta import grade_delta
 from ragpipe.warehouse.sql import SqlRefused, run_query
+from tests.commands import env_for
+from tests.commands import ragpipe as run_ragpipe
 from tests.conftest import warehouse_resources
 
 
@@ -179,27 +181,12 @@ def test_sql_is_read_only_and_stays_inside_the_warehouse(warehouse):
 def test_the_commands_a_user_runs(tmp_path):
     """run with candidate rules -> regrade with the shipped ones -> delta -> whatif -> sql, as subprocesses."""
     import json
-    import os
-    import subprocess
-    import sys
 
-    from tests.conftest import ROOT
-
-    bin_dir = os.path.dirname(sys.executable)
-    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
+    env = env_for(tmp_path)
     candidate = _rules_without(tmp_path, "could not find")
 
     def ragpipe(*args, rules=None, check=True):
-        run_env = {**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}
-        return subprocess.run(
-            [f"{bin_dir}/ragpipe", *args],
-            cwd=ROOT,
-            env=run_env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=check,
-        )
+        return run_ragpipe({**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}, *args, check=check)
 
     ragpipe("run", "--corpus", "demo", "--config", "default", rules=candidate)
     assert "regraded 1 pair(s)" in ragpipe("regrade").stdout

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 
 from ragpipe.warehouse.lock import writing
-from tests.reliability.helpers import env_for, ragpipe, start
+from tests.commands import env_for, ragpipe, start
 
 
 @pytest.fixture(scope="module")

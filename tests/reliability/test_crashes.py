@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from tests.chat_server import ChatServer
-from tests.reliability.helpers import env_for, ragpipe, start
+from tests.commands import env_for, openai_run, ragpipe, start
 from tests.reliability.pdfs import corpora_with, text_pdf
 
 DOCS, PAGES = 24, 50
@@ -113,23 +113,7 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
     env = env_for(tmp_path, RAGPIPE_CORPORA=str(big_corpus), RAGPIPE_TEST_KEY="k")
     home, db = tmp_path / "dh", tmp_path / "wh" / "ragpipe.duckdb"
     with ChatServer(default="slow:0.15") as server:
-        args = (
-            "run",
-            "--corpus",
-            "big",
-            "--config",
-            "default",
-            "--engine",
-            "openai",
-            "--base-url",
-            server.base_url,
-            "--model",
-            "m",
-            "--api-key-env",
-            "RAGPIPE_TEST_KEY",
-            "--concurrency",
-            "2",
-        )
+        args = openai_run(server.base_url, "--concurrency", "2", corpus="big")
         _kill_when(start(env, *args), home, "ingest")
         _whole(db)
         _kill_when(start(env, *args), home, "answers.answer_shard", extra=lambda: len(server.served) >= 4)
@@ -147,7 +131,7 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchall()[0][0] == DOCS
         assert conn.execute("SELECT count(*) FROM pages").fetchall()[0][0] == DOCS * PAGES
-        assert conn.execute("SELECT count(*) FROM answers WHERE answer_set = 'openai:m'").fetchall()[0][0] == DOCS
+        assert conn.execute("SELECT count(*) FROM answers WHERE answer_set = 'openai:test-model'").fetchall()[0][0] == DOCS
         assert conn.execute("SELECT count(*) FROM grades").fetchall()[0][0] == DOCS
         logged = {
             r[0] for r in conn.execute("SELECT DISTINCT question_id FROM answer_log WHERE error IS NULL").fetchall()

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from ragpipe.answering.engines import make_engine
@@ -13,7 +9,7 @@ from ragpipe.answering.engines.retrying import RetryPolicy
 from ragpipe.answering.engines.secrets import REDACTED
 from ragpipe.answering.run import answer_questions
 from tests.chat_server import ChatServer
-from tests.conftest import ROOT
+from tests.commands import env_for, openai_run, ragpipe
 from tests.test_engines_http import Q
 
 SECRET = "sk-echoed-back-271828"
@@ -48,37 +44,10 @@ def test_a_429_with_a_negative_retry_after_is_retried(context):
 
 
 def test_no_file_or_output_of_a_run_holds_an_echoed_key(tmp_path):
-    env = {
-        **os.environ,
-        "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
-        "DAGSTER_HOME": str(tmp_path / "dh"),
-        "RAGPIPE_TEST_KEY": SECRET,
-    }
+    env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
     with ChatServer(default="echo200") as server:
         server.script = ["echo401", "echo500", "echo500", "echo500", "echo500"]
-        run = subprocess.run(
-            [
-                f"{os.path.dirname(sys.executable)}/ragpipe",
-                "run",
-                "--corpus",
-                "demo",
-                "--config",
-                "default",
-                "--engine",
-                "openai",
-                "--base-url",
-                server.base_url,
-                "--model",
-                "test-model",
-                "--api-key-env",
-                "RAGPIPE_TEST_KEY",
-            ],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
+        run = ragpipe(env, *openai_run(server.base_url))
     assert len(server.requests) >= 31 and all(r["auth"] == f"Bearer {SECRET}" for r in server.requests)
     assert SECRET not in run.stdout + run.stderr
     leaked = [str(p) for p in tmp_path.rglob("*") if p.is_file() and SECRET.encode() in p.read_bytes()]

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from tests.conftest import ROOT
+from tests.commands import env_for, ragpipe
 
 
 @pytest.fixture()
@@ -34,16 +33,9 @@ def small_fs(tmp_path):
 
 
 def _ragpipe(tmp_path: Path, warehouse: Path, *args):
-    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(tmp_path / "dh")}
+    """`ragpipe ARGS` on the warehouse folder `warehouse` (the small file system), Dagster home in tmp."""
     (tmp_path / "dh").mkdir(exist_ok=True)
-    return subprocess.run(
-        [f"{os.path.dirname(sys.executable)}/ragpipe", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return ragpipe({**env_for(tmp_path), "RAGPIPE_WAREHOUSE": str(warehouse)}, *args, timeout=300)
 
 
 def _remount(mount: Path, options: str) -> None:

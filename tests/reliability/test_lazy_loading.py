@@ -9,9 +9,8 @@ import sys
 
 import pytest
 
-from tests.cli_runner import invoke
+from tests.commands import env_for, invoke, ragpipe
 from tests.conftest import ROOT
-from tests.reliability.helpers import env_for, ragpipe
 
 
 @pytest.fixture()

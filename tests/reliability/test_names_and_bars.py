@@ -13,7 +13,7 @@ from assets.runner import failed_money_checks, run_corpus
 from ragpipe.corpus.manifest import ManifestError, PipelineConfig, load_configs
 from ragpipe.inputs.names import NameRefused, answer_set_name, config_name
 from ragpipe.review.plots import verdicts_plot
-from tests.cli_runner import invoke
+from tests.commands import invoke
 from tests.conftest import warehouse_resources
 
 HOSTILE = ["$\\foo$", "[/]", "[/INST]", "a b", "../x", "x/../../../tmp/out", "", "-x", "a" * 101, "r\u00e9sum\u00e9"]

@@ -17,8 +17,8 @@ import pytest
 
 from ragpipe.warehouse.sql import SqlRefused, run_query
 from tests.chat_server import ChatServer
+from tests.commands import env_for, openai_run, ragpipe, start
 from tests.conftest import ROOT
-from tests.reliability.helpers import env_for, ragpipe, start
 
 
 @pytest.fixture(scope="module")
@@ -113,25 +113,7 @@ def test_a_sharded_multiprocess_run_stores_and_prints_no_key_and_listens_on_no_p
     env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
     seen: list[str] = []
     with ChatServer() as server:
-        process = start(
-            env,
-            "run",
-            "--corpus",
-            "demo",
-            "--config",
-            "default",
-            "--engine",
-            "openai",
-            "--base-url",
-            server.base_url,
-            "--model",
-            "m",
-            "--api-key-env",
-            "RAGPIPE_TEST_KEY",
-            "--shards",
-            "2",
-            "--processes",
-        )
+        process = start(env, *openai_run(server.base_url, "--shards", "2", "--processes"))
         while process.poll() is None:  # watch the whole process tree while it runs
             seen += _listening(_tree(process.pid))
             time.sleep(0.05)

@@ -12,7 +12,7 @@ from ragpipe.answering.log import absorb_file_logs
 from ragpipe.grading.adhoc import grade_files
 from ragpipe.warehouse.lock import SettingRefused, lock_wait
 from ragpipe.warehouse.tables import connect
-from tests.reliability.helpers import env_for, ragpipe
+from tests.commands import env_for, ragpipe
 
 
 @pytest.mark.parametrize("value", ["-1", "abc", "nan", "inf", "1e9"])

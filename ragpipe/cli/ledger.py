@@ -1,4 +1,4 @@
-"""Commands about the ruler itself: regrade, delta, what-if, audit, and read-only SQL."""
+"""Commands about the ruler itself: regrade, delta, rules show, what-if and audit (the ledger of gradings)."""
 
 from __future__ import annotations
 

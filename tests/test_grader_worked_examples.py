@@ -1,4 +1,5 @@
-"""The examples of issue 15 (the grader, generalized), each graded as the issue says."""
+"""Worked examples of the grader's mechanisms (figures asserted or mentioned, precision, the decline grammar,
+needle normalization, choice and yes/no questions), each graded as a person would."""
 
 import pytest
 

@@ -1,0 +1,52 @@
+"""The `ragpipe` command as tests run it: in its own process (what a user runs; crash, concurrency and
+end-to-end tests), or in this one (Typer's runner: read-only commands and refusals, no process start).
+One place for both, so no test file keeps a private copy."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+RAGPIPE = str(Path(sys.executable).parent / "ragpipe")
+
+
+def env_for(tmp: Path, **extra: str) -> dict:
+    """The environment of a `ragpipe` whose warehouse is tmp/wh and Dagster home tmp/dh."""
+    return {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp / "wh"), "DAGSTER_HOME": str(tmp / "dh"), **extra}
+
+
+def ragpipe(env: dict, *args: str, timeout: float = 600, check: bool = False) -> subprocess.CompletedProcess:
+    """`ragpipe ARGS` in its own process, from the project folder; output captured as text."""
+    return subprocess.run(
+        [RAGPIPE, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=check
+    )
+
+
+def start(env: dict, *args: str) -> subprocess.Popen:
+    """`ragpipe ARGS` started and left running (to be killed, or raced)."""
+    return subprocess.Popen(
+        [RAGPIPE, *args], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def invoke(*args: str, warehouse: Path | None = None, env: dict | None = None):
+    """`ragpipe ARGS` in this process; returns Typer's Result (exit_code, output, exception)."""
+    from typer.testing import CliRunner
+
+    from ragpipe.cli.main import app
+
+    settings = {**({"RAGPIPE_WAREHOUSE": str(warehouse)} if warehouse else {}), **(env or {})}
+    return CliRunner().invoke(app, list(args), env=settings)
+
+
+def openai_run(base_url: str, *extra: str, corpus: str = "demo", model: str = "test-model") -> tuple[str, ...]:
+    """The arguments of `ragpipe run` on the `default` pair with the OpenAI-compatible engine at `base_url`
+    (a tests/chat_server.py server), its key read from RAGPIPE_TEST_KEY."""
+    return (
+        "run", "--corpus", corpus, "--config", "default", "--engine", "openai", "--base-url", base_url,
+        "--model", model, "--api-key-env", "RAGPIPE_TEST_KEY", *extra,
+    )  # fmt: skip
