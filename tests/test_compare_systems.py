@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -39,11 +40,12 @@ def _rows(warehouse: Path, sql: str) -> pd.DataFrame:
 
 
 @pytest.fixture(scope="module")
-def two_systems(tmp_path_factory):
-    """demo/default answered by the built-in engine, then by a RAG service over HTTP on 127.0.0.1."""
-    warehouse = tmp_path_factory.mktemp("wh")
+def two_systems(tmp_path_factory, demo_warehouse_once):
+    """demo/default answered by the built-in engine (the session's pair, copied), then by a RAG service over
+    HTTP on 127.0.0.1."""
+    warehouse = tmp_path_factory.mktemp("two-systems") / "wh"
+    shutil.copytree(demo_warehouse_once, warehouse)
     instance = DagsterInstance.ephemeral()
-    assert all(r.success for r in _run(warehouse, instance))
     first = _rows(warehouse, "SELECT * FROM answers WHERE answer_set = 'extractive' ORDER BY question_id")
     with ChatServer() as server:
         override = {"engine": "http", "settings": {"url": server.rag_url, "name": HTTP}, "concurrency": 2}

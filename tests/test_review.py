@@ -10,7 +10,7 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair, run_corpus
+from assets.runner import regrade_pair
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.review.data import ReviewError, load_review
 from ragpipe.review.render import write_report
@@ -20,13 +20,12 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
-def reviewed(tmp_path_factory) -> dict:
-    """The demo pair graded, then re-graded without the decline phrase "could not find" (a real delta)."""
-    folder = tmp_path_factory.mktemp("review-warehouse")
+def reviewed(tmp_path_factory, demo_warehouse_once) -> dict:
+    """The demo pair graded (the session's, copied), then re-graded without the decline phrase "could not find"
+    (a real delta)."""
+    folder = tmp_path_factory.mktemp("review") / "warehouse"
+    shutil.copytree(demo_warehouse_once, folder)
     instance = DagsterInstance.ephemeral()
-    assert all(
-        r.success for r in run_corpus("demo", ["default"], instance=instance, resources=warehouse_resources(folder))
-    )
     candidate = folder / "rules-candidate.yaml"
     candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
     result = regrade_pair(

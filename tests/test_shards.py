@@ -8,7 +8,7 @@ import duckdb
 import pandas as pd
 from dagster import DagsterEventType, DagsterInstance
 
-from assets.runner import run_corpus, run_corpus_stages, run_pair_in_processes
+from assets.runner import run_corpus_stages, run_pair_in_processes
 from ragpipe.answering.shards import shard_of, split
 from tests.conftest import warehouse_resources
 
@@ -29,14 +29,8 @@ def _grades(warehouse) -> tuple[str, int]:
     return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest(), len(frame)
 
 
-def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monkeypatch):
-    one = tmp_path / "one"
-    assert all(
-        r.success
-        for r in run_corpus(
-            "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(one)
-        )
-    )
+def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monkeypatch, demo_warehouse_once):
+    one = demo_warehouse_once  # the pair materialized in one process (once per session)
 
     many = tmp_path / "many"
     monkeypatch.setenv("RAGPIPE_WAREHOUSE", str(many))  # every step process reads it

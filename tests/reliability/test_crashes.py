@@ -131,7 +131,9 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
     with duckdb.connect(str(db), read_only=True) as conn:
         assert conn.execute("SELECT count(*) FROM documents").fetchall()[0][0] == DOCS
         assert conn.execute("SELECT count(*) FROM pages").fetchall()[0][0] == DOCS * PAGES
-        assert conn.execute("SELECT count(*) FROM answers WHERE answer_set = 'openai:test-model'").fetchall()[0][0] == DOCS
+        assert (
+            conn.execute("SELECT count(*) FROM answers WHERE answer_set = 'openai:test-model'").fetchall()[0][0] == DOCS
+        )
         assert conn.execute("SELECT count(*) FROM grades").fetchall()[0][0] == DOCS
         logged = {
             r[0] for r in conn.execute("SELECT DISTINCT question_id FROM answer_log WHERE error IS NULL").fetchall()
