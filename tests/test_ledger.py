@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -21,7 +19,8 @@ from ragpipe.grading.version import PACKAGE_ROOT, VERDICT_MODULES, code_fingerpr
 from ragpipe.history.delta import stored_delta
 from ragpipe.history.record import VERDICT_COLUMNS, grading_events, record_grading
 from ragpipe.warehouse.tables import read_partition
-from tests.conftest import ROOT, warehouse_resources
+from tests.commands import ragpipe
+from tests.conftest import warehouse_resources
 
 FLIP = [
     "corpus",
@@ -234,26 +233,10 @@ def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):
         "demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse, rules_path=candidate_path)
     ).success  # the candidate's version is now recorded
     env = {"RAGPIPE_WAREHOUSE": str(demo_warehouse), "PATH": "/usr/bin:/bin"}
-    bin_dir = Path(sys.executable).parent
-    shown = subprocess.run(
-        [bin_dir / "ragpipe", "rules", "show", load_rules(candidate_path).version, "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    shown = ragpipe(env, "rules", "show", load_rules(candidate_path).version, "--json", timeout=120, check=True)
     record = json.loads(shown.stdout)
     assert record["rules_text"] == candidate_path.read_text() and record["code_sha"] == code_fingerprint()[0]
-    missing = subprocess.run(
-        [bin_dir / "ragpipe", "rules", "show", "g-000000000000"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    missing = ragpipe(env, "rules", "show", "g-000000000000", timeout=120)
     assert missing.returncode == 1 and "not recorded" in missing.stdout
 
 
@@ -266,8 +249,7 @@ def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse
     instance = DagsterInstance.ephemeral()
     resources = warehouse_resources(demo_warehouse)
     env = {"RAGPIPE_WAREHOUSE": str(demo_warehouse), "PATH": "/usr/bin:/bin"}
-    command = [Path(sys.executable).parent / "ragpipe", "scorecard", "--json"]
-    fresh = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
+    fresh = ragpipe(env, "scorecard", "--json", timeout=120, check=True)
     assert "older than its grades" not in fresh.stderr
     # grades alone, as from the UI: the scorecards now describe an earlier grading
     result = materialize(
@@ -279,6 +261,6 @@ def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse
         run_config=QUIET,
     )
     assert result.success
-    stale = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=True)
+    stale = ragpipe(env, "scorecard", "--json", timeout=120, check=True)
     assert "demo/default: scorecards are older than its grades" in stale.stderr
     assert json.loads(stale.stdout)  # the JSON on stdout stays clean

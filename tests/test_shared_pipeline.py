@@ -70,28 +70,14 @@ def test_agreement_command_on_the_upstream_layout(warehouse):
     """`ragpipe agreement --data --labels --json`, reusing the ingested pages of this warehouse."""
     import json
     import os
-    import subprocess
-    import sys
 
-    from tests.conftest import ROOT, SHARED
+    from tests.commands import ragpipe
+    from tests.conftest import SHARED
 
     env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(warehouse / "dh")}
-    out = subprocess.run(
-        [
-            f"{os.path.dirname(sys.executable)}/ragpipe",
-            "agreement",
-            "--data",
-            str(SHARED / "financebench"),
-            "--labels",
-            str(SHARED / "financebench" / "labeled-answers"),
-            "--json",
-        ],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=True,
+    labels = SHARED / "financebench" / "labeled-answers"
+    out = ragpipe(
+        env, "agreement", "--data", str(SHARED / "financebench"), "--labels", str(labels), "--json", check=True
     )
     report = json.loads(out.stdout)
     assert {
