@@ -54,7 +54,7 @@ def _ask(
     answer, full_length = capped(keep(result.answer), MAX_ANSWER_CHARS)
     error = None if result.error is None else capped_note(keep(result.error))
     result = result.model_copy(update={"answer": answer, "error": error})
-    raw = None if raw is None else capped_note(keep(raw))
+    raw = None if raw is None else capped_note(keep(str(raw)))
     return result, raw, result.latency_ms if result.latency_ms is not None else measured, full_length
 
 

@@ -55,8 +55,8 @@ def refusal_in(exc: BaseException) -> Exception | None:
 
 def main(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
     """The `ragpipe` command, materializing through `orchestrator` (or what a function makes of it, on first
-    use): a busy warehouse is a message and
-    exit code 3, a refused input a message naming file, line and field and exit code 1, never a traceback."""
+    use): a busy warehouse is a message and exit code 3, a refused input a message naming file, line and
+    field and exit code 1, never a traceback."""
     use(orchestrator)
     try:
         app()

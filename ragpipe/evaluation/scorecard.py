@@ -170,8 +170,9 @@ def scorecards_for(
 def money_bar_text(card: dict) -> str:
     """`PASS (0)`, `FAIL (2) blocked`, or `FAIL (2) exempt` for a set people labelled."""
     text = f"{card['money_bar']} ({card['wrong_money']})"
-    if card["money_bar"] == "FAIL":
-        text += " blocked" if card.get("blocked") else " exempt"
+    blocked = card.get("blocked")  # absent from scorecards stored before the bar was per set: said as it was
+    if card["money_bar"] == "FAIL" and blocked is not None:
+        text += " blocked" if blocked else " exempt"
     return text
 
 
