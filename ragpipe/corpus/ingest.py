@@ -86,6 +86,11 @@ def ingest_folder(
     parsed = reused = 0
     files = pdf_files(folder)
     hashed = [(path, str(path.relative_to(folder)), _sha256(path)) for path in files]
+    # a row stored under another id (a subfolder's file, ingested when ids were bare file names) is read again
+    for known in (known_docs, known_failed):
+        for path, rel, digest in hashed:
+            if (rel, digest) in known and known[(rel, digest)][1] != doc_id_for(path, folder):
+                del known[(rel, digest)]
     to_parse = [
         path
         for path, rel, digest in hashed

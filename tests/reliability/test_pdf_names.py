@@ -40,3 +40,17 @@ def test_same_stem_in_two_subfolders_and_a_non_utf8_name(tmp_path):
     stored = _store(tmp_path, second)
     assert second.parsed == 0  # the rest is reused, not read again
     assert sorted(set(stored["pages"]["doc_id"])) == ["2024/lease", "bill"]  # the deleted file's pages are gone
+
+
+def test_a_subfolder_file_stored_under_its_bare_name_is_read_again(tmp_path):
+    """A warehouse ingested when ids were bare file names holds `lease` for `2024/lease.pdf`: its rows are
+    not reused under the new id without pages, the file is read again."""
+    pdfs = tmp_path / "pdfs"
+    (pdfs / "2024").mkdir(parents=True)
+    text_pdf(pdfs / "2024" / "lease.pdf", ["The monthly rent is $2,150."])
+    first = ingest_folder("mine", pdfs, workers=1)
+    old = first.documents.assign(doc_id="lease")  # as the older ingest stored it
+    older = type(first)(old, first.pages.assign(doc_id="lease"), first.failed)
+    again = ingest_folder("mine", pdfs, previous=older, workers=1)
+    assert again.parsed == 1 and list(again.documents["doc_id"]) == ["2024/lease"]
+    assert list(again.pages["doc_id"]) == ["2024/lease"] and "$2,150" in again.pages["text"].iloc[0]
