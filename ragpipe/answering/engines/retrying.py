@@ -118,7 +118,11 @@ def _post(client: httpx.Client, url: str, payload: dict, headers: dict, deadline
             chunks.append(chunk)
             if deadline.expired:
                 raise httpx.ReadTimeout("deadline passed while reading the body")
-        text = b"".join(chunks).decode(response.charset_encoding or "utf-8", errors="replace")
+        body = b"".join(chunks)
+        try:
+            text = body.decode(response.charset_encoding or "utf-8", errors="replace")
+        except LookupError:  # a charset Python does not know: read it as UTF-8
+            text = body.decode("utf-8", errors="replace")
         return response.status_code, response.headers, text
 
 
