@@ -22,12 +22,17 @@ def valid_text(text: str) -> str:
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
+def map_strings(value, change):
+    """A decoded JSON value with `change` applied to every string in it, keys too."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [map_strings(v, change) for v in value]
+    if isinstance(value, dict):
+        return {change(k): map_strings(v, change) for k, v in value.items()}
+    return value
+
+
 def valid_json(value):
     """A decoded JSON value with every string in it (keys too) made valid."""
-    if isinstance(value, str):
-        return valid_text(value)
-    if isinstance(value, list):
-        return [valid_json(v) for v in value]
-    if isinstance(value, dict):
-        return {valid_text(k): valid_json(v) for k, v in value.items()}
-    return value
+    return map_strings(value, valid_text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from ragpipe.inputs.text import valid_json
+from ragpipe.inputs.text import map_strings, valid_json
 
 REDACTED = "[REDACTED]"
 CREDENTIAL_HEADERS = ("authorization", "x-api-key", "api-key")
@@ -54,13 +54,7 @@ def redact(text: str, secrets: list[str]) -> str:
 
 def scrub(value, secrets: list[str]):
     """A decoded JSON value with every string in it redacted."""
-    if isinstance(value, str):
-        return redact(value, secrets)
-    if isinstance(value, list):
-        return [scrub(v, secrets) for v in value]
-    if isinstance(value, dict):
-        return {scrub(k, secrets): scrub(v, secrets) for k, v in value.items()}
-    return value
+    return map_strings(value, lambda text: redact(text, secrets))
 
 
 def stored_body(text: str, secrets: list[str]) -> str:
