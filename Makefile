@@ -35,7 +35,7 @@ test: $(BIN)/ragpipe chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/pytest -q --durations=25
+	$(BIN)/pytest -q --durations=25 -n auto --dist loadfile --no-loadscope-reorder
 
 # the review report's browser test drives Debian's chromium; without it that test skips, saying why
 chromium:

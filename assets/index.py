@@ -9,7 +9,7 @@ from assets.versions import data_version
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.chunking import chunk_pages
 from ragpipe.retrieval.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint
-from ragpipe.retrieval.index import ChunkIndex, index_fingerprint
+from ragpipe.retrieval.index import ChunkIndex, index_fingerprint, reuse_index
 from ragpipe.retrieval.scoring import rank_chunks, score_run, summary, write_trec
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import parquet_path, read_partition, store, table_exists
@@ -50,7 +50,8 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
 
 @asset(partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb", "bm25"}, deps=["chunks"])
 def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
-    """A BM25 index (bm25s, Lucene idf, k1=1.5, b=0.75) over the pair's chunks, saved beside the warehouse."""
+    """A BM25 index (bm25s, Lucene idf, k1=1.5, b=0.75) over the pair's chunks, saved beside the warehouse;
+    copied from another configuration of the corpus that cut the same chunks, when one did."""
     corpus, config = pair_of(context.partition_key)
     folder = project.index_dir(corpus, config)
     with duckdb.get_connection() as conn:
@@ -58,7 +59,10 @@ def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project:
         rebuilt = fingerprint is None or index_fingerprint(folder) != fingerprint
         if rebuilt:
             frame = read_partition(conn, "chunks", {"corpus": corpus, "config": config}, order_by="chunk_id")
-    if rebuilt:  # the saved index was built from other chunks (or is missing)
+    copied = None
+    if rebuilt and fingerprint is not None:  # another configuration may have built it from the same chunks
+        copied = reuse_index(folder.parent.iterdir() if folder.parent.is_dir() else [], folder, fingerprint)
+    if rebuilt and copied is None:  # the saved index was built from other chunks (or is missing)
         index = ChunkIndex.build(frame)
         index.save(folder, fingerprint)
     else:
@@ -69,7 +73,8 @@ def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project:
             "dagster/row_count": index.n_docs,
             "vocabulary": index.vocabulary_size,
             "path": str(folder),
-            "rebuilt": rebuilt,
+            "rebuilt": rebuilt and copied is None,
+            "copied_from": copied.name if copied else "",
         },
     )
 

@@ -145,14 +145,28 @@ def run_pair_in_processes(
     regrade_only: bool = False,
     project: dict | None = None,
 ):
-    """One pair's stages through a multiprocess job, its shards side by side. Each step process loads
-    the definitions afresh; `project` fields reach them as run config. The instance must be persistent
+    """One pair's stages through a multiprocess job, its shards side by side. Step processes are
+    forked from a server that loaded the definitions once for this run; `project` fields reach them
+    as run config. The instance must be persistent
     (DAGSTER_HOME), since steps report to it from other processes."""
     job = regrade_in_processes_job if regrade_only else pair_in_processes_job
     run_config = {**QUIET, "resources": {"project": {"config": _project_config(project)}}} if project else QUIET
-    return execute_job(
-        reconstructable(job),
-        instance=instance,
-        run_config=run_config,
-        tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
-    )
+    try:
+        return execute_job(
+            reconstructable(job),
+            instance=instance,
+            run_config=run_config,
+            tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
+        )
+    finally:
+        _stop_forkserver()
+
+
+def _stop_forkserver() -> None:
+    """The step processes' fork server (assets/jobs.py) holds the definitions and the environment
+    of the run that started it: stopped after each run, the next run's steps see their own."""
+    from multiprocessing import forkserver
+
+    stop = getattr(forkserver._forkserver, "_stop", None)  # CPython's, there since 3.8
+    if stop is not None:
+        stop()

@@ -12,6 +12,20 @@ DEMO_SOURCE = ROOT / "corpora" / "demo" / "documents.yaml"
 DEMO_QUESTIONS = ROOT / "corpora" / "demo" / "questions.yaml"
 
 
+def pytest_collection_modifyitems(config, items):
+    """`make test` runs on every core (pytest-xdist, `--dist loadfile --no-loadscope-reorder`: a file's
+    tests share a worker, so the shared-data warehouse, used by one file, is built once; files are
+    handed out in this order). The longest first: the shared-data file, then the files with end-to-end
+    tests, so no worker is left with a long one at the end while the others idle."""
+    items.sort(key=_order)  # stable: the order within each part is kept
+
+
+def _order(item) -> int:
+    if "shared_warehouse" in item.fixturenames:
+        return 0
+    return 1 if item.get_closest_marker("end_to_end") is not None else 2
+
+
 def needs_shared(sub: str) -> Path:
     """The third-party data folder `sub`, or skip with the reason."""
     path = SHARED / sub

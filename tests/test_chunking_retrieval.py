@@ -3,7 +3,7 @@
 import pandas as pd
 
 from ragpipe.retrieval.chunking import chunk_pages
-from ragpipe.retrieval.index import ChunkIndex
+from ragpipe.retrieval.index import ChunkIndex, index_fingerprint, reuse_index
 
 
 def test_chunks_cover_every_line_with_page_spans(demo_ingested):
@@ -44,6 +44,18 @@ def test_bm25_ranks_the_golden_document_first_and_survives_save_load(demo_ingest
     assert loaded.search(query, 1)[0].chunk_id.startswith("home-security-bill#")
     assert loaded.search("zebra quantum", 5) == []
     assert loaded.idf("zebra") > loaded.idf("riley")
+
+
+def test_an_index_is_reused_only_from_the_same_chunks(demo_ingested, tmp_path):
+    index = ChunkIndex.build(chunk_pages(demo_ingested.pages, "demo", "t", 200, 40))
+    index.save(tmp_path / "default", "abc")
+    ChunkIndex.build(chunk_pages(demo_ingested.pages, "demo", "t", 80, 20)).save(tmp_path / "small", "xyz")
+    folders = [tmp_path / "default", tmp_path / "small"]
+    assert reuse_index(folders, tmp_path / "other", "nope") is None and not (tmp_path / "other").exists()
+    assert reuse_index(folders, tmp_path / "wide", "abc") == tmp_path / "default"
+    assert index_fingerprint(tmp_path / "wide") == "abc"
+    query = "What is the ending balance on the Northgate Home Security statement?"
+    assert ChunkIndex.load(tmp_path / "wide").search(query, 5) == index.search(query, 5)
 
 
 def test_bm25_ranks_like_the_reference_implementation(demo_ingested, demo_questions):

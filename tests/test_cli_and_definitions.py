@@ -38,6 +38,7 @@ def env(tmp_path):
     return {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}
 
 
+@pytest.mark.end_to_end
 def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
     env = {**env, "RAGPIPE_FINANCEBENCH_DIR": str(tmp_path / "none"), "RAGPIPE_ARAGOG_DIR": str(tmp_path / "none")}
     out = ragpipe(env, "run", "--all", "--config", "default", check=True)

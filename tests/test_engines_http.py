@@ -8,6 +8,7 @@ import signal
 import time
 
 import duckdb
+import pytest
 
 from ragpipe.answering.engines import make_engine
 from ragpipe.answering.run import answer_questions
@@ -97,6 +98,7 @@ def _run(env, port_url, extra=()):
     return start(env, *openai_run(port_url, "--concurrency", "2", *extra))
 
 
+@pytest.mark.end_to_end
 def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores_the_key(tmp_path):
     env = {
         **os.environ,

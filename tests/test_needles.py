@@ -1,7 +1,6 @@
 """Needles: kept only when the gold text has them and the question does not."""
 
 import pandas as pd
-import pytest
 
 from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, STATED_KINDS, gold_texts, mine_needles, without_notes
 from ragpipe.text.figures import find_figures
@@ -78,48 +77,3 @@ def test_rejections_carry_reasons(demo_ingested, demo_questions):
 def test_gold_text_is_the_golden_pages(demo_ingested, demo_questions):
     flood = next(q for q in demo_questions if q.id == "insurance-flood")
     assert {u.page for u in gold_texts(flood, demo_ingested.pages)} == {2}
-
-
-@pytest.fixture(scope="module")
-def shared_corpus(request, shared_warehouse):
-    """(questions, pages, needles) of a third-party corpus, as the pipeline materialized them."""
-    import duckdb
-
-    from ragpipe.corpus.questions import question_from_row
-
-    name = request.param
-    with duckdb.connect(str(shared_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
-        pages = conn.execute("SELECT * FROM pages WHERE corpus = ?", [name]).df()
-        questions = [
-            question_from_row(r)
-            for r in conn.execute("SELECT * FROM questions WHERE corpus = ?", [name]).df().to_dict("records")
-        ]
-        needles = conn.execute("SELECT * FROM needles WHERE corpus = ?", [name]).df()
-    return questions, pages, needles
-
-
-@pytest.mark.parametrize("shared_corpus", ["aragog", "financebench"], indirect=True)
-def test_shared_corpus_needle_invariants(shared_corpus):
-    questions, pages, frame = shared_corpus
-    assert_needle_invariants(frame, questions, pages)
-    assert set(frame["reason"]) >= {"found in gold text", "absent from gold text", "present in question", "too common"}
-
-
-@pytest.mark.parametrize("shared_corpus", ["aragog"], indirect=True)
-def test_aragog_gold_answers_naming_what_the_paper_lacks_are_rejected(shared_corpus):
-    """Upstream's LLaMA answer credits it with "factorized embeddings"; the paper never says so."""
-    _, _, frame = shared_corpus
-    llama = frame[frame["question_id"] == "aragog-004"]
-    status = dict(zip(llama["needle"], llama["status"]))
-    assert status["factorized embeddings"] == "rejected"
-    assert status["advanced activation functions"] == "rejected"
-    assert status["SwiGLU"] == "kept"  # which the paper does use
-    reasons = dict(zip(llama["needle"], llama["reason"]))
-    assert reasons["factorized embeddings"] == "absent from gold text"
-
-
-@pytest.mark.parametrize("shared_corpus", ["financebench"], indirect=True)
-def test_financebench_key_found_through_accounting_parentheses(shared_corpus):
-    _, _, frame = shared_corpus
-    row = frame[(frame["question_id"] == "financebench_id_03029")].iloc[0]
-    assert (row["needle"], row["status"], row["doc_id"]) == ("$1577.00", "kept", "3M_2018_10K")

@@ -119,7 +119,7 @@ def test_rematerializing_replaces_rows_and_grades_are_byte_identical(warehouse):
         assert events["chunks"]["rechunked"].value is False and events["chunk_index"]["rebuilt"].value is False
 
 
-def test_an_index_built_from_other_chunks_is_rebuilt(tmp_path):
+def test_an_index_built_from_other_chunks_is_rebuilt_and_one_cut_alike_is_copied(tmp_path):
     from ragpipe.retrieval.fingerprint import stored_fingerprint
 
     resources = _resources(tmp_path)
@@ -136,6 +136,17 @@ def test_an_index_built_from_other_chunks_is_rebuilt(tmp_path):
     assert events["chunk_index"]["rebuilt"].value is True  # the saved index says it was built from other chunks
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
         assert stored_fingerprint(conn, "chunks", "demo", "default") == before
+
+    # wide-k cuts the same chunks (it differs in top_k): its index is default's, copied, not built again
+    wide = run_corpus("demo", ["wide-k"], instance=DagsterInstance.ephemeral(), resources=resources)
+    assert all(r.success for r in wide)
+    events = {
+        e.asset_key.to_user_string(): e.materialization.metadata for e in wide[1].get_asset_materialization_events()
+    }
+    assert events["chunk_index"]["copied_from"].value == "default" and events["chunk_index"]["rebuilt"].value is False
+    index = tmp_path / "index" / "demo"
+    assert sorted(p.name for p in (index / "wide-k").iterdir()) == sorted(p.name for p in (index / "default").iterdir())
+    assert all(p.read_bytes() == (index / "default" / p.name).read_bytes() for p in (index / "wide-k").iterdir())
 
 
 def test_library_scorecard_matches_the_stored_one(warehouse):

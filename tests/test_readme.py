@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.commands import invoke
 from tests.conftest import ROOT
 
@@ -45,6 +47,7 @@ def test_the_readme_is_a_users_guide_of_at_most_about_350_lines():
         assert (ROOT / link).is_file(), f"README links to {link}, which does not exist"
 
 
+@pytest.mark.end_to_end
 def test_every_command_of_the_tour_runs_as_written_after_make_run(tmp_path):
     bin_dir = Path(sys.executable).parent
     warehouse = tmp_path / "warehouse"

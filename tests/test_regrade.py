@@ -178,17 +178,22 @@ def test_sql_is_read_only_and_stays_inside_the_warehouse(warehouse):
     assert not (warehouse / "other.duckdb").exists()
 
 
-def test_the_commands_a_user_runs(tmp_path):
-    """run with candidate rules -> regrade with the shipped ones -> delta -> whatif -> sql, as subprocesses."""
+@pytest.mark.end_to_end
+def test_the_commands_a_user_runs(tmp_path, demo_warehouse_once):
+    """The demo pair regraded with candidate rules -> regrade with the shipped ones -> delta -> whatif ->
+    sql, as subprocesses (from a copy of the session's pair, graded with the shipped rules)."""
     import json
+    import shutil
 
     env = env_for(tmp_path)
+    shutil.copytree(demo_warehouse_once, tmp_path / "wh")
+    (tmp_path / "dh").mkdir()
     candidate = _rules_without(tmp_path, "could not find")
 
     def ragpipe(*args, rules=None, check=True):
         return run_ragpipe({**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}, *args, check=check)
 
-    ragpipe("run", "--corpus", "demo", "--config", "default", rules=candidate)
+    ragpipe("regrade", rules=candidate)
     assert "regraded 1 pair(s)" in ragpipe("regrade").stdout
     delta = json.loads(ragpipe("delta", "--json").stdout)
     assert delta["from_version"] == load_rules(candidate).version and delta["to_version"] == load_rules().version

@@ -6,6 +6,7 @@ import hashlib
 
 import duckdb
 import pandas as pd
+import pytest
 from dagster import DagsterEventType, DagsterInstance
 
 from assets.runner import run_corpus_stages, run_pair_in_processes
@@ -29,6 +30,7 @@ def _grades(warehouse) -> tuple[str, int]:
     return hashlib.sha256(frame.to_csv(index=False).encode()).hexdigest(), len(frame)
 
 
+@pytest.mark.end_to_end
 def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monkeypatch, demo_warehouse_once):
     one = demo_warehouse_once  # the pair materialized in one process (once per session)
 
@@ -58,3 +60,7 @@ def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monke
     )
     assert any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:]))  # at least two at once
     assert not list((many / "shards").rglob("*.parquet"))  # exchange files are cleaned once stored
+    from multiprocessing import forkserver
+
+    # the steps' fork server held this run's environment: stopped, so the next run forks its own
+    assert forkserver._forkserver._forkserver_pid is None

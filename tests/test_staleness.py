@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from dagster import DagsterInstance
 
 from assets.runner import run_corpus
@@ -33,6 +34,7 @@ def test_a_rerun_that_changes_nothing_stales_no_other_partition(tmp_path):
     assert {k: v for k, v in after.items() if v != "FRESH"} == {}
 
 
+@pytest.mark.end_to_end
 def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     home = tmp_path / "dagster_home"
     home.mkdir()

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +31,25 @@ def index_fingerprint(folder: Path) -> str | None:
     """The fingerprint of the chunks the saved index in `folder` was built from, if any."""
     path = folder / FINGERPRINT_FILE
     return path.read_text().strip() if path.is_file() else None
+
+
+def reuse_index(folders: Iterable[Path], target: Path, fingerprint: str) -> Path | None:
+    """Copy into `target` an index another configuration of the corpus built from the same chunks (same
+    fingerprint: same pages and chunking knobs; chunk ids name no configuration), rather than build it
+    again: configurations that differ only in top_k or the engine share one. Returns the folder copied,
+    or None. As in `save`, the fingerprint is written last; a source rewritten meanwhile is not used."""
+    for source in sorted(folders):
+        if source == target or index_fingerprint(source) != fingerprint:
+            continue
+        target.mkdir(parents=True, exist_ok=True)
+        (target / FINGERPRINT_FILE).unlink(missing_ok=True)
+        for path in source.iterdir():
+            if path.is_file() and path.name != FINGERPRINT_FILE:
+                shutil.copyfile(path, target / path.name)
+        if index_fingerprint(source) == fingerprint:
+            (target / FINGERPRINT_FILE).write_text(fingerprint)
+            return source
+    return None
 
 
 @dataclass

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ragpipe.corpus.ingest import ingest_folder
 from tests.conftest import ROOT
 from tests.reliability.pdfs import bad_pdf_zoo, corpora_with
@@ -44,6 +46,7 @@ def test_every_kind_of_bad_pdf_is_explained_and_the_rest_ingest(tmp_path):
     assert len(result.documents) + len(result.failed) == 8  # nothing lost, nothing counted twice
 
 
+@pytest.mark.end_to_end
 def test_a_corpus_of_bad_pdfs_runs_end_to_end_and_the_scorecard_counts_them(tmp_path):
     corpora = corpora_with(tmp_path, "zoo", bad_pdf_zoo(tmp_path / "pdfs"), QUESTIONS)
     env = {

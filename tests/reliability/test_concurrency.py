@@ -45,6 +45,7 @@ def test_a_second_writer_waits_then_says_warehouse_busy(warehouse):
     _history_is_clean(tmp)
 
 
+@pytest.mark.end_to_end
 def test_two_regrades_at_once_both_finish_and_lose_nothing(warehouse):
     tmp, env = warehouse
     first, second = start(env, "regrade"), start(env, "regrade")
@@ -53,6 +54,7 @@ def test_two_regrades_at_once_both_finish_and_lose_nothing(warehouse):
     _history_is_clean(tmp)
 
 
+@pytest.mark.end_to_end
 def test_a_regrade_while_a_long_sql_query_runs(warehouse):
     tmp, env = warehouse
     query = start(

@@ -14,7 +14,7 @@ import pytest
 
 from tests.chat_server import ChatServer
 from tests.commands import env_for, openai_run, ragpipe, start
-from tests.reliability.pdfs import corpora_with, text_pdf
+from tests.reliability.pdfs import corpora_with, plain_text_pdf
 
 DOCS, PAGES = 24, 50
 
@@ -26,7 +26,7 @@ def big_corpus(tmp_path_factory) -> Path:
     pdfs = root / "pdfs"
     pdfs.mkdir()
     for d in range(DOCS):
-        text_pdf(
+        plain_text_pdf(
             pdfs / f"filing-{d:02d}.pdf",
             [
                 "\n".join(
@@ -109,6 +109,7 @@ def _whole(db: Path) -> None:
             )
 
 
+@pytest.mark.end_to_end
 def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_corpus, tmp_path):
     env = env_for(tmp_path, RAGPIPE_CORPORA=str(big_corpus), RAGPIPE_TEST_KEY="k")
     home, db = tmp_path / "dh", tmp_path / "wh" / "ragpipe.duckdb"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import duckdb
+import pytest
 from dagster import DagsterInstance
 
 from assets.runner import run_corpus
@@ -18,6 +19,7 @@ def _fingerprints(folder) -> tuple[str, str]:
     return hashlib.sha256(table.encode()).hexdigest(), hashlib.sha256(parquet).hexdigest()
 
 
+@pytest.mark.end_to_end
 def test_two_runs_from_scratch_give_byte_identical_grades(tmp_path):
     first, second = tmp_path / "first", tmp_path / "second"
     for folder in (first, second):

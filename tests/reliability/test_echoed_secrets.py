@@ -43,6 +43,7 @@ def test_a_429_with_a_negative_retry_after_is_retried(context):
     assert frame["error"].isna().all() and len(server.requests) == 2
 
 
+@pytest.mark.end_to_end
 def test_no_file_or_output_of_a_run_holds_an_echoed_key(tmp_path):
     env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
     with ChatServer(default="echo200") as server:

@@ -42,6 +42,7 @@ def _remount(mount: Path, options: str) -> None:
     subprocess.run(["mount", "-o", f"remount,{options}", str(mount)], check=True, capture_output=True)
 
 
+@pytest.mark.end_to_end
 def test_a_full_disk_says_so_and_the_next_run_finishes(small_fs, tmp_path):
     full = _ragpipe(tmp_path, small_fs, "run", "--corpus", "demo", "--config", "default")
     assert full.returncode == 1
@@ -58,6 +59,7 @@ def test_a_full_disk_says_so_and_the_next_run_finishes(small_fs, tmp_path):
     assert answers == grades == 31 and torn == 0
 
 
+@pytest.mark.end_to_end
 def test_a_read_only_warehouse_refuses_writers_and_serves_readers(small_fs, tmp_path):
     _remount(small_fs, "size=100m")
     assert _ragpipe(tmp_path, small_fs, "run", "--corpus", "demo", "--config", "default").returncode == 0

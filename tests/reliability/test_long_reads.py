@@ -26,6 +26,7 @@ def test_a_long_query_stops_at_its_timeout(env):
     assert out.returncode == 1 and "query stopped after 1 s" in out.stdout
 
 
+@pytest.mark.end_to_end
 def test_a_writer_behind_a_long_read_waits_its_lock_wait_then_says_who(env):
     reader = start(env, "sql", "--timeout", "120", LONG_QUERY)
     try:

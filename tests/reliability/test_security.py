@@ -109,6 +109,7 @@ def _tree(root: int) -> set[int]:
     return pids
 
 
+@pytest.mark.end_to_end
 def test_a_sharded_multiprocess_run_stores_and_prints_no_key_and_listens_on_no_port(tmp_path):
     env = env_for(tmp_path, RAGPIPE_TEST_KEY=SECRET)
     seen: list[str] = []
@@ -128,6 +129,7 @@ def test_a_sharded_multiprocess_run_stores_and_prints_no_key_and_listens_on_no_p
     assert leaked == []  # ...and never written: warehouse, Parquet, shard logs, reports, run history
 
 
+@pytest.mark.end_to_end
 def test_dagster_dev_listens_on_localhost_only(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

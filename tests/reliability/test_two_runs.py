@@ -8,11 +8,13 @@ import subprocess
 import sys
 
 import duckdb
+import pytest
 
 from tests.conftest import ROOT
 from tests.test_ledger import assert_history_matches_grades
 
 
+@pytest.mark.end_to_end
 def test_two_runs_at_once_both_finish_and_nothing_is_doubled(tmp_path):
     (tmp_path / "dh").mkdir()
     env = {**os.environ, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"), "DAGSTER_HOME": str(tmp_path / "dh")}

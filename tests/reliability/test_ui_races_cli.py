@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import duckdb
+import pytest
 from dagster import DagsterInstance
 
 from assets.runner import run_corpus
@@ -16,6 +17,7 @@ from tests.conftest import ROOT, warehouse_resources
 from tests.test_ledger import assert_history_matches_grades
 
 
+@pytest.mark.end_to_end
 def test_a_dagster_run_and_a_cli_regrade_of_one_pair_at_once(tmp_path):
     assert all(
         r.success
