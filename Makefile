@@ -30,12 +30,14 @@ run: $(BIN)/ragpipe
 	$(BIN)/ragpipe run --corpus demo --config default --engine extractive --setting min_support=0.8 --answer-set extractive-strict
 	$(BIN)/ragpipe compare --corpus demo --config default --a extractive --b extractive-strict --limit 0
 
-# the house first (lint, format, layers: seconds), then the suite, run bare as anyone would
+# the house first (lint, format, layers: seconds), then the suite on every core (pytest-xdist, a file per
+# worker, the longest files first: tests/conftest.py); TEST_WORKERS=0 runs it in one process
+TEST_WORKERS ?= auto
 test: $(BIN)/ragpipe chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/pytest -q --durations=25 -n auto --dist loadfile --no-loadscope-reorder
+	$(BIN)/pytest -q --durations=25 -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # the review report's browser test drives Debian's chromium; without it that test skips, saying why
 chromium:
@@ -51,12 +53,14 @@ bench: $(BIN)/ragpipe
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/regrade.py
 	$(BIN)/python bench/review_markup.py
+	$(BIN)/python bench/step_start.py
 
 bench-quick: $(BIN)/ragpipe
 	$(BIN)/python bench/ingest.py --quick
 	$(BIN)/python bench/retrieval.py --quick
 	$(BIN)/python bench/regrade.py --quick
 	$(BIN)/python bench/review_markup.py --quick
+	$(BIN)/python bench/step_start.py --quick
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)

@@ -7,6 +7,8 @@ Parquet, while DuckDB steps wait for the one writer's lock. On a cluster the
 same jobs run with `k8s_job_executor` or `celery_executor` (see the README).
 """
 
+import os
+
 from dagster import AssetSelection, define_asset_job, multiprocess_executor
 
 CORPUS_ASSETS = AssetSelection.assets(
@@ -21,14 +23,20 @@ REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "gra
 # storage once (`forkserver`), instead of a fresh interpreter importing them for every step
 # (`spawn`, Dagster's default): about 2.5 s less per step (docs/performance.md). The server
 # keeps the environment it started with, so `assets.runner` stops it after each run.
-_processes = multiprocess_executor.configured(
-    {
-        "max_concurrent": 0,  # 0: one step per core
-        "start_method": {
-            "forkserver": {"preload_modules": ["assets.definitions", "dagster._core.storage.sqlite_storage"]}
-        },
-    }
-)
+# RAGPIPE_STEP_START=spawn goes back to Dagster's default (where forkserver is missing, or to compare).
+PRELOADED = ["assets.definitions", "dagster._core.storage.sqlite_storage"]
+
+
+def step_start(method: str | None = None) -> dict:
+    method = method or os.environ.get("RAGPIPE_STEP_START", "forkserver")
+    if method == "spawn":
+        return {"spawn": {}}
+    if method == "forkserver":
+        return {"forkserver": {"preload_modules": PRELOADED}}
+    raise ValueError(f"RAGPIPE_STEP_START={method!r}: give forkserver (the default) or spawn")
+
+
+_processes = multiprocess_executor.configured({"max_concurrent": 0, "start_method": step_start()})  # 0: a step per core
 
 pair_in_processes = define_asset_job(
     "pair_in_processes",
