@@ -102,18 +102,28 @@ def warehouse_resources(warehouse: Path, rules_path: Path | None = None, **proje
 
 
 @pytest.fixture(scope="session")
-def demo_warehouse_once(tmp_path_factory) -> Path:
-    """The demo's `default` pair materialized once per session by a real Dagster run. Read it only:
-    a test that writes takes `demo_warehouse`, its own copy."""
+def demo_warehouse_once(tmp_path_factory, worker_id) -> Path:
+    """The demo's `default` pair materialized once by a real Dagster run, for the whole `make test`: its
+    workers share it (the first that needs it builds it). Read it only: a test that writes takes
+    `demo_warehouse`, its own copy."""
+    import shutil
+
     from dagster import DagsterInstance
+    from filelock import FileLock
 
     from assets.runner import run_corpus
 
-    folder = tmp_path_factory.mktemp("demo-warehouse")
-    results = run_corpus(
-        "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(folder)
-    )
-    assert all(r.success for r in results)
+    root = tmp_path_factory.getbasetemp()
+    root = root if worker_id == "master" else root.parent  # the folder xdist's workers share
+    folder, built = root / "demo-warehouse", root / "demo-warehouse.built"
+    with FileLock(str(root / "demo-warehouse.lock")):
+        if not built.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed build left
+            results = run_corpus(
+                "demo", ["default"], instance=DagsterInstance.ephemeral(), resources=warehouse_resources(folder)
+            )
+            assert all(r.success for r in results)
+            built.touch()
     return folder
 
 

@@ -64,3 +64,12 @@ def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monke
 
     # the steps' fork server held this run's environment: stopped, so the next run forks its own
     assert forkserver._forkserver._forkserver_pid is None
+
+
+def test_step_processes_start_as_configured():
+    from assets.jobs import PRELOADED, step_start
+
+    assert step_start() == {"forkserver": {"preload_modules": PRELOADED}}  # the default
+    assert step_start("spawn") == {"spawn": {}}  # Dagster's own, where forkserver is missing
+    with pytest.raises(ValueError, match="RAGPIPE_STEP_START='fork'"):
+        step_start("fork")
