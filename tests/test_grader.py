@@ -56,6 +56,25 @@ def test_reasoning_aloud_with_the_wrong_figure_is_wrong(rules):
     assert g.verdict == "wrong" and g.failure == "wrong money figure" and "$26.99" in g.wrong_money
 
 
+def test_a_key_among_a_calculations_inputs_is_not_its_answer(rules):
+    """The concluding figure of a written calculation is what the answer asserts; the key it opens with
+    is an input. Without the calculation, the figure an answer opens with is still its answer."""
+    question = q(text="What were gross receivables in USD millions?", money_key="$2,318")
+    calculated = (
+        "Receivables of $2,318.4 million less a $41.2 million allowance: net receivables were $2,277.2 million."
+    )
+    g = grade(question, calculated, [], rules)
+    assert (g.verdict, g.failure) == ("wrong", "wrong money figure") and "$2,277.2 million" in g.wrong_money
+    assert grade(question, "Gross receivables were $2,318.4 million.", [], rules).verdict == "correct"
+    owe = q(money_key="$44,322")  # the same arithmetic among the figures, but no calculation written out
+    assert grade(owe, "They owe $44,322. Total income was $120,000 and tax withheld $75,678.", [], rules).verdict == (
+        "correct"
+    )
+    subtracted = "Net sales of $19,373 million - $13,997 million of costs = $5,376 million."
+    assert grade(q(money_key="$5,376 million"), subtracted, [], rules).verdict == "correct"
+    assert grade(q(money_key="$19,373 million"), subtracted, [], rules).verdict == "wrong"
+
+
 def test_fee_key_is_not_found_inside_a_larger_figure(rules):
     g = grade(q(money_key="$20.00"), "The balance was -$10,020.00.", [], rules)
     assert g.verdict == "wrong"

@@ -134,6 +134,8 @@ def _fig(text: str):
         ("36%", "0.36", True),
         ("0.8", "70%", False),
         ("$1,577", "$1,578", False),  # never money: the money key is exact
+        ("55.1%", "-55.2%", False),  # a result of the other sign is another calculation, not a rounding
+        ("-3.4%", "-3.5%", True),
     ],
 )
 def test_a_computed_figure_allows_the_rounding_of_its_steps(gold, answer, same):
@@ -152,6 +154,20 @@ def test_an_authored_figure_the_filing_does_not_print_is_matched_as_computed(rul
     assert _graded(rules, question, "The ratio is 3.41.", pages) == "Incorrect Answer"
     printed = _pages("The inventory turnover ratio was 3.46 in FY2021.")
     assert _graded(rules, question, "The ratio is 3.45.", printed) == "Incorrect Answer"  # printed: exact
+
+
+def test_a_computed_figure_of_the_other_sign_is_not_the_gold(rules):
+    """COGS computed as gross profit minus revenue: the average comes out negative. Not 55.1% rounded
+    differently: another calculation (people: incorrect). The same figure with its sign passes."""
+    question = q(
+        text="What is the three year average of cost of goods sold as a % of revenue? Round to one decimal place.",
+        gold_answer="55.1%",
+        must_contain=["55.1%"],
+    )
+    pages = _pages("Revenues 32,452 and gross profit 14,971.")
+    wrong = "COGS = gross profit - revenue = -$17,481, or -53.9%. The three-year average is approximately -55.2%."
+    assert _graded(rules, question, wrong, pages) == "Incorrect Answer"
+    assert _graded(rules, question, "The three-year average is approximately 55.2%.", pages) == "Correct Answer"
 
 
 # --- what the gold answer says -----------------------------------------------------------------------

@@ -36,6 +36,7 @@ from ragpipe.grading.declines import decide, outermost
 from ragpipe.grading.polarity import implied_polarity, stated_polarity
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import own_voice
+from ragpipe.text.calculation import concludes_calculation
 from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
 from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
 
@@ -169,14 +170,12 @@ def _grade_answerable(
 
     key = money_key(question) if question.money_key is not None else None
     money = [f for f in figures if f.is_money]
-    if (
-        money_q
-        and key is not None
-        and not (money and (matches_key(key, money[0], scale, tol) or matches_key(key, money[-1], scale, tol)))
-    ):
-        # The answer's figure is the one it opens with ("They owe $44,322. Total income was ...") or
-        # ends on ("... - $13,997 million = $5,818 million"): the others are inputs and context it
-        # mentions. A key buried among other figures is a dump of figures, not an answer.
+    # The answer's figure is the one it opens with ("They owe $44,322. Total income was ...") or ends on
+    # ("... - $13,997 million = $5,818 million"): the others are inputs and context it mentions. A key
+    # buried among other figures is a dump of figures, not an answer. When the answer writes out a
+    # calculation that ends on its result, the figure it opens with is an input (text/calculation.py).
+    asserted = money[-1:] if concludes_calculation(text, money) else money[:1] + money[-1:]
+    if money_q and key is not None and not any(matches_key(key, f, scale, tol) for f in asserted):
         wrong = [f for f in money if not matches_key(key, f, scale, tol)]
         if wrong:
             spans = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong]

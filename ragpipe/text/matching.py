@@ -219,8 +219,8 @@ def same_computed_figure(gold: Figure, other: Figure, last_place: int, ratio_as_
     """A figure the gold answer computed (a ratio, a growth rate), found in an answer that computed it
     too: as `same_figure_loosely`, or off by at most `last_place` units in the last digit the gold
     writes, when the gold has two significant digits or more (each step of a calculation rounds:
-    3.45 for 3.46, 101.4% for 101.5%; never 2% for 3%), or, with `ratio_as_percent`, a plain ratio
-    given as a percent or the other way round (79.82% for 0.8). Never money: the money key is exact."""
+    3.45 for 3.46, 101.4% for 101.5%; never 2% for 3%, nor -55.2% for 55.1%), or, with `ratio_as_percent`, a
+    plain ratio given as a percent or the other way round (79.82% for 0.8). Never money: the money key is exact."""
     if same_figure_loosely(gold, other):
         return True
     if gold.is_money or other.is_money:
@@ -236,6 +236,8 @@ def same_computed_figure(gold: Figure, other: Figure, last_place: int, ratio_as_
             return True
     if not last_place or other.decimals < gold.decimals or gold.value == 0:
         return False
+    if (gold.value < 0) != (other.value < 0):  # the slack is for rounding; a result of the other sign is
+        return False  # another calculation (-55.2% for 55.1%), not a rounding of this one
     unit = Decimal(1).scaleb(-gold.decimals)
     if abs(gold.value) < 10 * unit:  # one significant digit: a unit off is a different answer
         return False
