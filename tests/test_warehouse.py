@@ -56,3 +56,21 @@ def test_a_legacy_null_typed_column_takes_real_values(conn, tmp_path):
     assert "NULL" in conn.execute("DESCRIBE legacy").fetchall()[1][1]
     store(conn, tmp_path, "legacy", pd.DataFrame({"corpus": ["b"], "note": ["text"]}), {"corpus": "b"})
     assert read_partition(conn, "legacy", {"corpus": "b"})["note"].tolist() == ["text"]
+
+
+def test_numbers_after_a_partition_of_nothing_but_nulls_stay_numbers(conn, tmp_path):
+    """ARAGOG has no page qrels, so its page measures are all NULL; stored first (`ragpipe run --all`
+    goes alphabetically), they must not make the demo's page measures text (the scorecard's mean failed)."""
+    store(conn, tmp_path, "r", pd.DataFrame({"corpus": ["aragog"], "hit": [None]}), {"corpus": "aragog"})
+    store(conn, tmp_path, "r", pd.DataFrame({"corpus": ["demo", "demo"], "hit": [1.0, 0.0]}), {"corpus": "demo"})
+    got = read_partition(conn, "r", {}, order_by="corpus")
+    assert got["hit"].tolist()[1:] == [1.0, 0.0] and got["hit"].dropna().mean() == 0.5
+    assert dict((r[0], r[1]) for r in conn.execute("DESCRIBE r").fetchall())["hit"] == "DOUBLE"
+    # a warehouse where it already happened (numbers stored as text) is repaired by its next write
+    conn.execute("CREATE TABLE broken AS SELECT 'aragog' AS corpus, '0.5' AS hit")
+    store(conn, tmp_path, "broken", pd.DataFrame({"corpus": ["demo"], "hit": [1.0]}), {"corpus": "demo"})
+    assert read_partition(conn, "broken", {}, order_by="corpus")["hit"].tolist() == [0.5, 1.0]
+    # text that is not a number stays text
+    store(conn, tmp_path, "s", pd.DataFrame({"corpus": ["a"], "v": ["x"]}), {"corpus": "a"})
+    store(conn, tmp_path, "s", pd.DataFrame({"corpus": ["b"], "v": [1.5]}), {"corpus": "b"})
+    assert dict((r[0], r[1]) for r in conn.execute("DESCRIBE s").fetchall())["v"] == "VARCHAR"

@@ -92,7 +92,7 @@ def score_run(run: pd.DataFrame, questions: list[Question], top_k: int) -> pd.Da
     for name, (level, measure) in measures(top_k).items():
         values = {m.query_id: m.value for m in ir_measures.iter_calc([measure], judged[level], runs[level])}
         has_qrels = {q.query_id for q in judged[level]}
-        frame[name] = [values.get(q, 0.0) if q in has_qrels else None for q in scored]
+        frame[name] = pd.Series([values.get(q, 0.0) if q in has_qrels else None for q in scored], dtype="float64")
     frame["evidence_in_top_k"] = [_evidence_retrieved(run, q, top_k) for q in _by_id(questions, scored)]
     return frame
 

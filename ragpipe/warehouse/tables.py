@@ -59,9 +59,21 @@ def _ensure_schema(conn: duckdb.DuckDBPyConnection, table: str) -> None:
     for name, dtype in incoming:
         if name not in existing:
             conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {dtype}')
-        elif re.search(r"\bNULL\b", existing[name]) and dtype != existing[name]:
-            # a column an older warehouse created with nothing but NULLs takes the type of real values
+        elif dtype != existing[name] and _retypable(conn, table, name, existing[name], dtype):
+            # a column created from nothing but NULLs (type NULL, or the VARCHAR `_concrete` made of it)
+            # takes the type of the first real values: ARAGOG's page measures (no page qrels), stored
+            # first, must not make the demo's text. A warehouse where that already happened (numbers
+            # stored as text) is repaired the same way on its next write.
             conn.execute(f'ALTER TABLE "{table}" ALTER COLUMN "{name}" TYPE {dtype}')
+
+
+def _retypable(conn: duckdb.DuckDBPyConnection, table: str, name: str, dtype: str, incoming: str) -> bool:
+    if re.search(r"\bNULL\b", dtype):
+        return True
+    if dtype != "VARCHAR" or incoming == "VARCHAR" or not re.fullmatch(r"[A-Z]+", incoming):
+        return False
+    values, castable = conn.execute(f'SELECT count("{name}"), count(TRY_CAST("{name}" AS {incoming})) FROM "{table}"').fetchall()[0]
+    return values == castable
 
 
 def _rollback(conn: duckdb.DuckDBPyConnection) -> None:
