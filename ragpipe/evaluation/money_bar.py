@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-WRONG_MONEY = "wrong money figure"
+from ragpipe.grading.outcomes import WRONG_MONEY
 
 
 def people_labelled(answers: pd.DataFrame) -> bool:

@@ -14,7 +14,8 @@ import pandas as pd
 
 from ragpipe.answering.retrieving import answered_from_pair_retrieval
 from ragpipe.evaluation.attribution import attribute, attribution_counts
-from ragpipe.evaluation.money_bar import WRONG_MONEY, people_labelled
+from ragpipe.evaluation.money_bar import people_labelled
+from ragpipe.grading.outcomes import WRONG_MONEY
 from ragpipe.history.record import latest_event
 from ragpipe.retrieval.scoring import summary
 from ragpipe.warehouse.tables import read_partition, table_exists

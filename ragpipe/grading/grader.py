@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, STATED_KINDS
 from ragpipe.corpus.questions import Question
+from ragpipe.grading import outcomes
 from ragpipe.grading.declines import decide, outermost
 from ragpipe.grading.polarity import implied_polarity, stated_polarity
 from ragpipe.grading.rules import Rules
@@ -157,8 +158,8 @@ def _grade_answerable(
         return Grade(
             "wrong",
             True,
-            "declined an answerable question",
-            "answerable.declined",
+            outcomes.DECLINED_ANSWERABLE,
+            outcomes.ANSWERABLE_DECLINED,
             money_q,
             matched=_decline_spans(decision),
         )
@@ -180,7 +181,7 @@ def _grade_answerable(
         if wrong:
             spans = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong]
             return Grade(
-                "wrong", False, "wrong money figure", "money.wrong_figure", True, [f.text for f in wrong], spans
+                "wrong", False, outcomes.WRONG_MONEY, outcomes.MONEY_WRONG_FIGURE, True, [f.text for f in wrong], spans
             )
 
     for needle in question.must_not_contain:
@@ -188,7 +189,7 @@ def _grade_answerable(
         if span:
             matched.append({"kind": "must_not_contain", "needle": needle, "start": span[0], "end": span[1]})
             return Grade(
-                "wrong", False, "states a forbidden claim", "needles.must_not_contain", money_q, matched=matched
+                "wrong", False, outcomes.FORBIDDEN_CLAIM, outcomes.NEEDLES_MUST_NOT_CONTAIN, money_q, matched=matched
             )
 
     # each check is a list of (needle, match kind) alternatives; a check passes when any matches
@@ -226,13 +227,13 @@ def _grade_answerable(
             checks.append(("mined_any", alternatives))
     if question.polarity and stated and stated[0] != question.polarity:
         span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
-        return Grade("wrong", False, "wrong yes/no", "polarity.wrong", money_q, matched=[span])
+        return Grade("wrong", False, outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, money_q, matched=[span])
     if question.polarity and stated:
         checks.append(("polarity", [(stated[0], "implied" if implied else "polarity")]))
     if not checks and key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
-        reason = "ungradable: no yes/no stated" if question.polarity else "ungradable: no needles"
-        return Grade("ungradable", False, reason, "needles.ungradable", money_q, ungradable=True)
+        reason = outcomes.UNGRADABLE_NO_YES_NO if question.polarity else outcomes.UNGRADABLE_NO_NEEDLES
+        return Grade("ungradable", False, reason, outcomes.NEEDLES_UNGRADABLE, money_q, ungradable=True)
 
     total, passed = len(checks) + (key is not None), 0
     if key is not None:
@@ -253,17 +254,17 @@ def _grade_answerable(
         return Grade(
             verdict,
             False,
-            "missing needles",
-            f"needles.{source}.{'some' if passed else 'none'}",
+            outcomes.MISSING_NEEDLES,
+            outcomes.needles_rule(source, "some" if passed else "none"),
             money_q,
             matched=matched,
         )
     if citations and rules.citations.require_golden_when_cited and question.golden_docs:
         if not set(citations) & set(question.golden_docs):
             return Grade(
-                "partial", False, "did not cite the golden document", "citations.not_golden", money_q, matched=matched
+                "partial", False, outcomes.NOT_GOLDEN_CITATION, outcomes.CITATIONS_NOT_GOLDEN, money_q, matched=matched
             )
-    return Grade("correct", False, None, f"needles.{source}.all", money_q, matched=matched)
+    return Grade("correct", False, None, outcomes.needles_rule(source, "all"), money_q, matched=matched)
 
 
 def grade(
@@ -281,8 +282,8 @@ def _grade(question: Question, answer: str, citations: list[str], rules: Rules, 
     if question.kind == "negative":
         decision = decide(blank_citations(answer, rules), rules)
         if decision.declined:
-            return Grade("correct", True, None, "negative.declined", money_q, matched=_decline_spans(decision))
-        return Grade("wrong", False, "did not decline", "negative.not_declined", money_q)
+            return Grade("correct", True, None, outcomes.NEGATIVE_DECLINED, money_q, matched=_decline_spans(decision))
+        return Grade("wrong", False, outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, money_q)
     result = _grade_answerable(
         question,
         answer,
@@ -292,7 +293,7 @@ def _grade(question: Question, answer: str, citations: list[str], rules: Rules, 
         money_q,
     )
     if question.kind == "ambiguous" and result.declined:
-        return Grade("correct", True, None, "ambiguous.declined", money_q, matched=result.matched)
+        return Grade("correct", True, None, outcomes.AMBIGUOUS_DECLINED, money_q, matched=result.matched)
     if question.kind == "ambiguous":
-        result.rule = f"ambiguous.{result.rule}"
+        result.rule = outcomes.AMBIGUOUS_PREFIX + result.rule
     return result

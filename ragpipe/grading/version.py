@@ -22,6 +22,7 @@ VERDICT_MODULES = (
     "grading/grade_table.py",
     "grading/record.py",
     "grading/grader.py",
+    "grading/outcomes.py",
     "grading/declines.py",
     "grading/decline_grammar.py",
     "grading/regex_trie.py",

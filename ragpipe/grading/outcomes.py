@@ -1,0 +1,36 @@
+"""What a grade can say: its failure kinds and the ids of the rules that decide it.
+
+Constants, so that the grader, the scorecards, the money bar and a reader's SQL
+over `grades.failure` and `grades.rule` compare against one spelling each. The
+values are stored in the warehouse: renaming one is a grader change.
+"""
+
+from __future__ import annotations
+
+# failure kinds (grades.failure)
+DECLINED_ANSWERABLE = "declined an answerable question"
+WRONG_MONEY = "wrong money figure"
+FORBIDDEN_CLAIM = "states a forbidden claim"
+WRONG_YES_NO = "wrong yes/no"
+MISSING_NEEDLES = "missing needles"
+NOT_GOLDEN_CITATION = "did not cite the golden document"
+NOT_DECLINED = "did not decline"
+UNGRADABLE_NO_YES_NO = "ungradable: no yes/no stated"
+UNGRADABLE_NO_NEEDLES = "ungradable: no needles"
+
+# rule ids (grades.rule); an ambiguous question's answerable rules are prefixed `ambiguous.`
+ANSWERABLE_DECLINED = "answerable.declined"
+MONEY_WRONG_FIGURE = "money.wrong_figure"
+NEEDLES_MUST_NOT_CONTAIN = "needles.must_not_contain"
+POLARITY_WRONG = "polarity.wrong"
+NEEDLES_UNGRADABLE = "needles.ungradable"
+CITATIONS_NOT_GOLDEN = "citations.not_golden"
+NEGATIVE_DECLINED = "negative.declined"
+NEGATIVE_NOT_DECLINED = "negative.not_declined"
+AMBIGUOUS_DECLINED = "ambiguous.declined"
+AMBIGUOUS_PREFIX = "ambiguous."
+
+
+def needles_rule(source: str, found: str) -> str:
+    """`needles.<authored|mined>.<all|some|none>`: how many of the question's needles the answer carries."""
+    return f"needles.{source}.{found}"
