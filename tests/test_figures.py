@@ -43,3 +43,17 @@ def test_spans_point_at_the_figure():
 def test_parse_figure_refuses_two_figures():
     with pytest.raises(ValueError, match="exactly one figure"):
         parse_figure("$1 and $2")
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Ohio is the 34th-largest state", [("34", 34)]),  # an ordinal is its number
+        ("rank 3rd.", [("3", 3)]),
+        ("held in 1930\u00b2 in Uruguay", [("1930", 1930)]),  # a superscript footnote marker is not a digit of it
+        ("the 10-K says", []),  # a hyphenated name is no figure
+        ("v2nd5", []),  # nor letters and digits run together
+    ],
+)
+def test_ordinals_and_footnote_markers(text, found):
+    assert [(f.text, int(f.value)) for f in find_figures(text)] == found

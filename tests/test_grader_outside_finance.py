@@ -61,6 +61,15 @@ def test_a_count_written_in_words_carries_the_figure(rules):
     assert grade(one, "Earth is one of the planets with moons.", [], rules).verdict != "correct"  # "one" is no count
 
 
+def test_an_ordinal_or_a_footnoted_figure_carries_its_number(rules):
+    rank = q(text="What is Ohio's rank among US states by area?", must_contain=["34"])
+    assert grade(rank, "Ohio is the 34th-largest state by area.", [], rules).verdict == "correct"
+    assert grade(rank, "Ohio is the 35th-largest state by area.", [], rules).verdict != "correct"
+    year = q(text="In what year was the first World Cup held?", must_contain=["1930"])
+    assert grade(year, "The first World Cup was held in 1930\u00b2 in Uruguay.", [], rules).verdict == "correct"
+    assert grade(year, "It was held in 1934\u00b9.", [], rules).verdict != "correct"
+
+
 def test_a_labelled_set_of_one_question_still_mines_its_gold_answer(rules):
     """With the gold answers as the only documents, every word of a one-question set is in all of them:
     commonness needs at least three documents before a word is too common to be a needle."""

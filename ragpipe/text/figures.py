@@ -3,6 +3,8 @@
 A figure is a whole token: `$20.00` is not found inside `-$10,020.00`, and
 `$1,577 million`, `$1.577 billion` and `1577000000` are the same value.
 Accounting negatives `(1,577)` and leading minus signs are negative values.
+An ordinal is its number ("34th" is 34) and a superscript footnote marker is
+not part of it ("1930²" is 1930).
 """
 
 from __future__ import annotations
@@ -39,7 +41,11 @@ _FIGURE = re.compile(
     (?P<close>\))?
     (?:\s?(?P<pct>%|percent\b))?
     (?:\s?(?P<scale>thousand|million|billion|trillion|mn|bn|[kmb])\b)?
-    (?![\w]|[.,]\d|-[A-Za-z])                      # and nothing number-like after ("10-K" is a name)
+    (?:
+      (?P<ord>st|nd|rd|th)(?!\w)                   # an ordinal is its number: "the 34th-largest" is 34
+      | (?P<note>[\u00b9\u00b2\u00b3\u2070\u2074-\u2079]+)(?!\w)  # a superscript footnote marker: "1930\u00b2"
+      | (?![\w]|[.,]\d|-[A-Za-z])                  # or nothing number-like after ("10-K" is a name)
+    )
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -144,7 +150,7 @@ def find_figures(text: str) -> list[Figure]:
         value = raw * scale
         if negative:
             value = -value
-        start, end = m.start(), m.end()
+        start, end = m.start(), m.start("ord") if m.group("ord") else m.start("note") if m.group("note") else m.end()
         if m.group("neg") == "(" and not paren:
             start += 1
         if m.group("close") and not paren:
