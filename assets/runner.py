@@ -147,8 +147,8 @@ def run_pair_in_processes(
 ):
     """One pair's stages through a multiprocess job, its shards side by side. Step processes are
     forked from a server that loaded the definitions once for this run; `project` fields reach them
-    as run config. The instance must be persistent
-    (DAGSTER_HOME), since steps report to it from other processes."""
+    as run config. The instance must be persistent (DAGSTER_HOME), since steps report to it from
+    other processes."""
     job = regrade_in_processes_job if regrade_only else pair_in_processes_job
     run_config = {**QUIET, "resources": {"project": {"config": _project_config(project)}}} if project else QUIET
     try:
