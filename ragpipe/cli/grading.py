@@ -68,6 +68,9 @@ def agreement(
         None, "--rules", exists=True, dir_okay=False, help="grader rules (default: the current rules)"
     ),
     as_json: bool = typer.Option(False, "--json"),
+    ablate: bool = typer.Option(
+        False, "--ablate", help="also grade with each check switched off in turn: what each check earns"
+    ),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -87,7 +90,7 @@ def agreement(
         from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
 
         try:
-            report = agreement_for_jsonl(labels, rules)
+            report = agreement_for_jsonl(labels, rules, ablate)
         except LookupError as exc:
             console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
@@ -111,7 +114,7 @@ def agreement(
     finally:
         conn.close()
     manifest = list_corpora(corpora_dir())["financebench"]
-    _print_agreement(agreement_for_labels(pages, manifest, labels, rules), as_json)
+    _print_agreement(agreement_for_labels(pages, manifest, labels, rules, ablate), as_json)
 
 
 def _print_agreement(report: dict, as_json: bool) -> None:
@@ -122,6 +125,7 @@ def _print_agreement(report: dict, as_json: bool) -> None:
     for column in ("scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"):
         table.add_column(column)
     scopes = [("overall", report)] + list(report["by_question_type"].items()) + list(report["by_file"].items())
+    scopes += list(report.get("by_firmness", {}).items())
     for name, r in scopes:
         table.add_row(
             name,
@@ -132,8 +136,21 @@ def _print_agreement(report: dict, as_json: bool) -> None:
             str(r["false_correct_numeric"]),
         )
     console.print(table)
+    if "ablation" in report:
+        _print_ablation(report["ablation"])
     scale = report.get("scale", {})
     if scale.get("declines") == "incorrect":
         console.print(
             f"the labels have no refusal class: the grader's {scale['declines_folded']} decline(s) count as incorrect"
         )
+
+
+def _print_ablation(rows: list[dict]) -> None:
+    table = Table(title="each check switched off in turn (earned: answers it moves to the people's class)")
+    columns = ("check", "fired", "changed", "earned", "cost", "kappa off", "kappa delta", "false correct off")
+    for column in columns:
+        table.add_column(column)
+    for r in rows:
+        cells = ("fired", "changed", "earned", "cost", "kappa_off", "kappa_delta", "false_correct_off")
+        table.add_row(r["check"], *(str(r[c]) for c in cells))
+    console.print(table)

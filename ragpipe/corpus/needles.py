@@ -29,6 +29,7 @@ import pandas as pd
 from ragpipe.corpus.questions import Question
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.matching import find_date, find_figure_loosely, find_phrase, find_stem, full_dates
+from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind
 from ragpipe.text.tokenize import STOPWORDS, tokenize
 from ragpipe.warehouse.record import Record
 
@@ -50,12 +51,6 @@ class NeedleRecord(Record):
     char_offset: int | None = None
 
 
-FIGURE_KINDS = {"money", "number", "percent", "year"}
-STATED_KINDS = {
-    "inapplicable": "the gold answer says the measure does not apply",
-    "unchanged": "the gold answer says the quantity is flat or nil",
-}
-COMPUTED = "gold_answer_computed"  # the source of a figure kept from the gold answer alone
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
 MIN_COMMON_DOCS = 3  # ... and commonness needs documents to compare: below three, no word is too common
 
@@ -151,10 +146,10 @@ class Commonness:
 
 
 def _locate(candidate: Candidate, text: str) -> int | None:
-    if candidate.kind == "date":
+    if candidate.kind == NeedleKind.DATE:
         span = find_date(candidate.needle, text)
     else:
-        span = (find_stem if candidate.kind == "term" else find_phrase)(candidate.needle, text)
+        span = (find_stem if candidate.kind == NeedleKind.TERM else find_phrase)(candidate.needle, text)
     return span[0] if span else None
 
 
@@ -163,20 +158,20 @@ def _figure_in(fig: Figure, figures: list[Figure]) -> int | None:
     return span[0] if span else None
 
 
-def _figure_kind(fig: Figure) -> str:
+def _figure_kind(fig: Figure) -> NeedleKind:
     if fig.is_money:
-        return "money"
+        return NeedleKind.MONEY
     if fig.is_percent:
-        return "percent"
+        return NeedleKind.PERCENT
     if fig.in_year_range and "," not in fig.text:  # "2,000" is a count, written as one
-        return "year"
-    return "number"
+        return NeedleKind.YEAR
+    return NeedleKind.NUMBER
 
 
 @dataclass
 class Candidate:
     needle: str
-    kind: str
+    kind: NeedleKind
     value: str
     reject: str | None = None  # a reason known before looking at the gold text
     context: str | None = None  # a figure that is part of a date or a period: never a computed answer
@@ -245,27 +240,29 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
         c = Candidate(
             fig.text, kind, str(fig.value), context="date or period" if _in_date_or_period(fig, answer) else None
         )
-        if kind == "year" and fig.text != whole and not (short or _WHEN_QUESTION.search(question.text)):
+        if kind == NeedleKind.YEAR and fig.text != whole and not (short or _WHEN_QUESTION.search(question.text)):
             c.reject = "year is context, not the answer"
-        elif kind == "number" and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
+        elif kind == NeedleKind.NUMBER and abs(fig.value) < 10 and fig.decimals == 0 and fig.text != whole:
             if not _COUNT_QUESTION.search(question.text):  # "how many ...?": a small count is the answer asked for
                 c.reject = "too common"
         add(c)
 
     for iso, start, end in full_dates(answer):  # a day is one needle: "July 4, 1776", not "July" and 1776
-        add(Candidate(answer[start:end], "date", iso))
+        add(Candidate(answer[start:end], NeedleKind.DATE, iso))
     common = commonness.too_common
     for option in chosen_options(question.text, answer):
-        add(Candidate(option, "option", option.lower(), option=True))
+        add(Candidate(option, NeedleKind.OPTION, option.lower(), option=True))
     if (
         len(_WORD.findall(whole)) <= 5
         and not find_figures(whole)
         and whole.lower() not in _YES_NO
         and not common(whole)
     ):
-        add(Candidate(whole, "answer", whole.lower()))  # a short gold answer names the item whole ("Customer deposits")
+        add(
+            Candidate(whole, NeedleKind.ANSWER, whole.lower())
+        )  # a short gold answer names the item whole ("Customer deposits")
     for m in _QUOTED.finditer(answer):
-        add(Candidate(m.group(1).strip(), "quote", m.group(1).strip().lower()))
+        add(Candidate(m.group(1).strip(), NeedleKind.QUOTE, m.group(1).strip().lower()))
     for m in _NAME.finditer(answer):
         words = m.group(0).strip(" .'-").split()
         while words and words[0].lower() in STOPWORDS:  # "The LLaMA" is LLaMA
@@ -279,7 +276,7 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
             and not re.search(r"[A-Za-z]{2}", name)
         ):
             continue
-        add(Candidate(name, "name", name.lower(), "too common" if common(name) else None))
+        add(Candidate(name, NeedleKind.NAME, name.lower(), "too common" if common(name) else None))
     # runs of content words between names, figures, stop words and punctuation:
     # a run of 2-3 words is a short phrase ("factorized embeddings"), one word a term
     for clause in _CLAUSE.split(answer):
@@ -305,13 +302,13 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
                 if len(piece) == 1 and len(piece[0]) < 5:
                     continue
                 phrase = " ".join(piece)
-                add(Candidate(phrase, "term", phrase.lower(), "too common" if common(phrase) else None))
+                add(Candidate(phrase, NeedleKind.TERM, phrase.lower(), "too common" if common(phrase) else None))
     if _ABSENCE.search(answer):
-        add(Candidate(whole, "absence", "absence"))
+        add(Candidate(whole, NeedleKind.ABSENCE, "absence"))
     if _INAPPLICABLE.search(answer):
-        add(Candidate(whole, "inapplicable", "inapplicable"))
+        add(Candidate(whole, NeedleKind.INAPPLICABLE, "inapplicable"))
     if _UNCHANGED.search(answer):
-        add(Candidate(whole, "unchanged", "unchanged"))
+        add(Candidate(whole, NeedleKind.UNCHANGED, "unchanged"))
     return out
 
 
@@ -336,7 +333,7 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
     question_figures = find_figures(question.text)
     question_tokens = set(tokenize(question.text))
     for c in candidates(question, commonness):
-        base = {"corpus": corpus, "question_id": question.id, "needle": c.needle, "kind": c.kind, "value": c.value}
+        base = {"corpus": corpus, "question_id": question.id, "needle": c.needle, "kind": str(c.kind), "value": c.value}
         if c.reject:
             rows.append(NeedleRecord(**base, status="rejected", reason=c.reject))
             continue
@@ -357,7 +354,7 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
         if in_question:
             rows.append(NeedleRecord(**base, status="rejected", reason="present in question"))
             continue
-        if c.kind == "absence":  # the gold answer says there is none: an answer that finds none agrees
+        if c.kind == NeedleKind.ABSENCE:  # the gold answer says there is none: an answer that finds none agrees
             rows.append(
                 NeedleRecord(**base, status="kept", reason="the gold answer says there is none", source="gold_answer")
             )

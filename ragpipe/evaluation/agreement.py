@@ -85,13 +85,35 @@ def on_the_labels_scale(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
     return folded, {"classes": [CORRECT, INCORRECT], "declines": "incorrect", "declines_folded": declined}
 
 
+FIRMNESS = {True: "firm", False: "tentative"}
+
+
 def agreement_report(frame: pd.DataFrame) -> dict:
-    """Overall figures, then the same per question type and per labelled file, on the labels' scale."""
+    """Overall figures, then the same per question type, per labelled file and per firmness of the
+    grader's verdict (firm: exact evidence; tentative: words or their absence), on the labels' scale."""
     frame, scale = on_the_labels_scale(frame)
     report = agreement(frame)
     report["scale"] = scale
     report["by_question_type"] = {t: agreement(g) for t, g in frame.groupby("question_type", sort=True)}
     report["by_file"] = {f: agreement(g) for f, g in frame.groupby("file", sort=True)}
+    if "firm" in frame:  # grades from before firmness was recorded have none
+        report["by_firmness"] = {FIRMNESS[bool(k)]: agreement(g) for k, g in frame.groupby("firm", sort=True)}
+    return report
+
+
+def labelled_agreement(
+    answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules, ablate: bool = False
+) -> dict:
+    """Grade labelled `answers` under `rules` and report agreement with the people (with `ablate`, also
+    what each check earns: evaluation/ablation.py). Nothing is written."""
+    from ragpipe.grading.grade_table import grade_answers
+
+    frame = labelled_frame(grade_answers(answers, questions, needles, rules), answers, questions)
+    report = {"grader_version": rules.version, **agreement_report(frame)}
+    if ablate:
+        from ragpipe.evaluation.ablation import ablation
+
+        report["ablation"] = ablation(answers, questions, needles, rules, on_the_labels_scale(frame)[0])
     return report
 
 
@@ -150,6 +172,7 @@ def agreement_rows(report: dict, corpus: str, config: str, grader_version: str) 
     rows = [row("overall", "all", report)]
     rows += [row("question_type", k, v) for k, v in report["by_question_type"].items()]
     rows += [row("file", k, v) for k, v in report["by_file"].items()]
+    rows += [row("firmness", k, v) for k, v in report.get("by_firmness", {}).items()]
     return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
 
 
@@ -161,7 +184,7 @@ def confusion_markdown(confusion: dict) -> str:
     return "\n".join(lines)
 
 
-def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules) -> dict:
+def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False) -> dict:
     """Agreement of `rules` with a folder of labelled answers. Questions and needles
     are derived afresh from the ingested `pages` with the current code; nothing is written."""
     from ragpipe.answering.labels import read_labeled_folder
@@ -169,7 +192,6 @@ def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules) -> di
     from ragpipe.corpus.adapters import read_corpus_questions
     from ragpipe.corpus.needles import mine_needles
     from ragpipe.corpus.questions import questions_frame
-    from ragpipe.grading.grade_table import grade_answers
 
     loaded = read_corpus_questions(manifest, set(pages["doc_id"]))
     questions = questions_frame(manifest.name, loaded.questions)
@@ -178,6 +200,4 @@ def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules) -> di
     labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
     labels = labels[~labels.duplicated(["answer_set", "question_id"])]
     answers = imported_answers(labels, manifest.name, "adhoc")
-    grades = grade_answers(answers, questions, needles, rules)
-    report = agreement_report(labelled_frame(grades, answers, questions))
-    return {"grader_version": rules.version, **report}
+    return labelled_agreement(answers, questions, needles, rules, ablate)

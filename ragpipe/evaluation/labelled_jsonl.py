@@ -152,18 +152,16 @@ def read_labelled_jsonl(path: Path) -> LabelledSet:
     )
 
 
-def agreement_for_jsonl(path: Path, rules) -> dict:
+def agreement_for_jsonl(path: Path, rules, ablate: bool = False) -> dict:
     """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
     from ragpipe.corpus.needles import mine_needles
     from ragpipe.corpus.questions import questions_frame
-    from ragpipe.evaluation.agreement import agreement_report, labelled_frame
-    from ragpipe.grading.grade_table import grade_answers
+    from ragpipe.evaluation.agreement import labelled_agreement
 
     labelled = read_labelled_jsonl(path)
     if labelled.answers.empty:
         raise LookupError(f"{path}: no usable labelled answer ({len(labelled.problems)} problem(s))")
     questions = questions_frame(CORPUS, labelled.questions)
     needles = mine_needles(CORPUS, labelled.questions, labelled.pages)
-    grades = grade_answers(labelled.answers, questions, needles, rules)
-    report = agreement_report(labelled_frame(grades, labelled.answers, questions))
-    return {"grader_version": rules.version, "problems": [str(p) for p in labelled.problems], **report}
+    report = labelled_agreement(labelled.answers, questions, needles, rules, ablate)
+    return {"problems": [str(p) for p in labelled.problems], **report}

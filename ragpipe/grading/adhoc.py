@@ -61,6 +61,8 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> tuple
                 "grader_version": rules.version,
                 "matched": g.matched,
                 "truncated": g.truncated,
+                "firm": g.firm,
+                "checks": list(g.checks),
             }
         )
     return rows, problems

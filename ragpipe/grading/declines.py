@@ -21,11 +21,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
 
 from ragpipe.grading.decline_grammar import grammar_patterns
 from ragpipe.grading.regex_trie import trie_pattern
-from ragpipe.grading.rules import Rules
 from ragpipe.text.figures import Figure, find_figures
+
+if TYPE_CHECKING:
+    from ragpipe.grading.rules import Rules
 
 _BOUNDARY = re.compile(
     r"(?<=[.!?;])\s+|\n+"
@@ -119,11 +123,9 @@ def _patterns(rules: Rules) -> tuple[str, ...]:
 
 @lru_cache(maxsize=16)
 def _grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
-    """The grammar's patterns, built once per set of parts."""
-    from ragpipe.grading.rules import DeclineGrammar
-
+    """The grammar's patterns, built once per set of parts (validated where the rules were read)."""
     names = ("sources", "telling_verbs", "covering_verbs", "participles", "inabilities", "unwilling")
-    grammar = DeclineGrammar(**dict(zip(names, map(list, parts))))
+    grammar = SimpleNamespace(**dict(zip(names, map(list, parts))))
     return tuple(p for p, _ in grammar_patterns(grammar))
 
 

@@ -22,7 +22,14 @@ from ragpipe.grading.rules import Rules
 from ragpipe.warehouse.nulls import records
 
 
-def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+def grade_answers(
+    answers: pd.DataFrame,
+    questions: pd.DataFrame,
+    needles: pd.DataFrame,
+    rules: Rules,
+    off: frozenset[str] = frozenset(),
+) -> pd.DataFrame:
+    """One grade row per answer; `off` switches checks off by id (only to measure what each earns)."""
     by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
     kept = needles[needles["status"] == "kept"]
     mined = {
@@ -51,7 +58,7 @@ def grade_answers(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.Da
                 json.dumps([q.model_dump(mode="json"), list(mined.get(q.id, ()))], sort_keys=True, default=str)
             )
         if memo not in verdicts:
-            verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()))
+            verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()), off)
         input_sha = _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else "")
         rows.append(GradeRecord.of(a, q.kind, verdicts[memo], rules.version, input_sha))
     return GradeRecord.frame(rows)
@@ -61,12 +68,14 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
-def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list) -> Verdict:
+def _verdict(
+    q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list, off: frozenset[str]
+) -> Verdict:
     """One answer's verdict; an engine error is graded as the empty answer, labelled as an error."""
-    g = grade(q, text, citations, rules, mined)
-    verdict, failure, rule = g.verdict, g.failure, g.rule
+    g = grade(q, text, citations, rules, mined, off)
+    verdict, failure, rule, firm, checks = g.verdict, g.failure, g.rule, g.firm, ",".join(g.checks)
     if failed:
-        failure, rule = "engine error", "engine.error"
+        failure, rule, firm, checks = "engine error", "engine.error", True, "engine"
         verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
     return Verdict(
         verdict=verdict,
@@ -78,6 +87,8 @@ def _verdict(q: Question, text: str, citations: list[str], failed: bool, rules: 
         matched=json.dumps(g.matched, sort_keys=True),
         ungradable=g.ungradable,
         truncated=g.truncated,
+        firm=firm,
+        checks=checks,
     )
 
 

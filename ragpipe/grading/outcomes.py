@@ -34,3 +34,6 @@ AMBIGUOUS_PREFIX = "ambiguous."
 def needles_rule(source: str, found: str) -> str:
     """`needles.<authored|mined>.<all|some|none>`: how many of the question's needles the answer carries."""
     return f"needles.{source}.{found}"
+
+
+CHECKS_PASSED = "checks.passed"  # correct with the needle count switched off (only when measuring checks)

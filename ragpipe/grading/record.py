@@ -20,6 +20,8 @@ class Verdict:
     matched: str  # JSON: the needles and keys found, with where
     ungradable: bool
     truncated: bool  # graded on the answer's first `answers.max_chars` characters
+    firm: bool  # rests on exact evidence (see grading/checks/view.py: Finding)
+    checks: str  # the checks that found something, in the order they ran, comma-separated
 
 
 @dataclass(slots=True)
@@ -42,6 +44,8 @@ class GradeRecord(Record):
     grader_version: str
     input_sha: str  # everything besides the grader version the verdict depends on
     truncated: bool
+    firm: bool
+    checks: str
 
     @classmethod
     def of(cls, answer: dict, kind: str, decided: Verdict, grader_version: str, input_sha: str) -> GradeRecord:
@@ -64,4 +68,6 @@ class GradeRecord(Record):
             grader_version=grader_version,
             input_sha=input_sha,
             truncated=decided.truncated,
+            firm=decided.firm,
+            checks=decided.checks,
         )

@@ -1,5 +1,9 @@
 """The grader's rules as data, with the grader version they and the code give.
 
+Each check declares its own slice (grading/checks/: `money`, `needles`,
+`polarity`, `citations`); the decline and voice sections, read by
+declines.py and voice.py, are declared here.
+
 The grader version is computed (grading/version.py) from the rules file's
 bytes and the source of every module that decides a verdict, so a change to
 either is a new version, and every grade row says which version produced it.
@@ -17,6 +21,11 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ragpipe.grading.checks.citations import Citations
+from ragpipe.grading.checks.money_key import Money
+from ragpipe.grading.checks.needles import Needles
+from ragpipe.grading.checks.polarity import Polarity
+from ragpipe.grading.patterns import DeclinePattern, valid_regex
 from ragpipe.grading.version import grader_fingerprint
 from ragpipe.inputs.text import valid_json
 
@@ -31,30 +40,6 @@ class Exclusion(BaseModel):
     model_config = ConfigDict(extra="forbid")
     phrase: str
     reason: str = Field(min_length=1)
-
-
-def _compile(pattern: str) -> str:
-    """A rule's regex, refused if invalid or if it matches the empty string (it would match at every
-    position of every answer: `pattern: ""` looped the grader until memory ran out)."""
-    try:
-        compiled = re.compile(pattern)
-    except re.error as exc:
-        raise ValueError(f"invalid regex {pattern!r}: {exc}") from exc
-    if compiled.search("") is not None:
-        raise ValueError(f"regex {pattern!r} matches the empty string: a rule must match some text")
-    return pattern
-
-
-class DeclinePattern(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    pattern: str
-    reason: str = Field(min_length=1)
-    conclusive: bool = False  # the answerer gives up on the answer: figures before it are inputs, not answers
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, v: str) -> str:
-        return _compile(v)
 
 
 class DeclineGrammar(BaseModel):
@@ -160,7 +145,7 @@ class Assertions(BaseModel):
     @field_validator("hypothetical_markers")
     @classmethod
     def _compiles(cls, v: list[str]) -> list[str]:
-        return [_compile(p) for p in v]
+        return [valid_regex(p) for p in v]
 
 
 class Attribution(BaseModel):
@@ -174,49 +159,12 @@ class Attribution(BaseModel):
     @field_validator("markers")
     @classmethod
     def _compiles(cls, v: list[str]) -> list[str]:
-        return [_compile(p) for p in v]
-
-
-class Money(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    relative_tolerance: float = Field(0, ge=0, lt=1)
-    question_patterns: list[str] = Field(default_factory=list)
-
-    @field_validator("question_patterns")
-    @classmethod
-    def _compiles(cls, v: list[str]) -> list[str]:
-        return [_compile(p) for p in v]
-
-
-class Needles(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    figure_question_patterns: list[DeclinePattern] = Field(default_factory=list)
-    # defaults are what rules files without these fields meant: computed figures matched as printed ones
-    computed_last_place: int = Field(0, ge=0, le=2)
-    computed_ratio_as_percent: bool = False
+        return [valid_regex(p) for p in v]
 
 
 class Answers(BaseModel):
     model_config = ConfigDict(extra="forbid")
     max_chars: int = Field(20000, ge=1000, le=100_000)  # at most what an answer row stores
-
-
-class Polarity(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    restates_share: float = Field(1.0, gt=0, le=1)
-    negations: list[str] = Field(default_factory=list)
-    antonyms: list[tuple[str, str]] = Field(default_factory=list)
-
-
-class Citations(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    require_golden_when_cited: bool = True
-    marker_pattern: str = r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]"
-
-    @field_validator("marker_pattern")
-    @classmethod
-    def _compiles(cls, v: str) -> str:
-        return _compile(v)
 
 
 class Rules(BaseModel):

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ragpipe.grading.declines import either, sentences
-from ragpipe.grading.rules import Rules
+
+if TYPE_CHECKING:
+    from ragpipe.grading.rules import Rules
 
 
 @lru_cache(maxsize=16)

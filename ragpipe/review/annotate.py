@@ -12,7 +12,8 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ragpipe.grading.grader import blank_citations, matches_key, money_key_value
+from ragpipe.grading.checks.citations import blank_citations
+from ragpipe.grading.checks.money_key import matches_key, money_key_value
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import attributed_spans
 from ragpipe.text.figures import find_figures, question_scale

@@ -16,6 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from ragpipe.text.figures import Figure, find_figures, same_value
+from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.tokenize import tokenize
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
@@ -312,12 +313,12 @@ def find_date(needle: str, text: str) -> tuple[int, int] | None:
 
 
 STATED = {
-    "inapplicable": re.compile(
+    MatchKind.INAPPLICABLE: re.compile(
         r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
         r"|\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
         re.IGNORECASE,
     ),
-    "unchanged": re.compile(
+    MatchKind.UNCHANGED: re.compile(
         r"\b(?:flat|unchanged|zero|no change|in line with)\b|(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
         re.IGNORECASE,
     ),
@@ -335,7 +336,11 @@ def first_sentence(text: str) -> tuple[int, int]:
 
 
 def find_needle(
-    needle: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), kind: str = "phrase"
+    needle: str,
+    text: str,
+    figures: list[Figure],
+    tolerance: Decimal = Decimal(0),
+    kind: MatchKind = MatchKind.PHRASE,
 ) -> tuple[int, int] | None:
     """Span of `needle` in `text` (whose figures are `figures`), or None.
     A needle that is one figure is matched by value (`kind="mined_figure"`: loosely,
@@ -343,23 +348,27 @@ def find_needle(
     matches by stems; anything else as a whole phrase."""
     fig = figure_needle(needle)
     if fig is not None:
-        found = find_figure_loosely(fig, figures) if kind == "mined_figure" else find_figure(fig, figures, tolerance)
+        found = (
+            find_figure_loosely(fig, figures)
+            if kind == MatchKind.MINED_FIGURE
+            else find_figure(fig, figures, tolerance)
+        )
         return found if found is not None else _number_word(fig, text)
-    if kind == "absence":  # the answer's first sentence says there is none
+    if kind == MatchKind.ABSENCE:  # the answer's first sentence says there is none
         _, end = first_sentence(text)
         m = _NONE.search(text, 0, end)
         return (m.start(), m.end()) if m else None
-    if kind == "date":
+    if kind == MatchKind.DATE:
         return find_date(needle, text)
     if kind in STATED:  # the answer says the measure does not apply, or that the quantity is flat or nil
         m = STATED[kind].search(text)
         return (m.start(), m.end()) if m else None
-    if kind in ("lead_term", "lead_phrase"):
+    if kind in (MatchKind.LEAD_TERM, MatchKind.LEAD_PHRASE):
         _, end = first_sentence(text)
-        return (find_stem if kind == "lead_term" else find_phrase)(needle, text[:end])
-    if kind == "term":
+        return (find_stem if kind == MatchKind.LEAD_TERM else find_phrase)(needle, text[:end])
+    if kind == MatchKind.TERM:
         return find_stem(needle, text)
-    if kind == "polarity":
+    if kind == MatchKind.POLARITY:
         m = re.search(rf"\b{re.escape(needle)}\b", text, re.IGNORECASE)
         return (m.start(), m.end()) if m else None
     return find_phrase(needle, text)

@@ -1,20 +1,42 @@
-"""The yes or no an answer gives, stated ("Yes, ...") or implied by restating the question.
+"""The polarity check: the yes or no an answer gives, stated ("Yes, ...") or implied by restating the
+question, against the gold answer's (`question.polarity`).
 
 "Does AMCOR have an improving gross margin profile?" is answered No by "Amcor
 does not have an improving gross margin profile" and by "Amcor's gross margin
 profile is declining", Yes by "Amcor has an improving gross margin profile".
 Only the answer's first sentence counts, and only when it restates most of
 the question's content words (rules: polarity).
+
+The opposite word is wrong, whatever else the answer says; the right word is one more requirement of
+the needle count. A stated word is firm; one implied by a restatement is tentative.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from ragpipe.grading.rules import Rules
+from pydantic import BaseModel, ConfigDict, Field
+
+from ragpipe.grading import outcomes
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
 from ragpipe.text.matching import first_sentence
+from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.tokenize import tokenize
+
+if TYPE_CHECKING:
+    from ragpipe.grading.rules import Rules
+
+
+class Polarity(BaseModel):
+    """rules.yaml `polarity`: when a first sentence restates the question, and what turns its sense."""
+
+    model_config = ConfigDict(extra="forbid")
+    restates_share: float = Field(1.0, gt=0, le=1)
+    negations: list[str] = Field(default_factory=list)
+    antonyms: list[tuple[str, str]] = Field(default_factory=list)
+
 
 _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -62,3 +84,26 @@ def implied_polarity(question: str, text: str, rules: Rules) -> tuple[str, int, 
     words = _WORDS.findall(sentence.lower().replace("\u2019", "'"))
     negated = sum(1 for w in words if w in p.negations or w.endswith("n't") and "n't" in p.negations)
     return ("no" if (negated + turned) % 2 else "yes"), start, end
+
+
+def run(view: AnswerView) -> Finding | None:
+    question = view.question
+    stated = stated_polarity(view.text)
+    implied = question.polarity is not None and stated is None
+    if implied:
+        stated = implied_polarity(question.text, view.text, view.rules)
+        if stated and any(stated[1] <= s < stated[2] for s, _, _ in view.decision.spans):
+            stated = None  # a sentence that declines ("there is no information on X's ratio") restates, not answers
+    view.stated, view.implied = stated, implied
+    if not question.polarity or not stated:
+        return None
+    if stated[0] != question.polarity:
+        span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
+        return Finding("polarity", "wrong", outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, (span,), firm=not implied)
+    view.requirements.append(
+        Requirement("polarity", ((stated[0], MatchKind.IMPLIED if implied else MatchKind.POLARITY),))
+    )
+    return Finding("polarity", firm=not implied)
+
+
+CHECK = Check("polarity", "polarity", run, "a yes/no question answered with the opposite word")

@@ -1,0 +1,85 @@
+"""The money key: how a money question is told, how its key is read, and how an answer's figure is
+compared with it. The money guard and the needle count both compare through here, so how money is
+compared is changed in this one file (figures are parsed in text/figures.py).
+
+A figure matches the key when, rounded to the precision the key is written with ($44,322 -> whole
+dollars, $42.99 -> cents), it equals the key (`money.relative_tolerance` widens that). A bare key in
+a question that declares its unit ("in USD millions") is read in that unit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ragpipe.grading.patterns import valid_regex
+from ragpipe.text.calculation import concludes_calculation
+from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
+
+if TYPE_CHECKING:
+    from ragpipe.corpus.questions import Question
+    from ragpipe.grading.rules import Rules
+
+
+class Money(BaseModel):
+    """rules.yaml `money`: the key's tolerance and the wording that makes a question a money question."""
+
+    model_config = ConfigDict(extra="forbid")
+    relative_tolerance: float = Field(0, ge=0, lt=1)
+    question_patterns: list[str] = Field(default_factory=list)
+
+    @field_validator("question_patterns")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        return [valid_regex(p) for p in v]
+
+
+def is_money_question(question: Question, rules: Rules) -> bool:
+    return _money_question(
+        question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns)
+    )
+
+
+@lru_cache(maxsize=4096)  # a question is asked of many answers
+def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: tuple[str, ...]) -> bool:
+    if key is not None:
+        return parse_figure(key).is_money
+    text = text.lower()
+    return (
+        any(re.search(p, text) for p in patterns) and kind != "negative" and any(f.is_money for f in find_figures(gold))
+    )
+
+
+def money_key(question: Question) -> Figure | None:
+    """The key as a value, or None for a question without one."""
+    return None if question.money_key is None else money_key_value(question.money_key, question.text)
+
+
+@lru_cache(maxsize=4096)
+def money_key_value(key_text: str, question_text: str) -> Figure:
+    key = parse_figure(key_text)
+    scale = question_scale(question_text)
+    if scale == 1 or key.scale_word is not None:
+        return key
+    # a key in the question's unit ("$382.00" in USD millions) is padded to two
+    # decimals by convention: its trailing zeros are format, not precision
+    exponent = key.value.normalize().as_tuple().exponent
+    return replace(key, decimals=max(0, -exponent)).scaled(scale)
+
+
+def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:
+    """An answer figure is the key as written, or, with no unit word, in the question's unit."""
+    return key.matches(fig, tol) or (scale != 1 and fig.scale_word is None and key.matches(fig.scaled(scale), tol))
+
+
+def asserted_money(text: str, money: list[Figure]) -> list[Figure]:
+    """The money figures an answer asserts: the one it opens with ("They owe $44,322. Total income was
+    ...") and the one it ends on ("... - $13,997 million = $5,818 million"); the others are inputs and
+    context it mentions. When the answer writes out a calculation that ends on its result, the figure it
+    opens with is an input (text/calculation.py)."""
+    return money[-1:] if concludes_calculation(text, money) else money[:1] + money[-1:]

@@ -1,0 +1,159 @@
+"""The needle count: does the answer carry what a correct answer carries?
+
+Requirements, each met by any one of its alternatives: the money key (by value, checks/money_key.py),
+the authored `must_contain` (each) and `must_contain_any` (one of them), and, for a question with
+neither an authored needle nor a key, its kept mined needles: every kept figure and date, or, without
+those, one of the kept names, quotes and phrases. Figures the gold answer computed (never printed in
+the filing) are required where the question asks for a number (`needles.figure_question_patterns`);
+elsewhere they are one acceptable needle among the names and phrases, and a yes/no answer that gives
+its polarity needs none. Checks that ran before add theirs (the yes/no word).
+
+All met: the answer passes this check (the citation check may still object). Some: partial; none:
+wrong. With no requirement at all the question is `ungradable`, counted apart rather than silently
+graded.
+
+Firm: every requirement met by value (figures, dates, a stated yes/no) or authored. Tentative: met by
+mined words, which an answer may carry without asserting them, or missing, which it may have said in
+another form.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ragpipe.grading import outcomes
+from ragpipe.grading.checks.money_key import matches_key
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
+from ragpipe.grading.patterns import DeclinePattern
+from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
+from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
+
+if TYPE_CHECKING:
+    from ragpipe.grading.rules import Rules
+
+MONEY_KEY = "money_key"
+
+
+class Needles(BaseModel):
+    """rules.yaml `needles`."""
+
+    model_config = ConfigDict(extra="forbid")
+    figure_question_patterns: list[DeclinePattern] = Field(default_factory=list)
+    # defaults are what rules files without these fields meant: computed figures matched as printed ones
+    computed_last_place: int = Field(0, ge=0, le=2)
+    computed_ratio_as_percent: bool = False
+
+
+def asks_for_figure(question: str, rules: Rules) -> bool:
+    """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
+    return _asks(question, tuple(p.pattern for p in rules.needles.figure_question_patterns))
+
+
+@lru_cache(maxsize=4096)
+def _asks(question: str, patterns: tuple[str, ...]) -> bool:
+    return bool(patterns) and re.search("|".join(f"(?:{p})" for p in patterns), question.lower()) is not None
+
+
+def _authored(view: AnswerView) -> list[Requirement]:
+    # an authored figure that mining found nowhere in the filing was computed for the gold answer
+    made = {n for n, k, src in view.mined if k in FIGURE_KINDS and src == COMPUTED}
+    reqs = [
+        Requirement("must_contain", ((n, MatchKind.COMPUTED_FIGURE if n in made else MatchKind.PHRASE),))
+        for n in view.question.must_contain
+    ]
+    if view.question.must_contain_any:
+        reqs.append(
+            Requirement("must_contain_any", tuple((n, MatchKind.PHRASE) for n in view.question.must_contain_any))
+        )
+    return reqs
+
+
+def _mined(view: AnswerView) -> list[Requirement]:
+    """Every kept figure; the kept names, quotes and phrases (one of them) only when there is no figure,
+    since they are weaker evidence than figures."""
+    mined, question = view.mined, view.question
+    computed = [(n, MatchKind.COMPUTED_FIGURE) for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
+    if question.polarity and view.stated:
+        computed = []
+    required = asks_for_figure(question.text, view.rules)
+    reqs = [
+        Requirement("mined", ((n, MatchKind.MINED_FIGURE),))
+        for n, k, src in mined
+        if k in FIGURE_KINDS and src != COMPUTED
+    ]
+    reqs += [Requirement("mined", ((n, MatchKind.DATE),)) for n, k, _ in mined if k == NeedleKind.DATE]
+    reqs += [Requirement("mined", (c,)) for c in computed] if required else []
+    terms = [(n, match_kind(k)) for n, k, _ in mined if k not in FIGURE_KINDS and k != NeedleKind.DATE]
+    alternatives = terms + ([] if required else computed)
+    if alternatives and not reqs:
+        reqs.append(Requirement("mined_any", tuple(alternatives)))
+    return reqs
+
+
+def _find(needle: str, kind: str, view: AnswerView) -> tuple[int, int] | None:
+    """The span of `needle` in the answer, matched as its `kind` says; a figure the gold answer computed
+    is found with the slack its calculation allows (see same_computed_figure)."""
+    if kind == MatchKind.IMPLIED:
+        return view.stated[1:]
+    gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
+    if gold is None:
+        return find_needle(needle, view.text, view.figures, view.tolerance, kind)
+    n = view.rules.needles
+    return find_computed_figure(gold, view.figures, n.computed_last_place, n.computed_ratio_as_percent)
+
+
+def _key_span(view: AnswerView) -> tuple[int, int] | None:
+    hit = next((f for f in view.figures if matches_key(view.key, f, view.scale, view.tolerance)), None)
+    return None if hit is None else (hit.start, hit.end)
+
+
+def run(view: AnswerView) -> Finding | None:
+    reqs = _authored(view)
+    source = "authored"
+    if not reqs and view.key is None:
+        source = "mined"
+        reqs = _mined(view)
+    reqs += view.requirements
+    if not reqs and view.key is None:
+        # not silently graded: no verdict but "ungradable", counted apart in the scorecard
+        reason = outcomes.UNGRADABLE_NO_YES_NO if view.question.polarity else outcomes.UNGRADABLE_NO_NEEDLES
+        return Finding("needles", "ungradable", reason, outcomes.NEEDLES_UNGRADABLE, firm=False, ungradable=True)
+
+    spans: list[dict] = []
+    missing: list[Requirement] = []
+    exact = True  # every requirement met by value, or authored
+    if view.key is not None:
+        span = _key_span(view)
+        if span:
+            spans.append({"kind": MONEY_KEY, "needle": view.question.money_key, "start": span[0], "end": span[1]})
+        else:
+            missing.append(Requirement(MONEY_KEY, ((view.question.money_key, MatchKind.MINED_FIGURE),)))
+    for req in reqs:
+        for needle, kind in req.alternatives:
+            span = _find(needle, kind, view)
+            if span:
+                spans.append({"kind": req.label, "needle": needle, "start": span[0], "end": span[1]})
+                exact &= kind in EXACT_MATCHES or source == "authored" and req.label != "polarity"
+                break
+        else:
+            missing.append(req)
+
+    total = len(reqs) + (view.key is not None)
+    if missing:
+        passed = total - len(missing)
+        return Finding(
+            "needles",
+            "partial" if passed else "wrong",
+            outcomes.MISSING_NEEDLES,
+            outcomes.needles_rule(source, "some" if passed else "none"),
+            tuple(spans),
+            firm=False,  # an absence: the answer may say it in words or a form no reader here knows
+        )
+    return Finding("needles", None, None, outcomes.needles_rule(source, "all"), tuple(spans), firm=exact)
+
+
+CHECK = Check("needles", "needles", run, "the key, the authored needles or the mined ones, counted")

@@ -1,0 +1,86 @@
+"""What every check sees of one answer, and what a check can find in it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragpipe.corpus.questions import Question
+    from ragpipe.grading.declines import Decision
+    from ragpipe.grading.rules import Rules
+    from ragpipe.text.figures import Figure
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What one check found. With a verdict it decides the grade; without one it is evidence on record.
+
+    `firm`: the finding rests on exact evidence (a recognised decline, a figure compared by value, a
+    stated yes or no, an authored needle); tentative ones rest on words an answer may paraphrase or on
+    their absence, and are where a person's label is worth most."""
+
+    check: str
+    verdict: str | None = None
+    failure: str | None = None
+    rule: str | None = None
+    spans: tuple[dict, ...] = ()
+    firm: bool = True
+    declined: bool = False
+    wrong_money: tuple[str, ...] = ()
+    ungradable: bool = False
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One thing a correct answer carries: any one of its (needle, match kind) alternatives."""
+
+    label: str  # where it comes from, stored as the span's kind: must_contain, mined, polarity, ...
+    alternatives: tuple[tuple[str, str], ...]
+
+
+@dataclass
+class AnswerView:
+    """One answer as the checks read it. Built once per answer by `grade()`; the own-voice text and
+    its figures are read on first use (a decline decides before anyone needs them)."""
+
+    question: Question
+    whole: str  # the answer, citation markers blanked (offsets are the answer's)
+    citations: list[str]
+    rules: Rules
+    mined: tuple[tuple[str, str, str], ...]  # (needle, kind, source) of the question's kept needles
+    money_question: bool
+    decision: Decision  # declines.decide over the whole answer
+    voice: Callable[[], tuple[str, list[Figure]]]  # the answer's own voice and its figures
+    tolerance: Decimal
+    scale: Decimal  # the unit the question declares ("in USD millions")
+    key: Figure | None  # the money key as a value
+    stated: tuple[str, int, int] | None = None  # the yes/no the answer gives (set by the polarity check)
+    implied: bool = False  # ... by restating the question rather than saying it
+    requirements: list[Requirement] = field(default_factory=list)  # added by checks for the needle count
+    _voice: tuple[str, list[Figure]] | None = None
+
+    @property
+    def text(self) -> str:
+        return self._own()[0]
+
+    @property
+    def figures(self) -> list[Figure]:
+        return self._own()[1]
+
+    def _own(self) -> tuple[str, list[Figure]]:
+        if self._voice is None:
+            self._voice = self.voice()
+        return self._voice
+
+
+@dataclass(frozen=True)
+class Check:
+    """One unit of the grader: its id, the rules.yaml section it reads, and its function."""
+
+    id: str
+    section: str | None
+    run: Callable[[AnswerView], Finding | None]
+    summary: str

@@ -1,0 +1,135 @@
+"""The grader as a pipeline of checks: each one a unit with its id and rules slice, recorded on every
+grade, firm or tentative, and switchable one at a time to measure what it earns."""
+
+import json
+import pkgutil
+
+import pytest
+
+import ragpipe.grading.checks as checks_package
+from ragpipe.corpus.questions import Question
+from ragpipe.grading import outcomes
+from ragpipe.grading.checks.registry import CHECK_IDS, CHECKS
+from ragpipe.grading.grader import grade
+from ragpipe.grading.rules import Rules
+from tests.commands import invoke
+from tests.conftest import ROOT
+
+
+def q(kind="answerable", **kw):
+    base = {"id": "q", "text": "What is the amount?", "kind": kind, "golden_docs": ["bill"]}
+    return Question(**{**base, **kw})
+
+
+def test_every_check_module_is_registered_once_with_its_rules_slice():
+    modules = {m.name for m in pkgutil.iter_modules(checks_package.__path__)}
+    helpers = {"view", "registry", "money_key"}  # the answer's view, the order, how money is compared
+    assert {c.run.__module__.rsplit(".", 1)[1] for c in CHECKS} == modules - helpers
+    assert len(set(CHECK_IDS)) == len(CHECK_IDS)
+    for check in CHECKS:
+        assert check.section is None or check.section in Rules.model_fields, check.id
+
+
+def test_a_slice_lives_beside_its_check():
+    from ragpipe.grading.checks import citations, money_key, needles, polarity
+
+    fields = Rules.model_fields
+    assert fields["money"].annotation is money_key.Money
+    assert fields["needles"].annotation is needles.Needles
+    assert fields["polarity"].annotation is polarity.Polarity
+    assert fields["citations"].annotation is citations.Citations
+
+
+def test_each_grade_says_which_checks_fired(rules):
+    yes_no = q(text="Did sales grow in 2022?", gold_answer="Yes, sales grew 4%.", polarity="yes")
+    mined = [("4%", "percent", "gold_text")]
+    g = grade(yes_no, "Yes, sales grew 4% in 2022.", [], rules, mined)
+    assert (g.verdict, g.checks) == ("correct", ("polarity", "needles"))
+    money = grade(q(money_key="$44,322"), "You owe $450,658.", [], rules)
+    assert (money.rule, money.checks) == (outcomes.MONEY_WRONG_FIGURE, ("money_guard",))
+    declined = grade(q(money_key="$44,322"), "The documents do not say how much is owed.", [], rules)
+    assert declined.checks == ("decline",) and declined.declined
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "mined", "verdict", "firm"),
+    [
+        # a recognised decline, a wrong money figure, an opposite yes/no that is said: exact evidence
+        (q(money_key="$44,322"), "The documents do not say how much is owed.", [], "wrong", True),
+        (q(money_key="$44,322"), "You owe $450,658.", [], "wrong", True),
+        (q(text="Did sales grow?", gold_answer="Yes.", polarity="yes"), "No, they fell.", [], "wrong", True),
+        # figures met by value
+        (q(gold_answer="Sales grew 4%."), "Sales grew 4%.", [("4%", "percent", "gold_text")], "correct", True),
+        # a mined word met: the answer may carry it without asserting it
+        (
+            q(text="Which region grew most?", gold_answer="Northern Plains"),
+            "The Gulf Coast grew most; we also report Northern Plains.",
+            [("Northern Plains", "answer", "gold_answer")],
+            "correct",
+            False,
+        ),
+        # a missing figure: the answer may have said it in a form the reader does not know
+        (q(gold_answer="Sales grew 4%."), "Sales grew strongly.", [("4%", "percent", "gold_text")], "wrong", False),
+        # no decline recognised, on a question the documents cannot answer
+        (q(kind="negative"), "The pet deposit is $300.", [], "wrong", False),
+    ],
+)
+def test_firm_verdicts_rest_on_exact_evidence(rules, question, answer, mined, verdict, firm):
+    g = grade(question, answer, [], rules, mined)
+    assert (g.verdict, g.firm) == (verdict, firm)
+
+
+def test_implied_yes_no_is_tentative_and_stated_one_firm(rules):
+    question = q(
+        text="Does Amcor have an improving gross margin profile?",
+        gold_answer="No, the gross margin profile is declining.",
+        polarity="no",
+    )
+    implied = grade(question, "Amcor has an improving gross margin profile.", [], rules)
+    stated = grade(question, "Yes, it is improving.", [], rules)
+    assert (implied.rule, implied.firm) == (outcomes.POLARITY_WRONG, False)
+    assert (stated.rule, stated.firm) == (outcomes.POLARITY_WRONG, True)
+
+
+def test_a_check_switched_off_finds_nothing(rules):
+    question = q(money_key="$44,322")
+    answer = "You owe $450,658."
+    assert grade(question, answer, [], rules).rule == outcomes.MONEY_WRONG_FIGURE
+    off = grade(question, answer, [], rules, off=frozenset({"money_guard"}))
+    assert off.rule == "needles.authored.none" and "money_guard" not in off.checks
+    negative = q(kind="negative")
+    decline = "The lease does not say anything about a pet deposit."
+    assert grade(negative, decline, [], rules).verdict == "correct"
+    assert grade(negative, decline, [], rules, off=frozenset({"decline"})).verdict == "wrong"
+
+
+def test_firmness_and_checks_are_stored_with_each_grade(rules):
+    import pandas as pd
+
+    from ragpipe.corpus.questions import questions_frame
+    from ragpipe.grading.grade_table import grade_answers
+
+    questions = questions_frame("c", [q(gold_answer="$44,322", money_key="$44,322")])
+    answers = pd.DataFrame(
+        [{"corpus": "c", "config": "k", "answer_set": "s", "question_id": "q", "answer_id": "a",
+          "answer": "You owe $450,658.", "citations": [], "error": None}]
+    )  # fmt: skip
+    needles = pd.DataFrame(columns=["question_id", "needle", "kind", "source", "status"])
+    row = grade_answers(answers, questions, needles, rules).iloc[0]
+    assert (bool(row["firm"]), row["checks"], row["rule"]) == (True, "money_guard", outcomes.MONEY_WRONG_FIGURE)
+
+
+def test_agreement_ablate_reports_what_each_check_earns():
+    """`agreement --ablate --json` on the generic example: one row per check; its changed answers split
+    into those it moves to the people's class (earned), away from it (cost), and neither."""
+    result = invoke("agreement", "--labels", str(ROOT / "tests/data/labelled-answers.jsonl"), "--ablate", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    rows = {r["check"]: r for r in report["ablation"]}
+    assert list(rows) == list(CHECK_IDS)
+    assert rows["decline"]["earned"] >= 3  # three declines labelled refusal would be missed without it
+    assert rows["money_guard"]["fired"] == 1 and rows["money_guard"]["changed"] == 0  # the key missing decides too
+    for r in rows.values():
+        assert r["earned"] + r["cost"] <= r["changed"] <= report["n"]
+    assert {"firm", "tentative"} <= set(report["by_firmness"])
+    assert sum(v["n"] for v in report["by_firmness"].values()) == report["n"]
