@@ -79,6 +79,24 @@ def test_firm_verdicts_rest_on_exact_evidence(rules, question, answer, mined, ve
     assert (g.verdict, g.firm) == (verdict, firm)
 
 
+def test_a_yes_no_credited_while_the_golds_figures_go_unchecked_is_tentative(rules):
+    """Issue 25, class 1 (invented): the answer's Yes is right, its figure for the measure is not the
+    gold's. The polarity credits it (people call it incorrect); the verdict says it is unsure."""
+    question = q(
+        text="Does the company have positive working capital?",
+        gold_answer="Yes. Working capital was positive at $412 million.",
+        polarity="yes",
+    )
+    mined = [("$412 million", "money", "gold_answer_computed")]
+    answer = "Yes, it had positive working capital of $1.9 billion (current assets $6.1B less liabilities $4.2B)."
+    g = grade(question, answer, [], rules, mined)
+    assert (g.verdict, g.firm) == ("correct", False)
+    carried = grade(question, "Yes, working capital was $412 million.", [], rules, mined)
+    assert (carried.verdict, carried.firm) == ("correct", True)
+    plain = grade(question, "Yes, it is positive.", [], rules, [])  # no gold figure to leave unchecked
+    assert (plain.verdict, plain.firm) == ("correct", True)
+
+
 def test_implied_yes_no_is_tentative_and_stated_one_firm(rules):
     question = q(
         text="Does Amcor have an improving gross margin profile?",

@@ -13,8 +13,9 @@ wrong. With no requirement at all the question is `ungradable`, counted apart ra
 graded.
 
 Firm: every requirement met by value (figures, dates, a stated yes/no) or authored. Tentative: met by
-mined words, which an answer may carry without asserting them, or missing, which it may have said in
-another form.
+mined words, which an answer may carry without asserting them; met by a yes/no while the gold
+answer's figures went unchecked (the answer's own figures may contradict them); or missing, which the
+answer may have said in another form.
 """
 
 from __future__ import annotations
@@ -72,13 +73,15 @@ def _authored(view: AnswerView) -> list[Requirement]:
     return reqs
 
 
-def _mined(view: AnswerView) -> list[Requirement]:
+def _mined(view: AnswerView) -> tuple[list[Requirement], list[tuple[str, str]]]:
     """Every kept figure; the kept names, quotes and phrases (one of them) only when there is no figure,
-    since they are weaker evidence than figures."""
+    since they are weaker evidence than figures. Also: the gold answer's computed figures left out (a
+    yes/no answer that gives its polarity needs none, but then its own figures go unchecked)."""
     mined, question = view.mined, view.question
     computed = [(n, MatchKind.COMPUTED_FIGURE) for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
+    unchecked: list[tuple[str, str]] = []
     if question.polarity and view.stated:
-        computed = []
+        computed, unchecked = [], computed
     required = asks_for_figure(question.text, view.rules)
     reqs = [
         Requirement("mined", ((n, MatchKind.MINED_FIGURE),))
@@ -91,7 +94,7 @@ def _mined(view: AnswerView) -> list[Requirement]:
     alternatives = terms + ([] if required else computed)
     if alternatives and not reqs:
         reqs.append(Requirement("mined_any", tuple(alternatives)))
-    return reqs
+    return reqs, unchecked
 
 
 def _find(needle: str, kind: str, view: AnswerView) -> tuple[int, int] | None:
@@ -113,10 +116,10 @@ def _key_span(view: AnswerView) -> tuple[int, int] | None:
 
 def run(view: AnswerView) -> Finding | None:
     reqs = _authored(view)
-    source = "authored"
+    source, unchecked = "authored", []
     if not reqs and view.key is None:
         source = "mined"
-        reqs = _mined(view)
+        reqs, unchecked = _mined(view)
     reqs += view.requirements
     if not reqs and view.key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
@@ -125,7 +128,8 @@ def run(view: AnswerView) -> Finding | None:
 
     spans: list[dict] = []
     missing: list[Requirement] = []
-    exact = True  # every requirement met by value, or authored
+    # firm: every requirement met by value or authored, and the gold's figures not left unchecked
+    exact = not unchecked or any(_find(n, k, view) for n, k in unchecked)
     if view.key is not None:
         span = _key_span(view)
         if span:
