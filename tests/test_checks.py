@@ -151,3 +151,8 @@ def test_agreement_ablate_reports_what_each_check_earns():
         assert r["earned"] + r["cost"] <= r["changed"] <= report["n"]
     assert {"firm", "tentative"} <= set(report["by_firmness"])
     assert sum(v["n"] for v in report["by_firmness"].values()) == report["n"]
+    markdown = invoke(
+        "agreement", "--labels", str(ROOT / "tests/data/labelled-answers.jsonl"), "--ablate", "--markdown"
+    )
+    table = [line for line in markdown.stdout.splitlines() if line.startswith("| `")]
+    assert [line.split("`")[1] for line in table] == list(CHECK_IDS)

@@ -71,6 +71,7 @@ def agreement(
     ablate: bool = typer.Option(
         False, "--ablate", help="also grade with each check switched off in turn: what each check earns"
     ),
+    as_markdown: bool = typer.Option(False, "--markdown", help="print Markdown tables (for docs and reviews)"),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -96,7 +97,7 @@ def agreement(
             raise typer.Exit(1) from None
         for problem in report["problems"]:
             typer.echo(f"skipped {problem}", err=True)
-        _print_agreement(report, as_json)
+        _print_agreement(report, as_json, as_markdown)
         return
     if data is None:
         console.print(
@@ -114,12 +115,17 @@ def agreement(
     finally:
         conn.close()
     manifest = list_corpora(corpora_dir())["financebench"]
-    _print_agreement(agreement_for_labels(pages, manifest, labels, rules, ablate), as_json)
+    _print_agreement(agreement_for_labels(pages, manifest, labels, rules, ablate), as_json, as_markdown)
 
 
-def _print_agreement(report: dict, as_json: bool) -> None:
+def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> None:
     if as_json:
         typer.echo(json.dumps(report, indent=2))
+        return
+    if as_markdown:
+        from ragpipe.evaluation.agreement_markdown import report_markdown
+
+        typer.echo(report_markdown(report))
         return
     table = Table(title=f"agreement with people (grader {report['grader_version']}, n={report['n']})")
     for column in ("scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"):
