@@ -13,8 +13,9 @@ from ragpipe.corpus.needles import mine_needles, without_notes
 from ragpipe.corpus.questions import Question
 from ragpipe.evaluation.agreement import agreement_report
 from ragpipe.grading.grader import grade
+from ragpipe.text.dates import full_dates
 from ragpipe.text.figures import find_figures
-from ragpipe.text.matching import find_phrase, full_dates, same_computed_figure
+from ragpipe.text.matching import find_phrase, same_computed_figure
 from tests.test_grader_outside_finance import _graded, agreement_on_lines
 
 

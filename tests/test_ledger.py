@@ -174,9 +174,9 @@ def test_editing_any_verdict_module_changes_the_grader_version(tmp_path, module)
     assert grader_fingerprint(rules, root).version != before
 
 
-def test_a_constant_in_declines_moves_the_version(tmp_path):
+def test_a_constant_in_the_sentence_splitter_moves_the_version(tmp_path):
     root = _tree_copy(tmp_path)
-    path = root / "grading" / "declines.py"
+    path = root / "text" / "sentences.py"
     text = path.read_text()
     assert "(?<=[.!?;])" in text  # where a sentence ends: parsing, so it stays in code, and is hashed
     before = code_fingerprint(root)[0]

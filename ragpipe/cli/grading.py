@@ -107,7 +107,7 @@ def agreement(
     os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
     if not has_corpus("financebench", data.resolve()):
         materialize_corpus_stages("financebench")
-    from ragpipe.evaluation.agreement import agreement_for_labels
+    from ragpipe.evaluation.labelled_agreement import agreement_for_labels
 
     conn = connect(database_path(), read_only=True)
     try:

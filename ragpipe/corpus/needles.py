@@ -27,8 +27,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ragpipe.corpus.questions import Question
+from ragpipe.text.dates import DAY_MONTH, MONTH_DAY, find_date, full_dates
 from ragpipe.text.figures import Figure, find_figures
-from ragpipe.text.matching import find_date, find_figure_loosely, find_phrase, find_stem, full_dates
+from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
 from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind
 from ragpipe.text.tokenize import STOPWORDS, tokenize
 from ragpipe.warehouse.record import Record
@@ -179,9 +180,7 @@ class Candidate:
 
 
 _DATE_OR_PERIOD = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
-    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b"
-    r"|\b\d+\s*(?:-\s*)?(?:months?|years?|weeks?|days?|quarters?)\b",
+    rf"\b{MONTH_DAY}\b|\b{DAY_MONTH}\b|\b\d+\s*(?:-\s*)?(?:months?|years?|weeks?|days?|quarters?)\b",
     re.IGNORECASE,
 )
 

@@ -156,7 +156,7 @@ def agreement_for_jsonl(path: Path, rules, ablate: bool = False) -> dict:
     """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
     from ragpipe.corpus.needles import mine_needles
     from ragpipe.corpus.questions import questions_frame
-    from ragpipe.evaluation.agreement import labelled_agreement
+    from ragpipe.evaluation.labelled_agreement import labelled_agreement
 
     labelled = read_labelled_jsonl(path)
     if labelled.answers.empty:

@@ -26,19 +26,14 @@ from typing import TYPE_CHECKING
 
 from ragpipe.grading.decline_grammar import grammar_patterns
 from ragpipe.grading.regex_trie import trie_pattern
+from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
+from ragpipe.text.sentences import sentences
 
 if TYPE_CHECKING:
     from ragpipe.grading.rules import Rules
 
-_BOUNDARY = re.compile(
-    r"(?<=[.!?;])\s+|\n+"
-)  # "$1.45" is no boundary: a sentence (or a clause after ";") ends at a stop *and* a space
-_DATE = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?"
-    r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
-    re.IGNORECASE,
-)
+_DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORECASE)  # a date asserts nothing
 
 
 def either(words) -> str:
@@ -102,18 +97,6 @@ def _markers(markers: tuple[str, ...]) -> re.Pattern[str] | None:
 def _normalize(text: str) -> str:
     """Lower case with curly apostrophes folded; same length, so offsets hold."""
     return text.lower().replace("\u2019", "'")
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences (and lines) of `text`."""
-    spans, start = [], 0
-    for m in _BOUNDARY.finditer(text):
-        if text[start : m.start()].strip():
-            spans.append((start, m.start()))
-        start = m.end()
-    if text[start:].strip():
-        spans.append((start, len(text)))
-    return spans
 
 
 def _patterns(rules: Rules) -> tuple[str, ...]:

@@ -45,6 +45,8 @@ VERDICT_MODULES = (
     "text/calculation.py",
     "text/tokenize.py",
     "text/needle_kinds.py",
+    "text/dates.py",
+    "text/sentences.py",
     "inputs/text.py",
     "warehouse/nulls.py",
     "corpus/needles.py",

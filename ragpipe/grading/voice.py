@@ -22,7 +22,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ragpipe.grading.declines import either, sentences
+from ragpipe.grading.declines import either
+from ragpipe.text.sentences import sentences
 
 if TYPE_CHECKING:
     from ragpipe.grading.rules import Rules

@@ -15,8 +15,10 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+from ragpipe.text.dates import DAY_TOKEN, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
+from ragpipe.text.sentences import first_sentence
 from ragpipe.text.tokenize import tokenize
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
@@ -33,33 +35,6 @@ def figure_needle(needle: str) -> Figure | None:
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _ARTICLES = {"a", "an", "the"}
-_MONTHS = {
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-}
-_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)?")
 
 
 def _fold(token: str) -> str:
@@ -149,7 +124,13 @@ def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int, acronyms=
             continue
         if not _same_word(want, words[j]):
             # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
-            if k > 0 and target[k - 1] in _MONTHS and want.isdigit() and len(want) == 4 and _DAY.fullmatch(words[j]):
+            if (
+                k > 0
+                and target[k - 1] in MONTH_TOKENS
+                and want.isdigit()
+                and len(want) == 4
+                and DAY_TOKEN.fullmatch(words[j])
+            ):
                 j += 1
                 if j < len(words) and _same_word(want, words[j]):
                     j += 1
@@ -253,10 +234,6 @@ def find_computed_figure(gold: Figure, figures: list[Figure], last_place: int, r
     return None
 
 
-_SENTENCE_END = re.compile(r"[.!?:](?=\s)|\n")
-_WORD_CHAR = re.compile(r"\w")
-
-
 _UNITS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
     "seventeen eighteen nineteen twenty"
@@ -280,38 +257,6 @@ def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
 _NONE = re.compile(r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
 
 
-_MONTH_NAMES = "january february march april may june july august september october november december".split()
-_MONTH = (
-    r"(?P<{0}>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_FULL_DATE = re.compile(
-    r"\b(?:" + _MONTH.format("m1") + r"\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?"
-    r"|(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH.format("m2") + r",?)"
-    r"\s+(?P<y>\d{4})\b",
-    re.IGNORECASE,
-)
-
-
-def full_dates(text: str) -> list[tuple[str, int, int]]:
-    """Every day-month-year date in `text` as (ISO date, start, end), however it is written:
-    "July 4, 1776", "4th of July, 1776", "4 July 1776"."""
-    out = []
-    for m in _FULL_DATE.finditer(text):
-        month = (m.group("m1") or m.group("m2")).lower()[:3]
-        day = int(m.group("d1") or m.group("d2"))
-        number = next(i for i, name in enumerate(_MONTH_NAMES, 1) if name.startswith(month))
-        if 1 <= day <= 31:
-            out.append((f"{m.group('y')}-{number:02d}-{day:02d}", m.start(), m.end()))
-    return out
-
-
-def find_date(needle: str, text: str) -> tuple[int, int] | None:
-    """The span of the day `needle` names, written any way `full_dates` reads."""
-    wanted = {iso for iso, _, _ in full_dates(needle)}
-    return next(((s, e) for iso, s, e in full_dates(text) if iso in wanted), None)
-
-
 STATED = {
     MatchKind.INAPPLICABLE: re.compile(
         r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
@@ -323,16 +268,6 @@ STATED = {
         re.IGNORECASE,
     ),
 }
-
-
-def first_sentence(text: str) -> tuple[int, int]:
-    """(start, end) of the first sentence with words in it, its stop excluded: where an answer gives
-    its choice or its yes/no (blanked attributions are spaces, so offsets hold)."""
-    start = len(text) - len(text.lstrip())
-    for m in _SENTENCE_END.finditer(text):
-        if _WORD_CHAR.search(text, start, m.start()):
-            return start, m.start()
-    return start, len(text.rstrip())
 
 
 def find_needle(

@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
-from ragpipe.text.matching import first_sentence
 from ragpipe.text.needle_kinds import MatchKind
+from ragpipe.text.sentences import first_sentence
 from ragpipe.text.tokenize import tokenize
 
 if TYPE_CHECKING:

@@ -1,0 +1,41 @@
+"""The grader measured against a labelled set: grade its answers, compare with the people, and with
+`ablate`, what each check earns. Nothing is written."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ragpipe.evaluation.ablation import ablation
+from ragpipe.evaluation.agreement import agreement_report, labelled_frame, on_the_labels_scale
+from ragpipe.grading.grade_table import grade_answers
+
+
+def labelled_agreement(
+    answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules, ablate: bool = False
+) -> dict:
+    """Grade labelled `answers` under `rules` and report agreement with the people (with `ablate`, also
+    what each check earns: evaluation/ablation.py). Nothing is written."""
+    frame = labelled_frame(grade_answers(answers, questions, needles, rules), answers, questions)
+    report = {"grader_version": rules.version, **agreement_report(frame)}
+    if ablate:
+        report["ablation"] = ablation(answers, questions, needles, rules, on_the_labels_scale(frame)[0])
+    return report
+
+
+def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False) -> dict:
+    """Agreement of `rules` with a folder of labelled answers. Questions and needles
+    are derived afresh from the ingested `pages` with the current code; nothing is written."""
+    from ragpipe.answering.labels import read_labeled_folder
+    from ragpipe.answering.run import imported_answers
+    from ragpipe.corpus.adapters import read_corpus_questions
+    from ragpipe.corpus.needles import mine_needles
+    from ragpipe.corpus.questions import questions_frame
+
+    loaded = read_corpus_questions(manifest, set(pages["doc_id"]))
+    questions = questions_frame(manifest.name, loaded.questions)
+    needles = mine_needles(manifest.name, loaded.questions, pages)
+    labels, _ = read_labeled_folder(labels_dir)
+    labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
+    labels = labels[~labels.duplicated(["answer_set", "question_id"])]
+    answers = imported_answers(labels, manifest.name, "adhoc")
+    return labelled_agreement(answers, questions, needles, rules, ablate)
