@@ -31,6 +31,7 @@ from ragpipe.text.dates import DAY_MONTH, MONTH_DAY, find_date, full_dates
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
 from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind
+from ragpipe.text.stated import GOLD_SAYS
 from ragpipe.text.tokenize import STOPWORDS, tokenize
 from ragpipe.warehouse.record import Record
 
@@ -185,20 +186,6 @@ _DATE_OR_PERIOD = re.compile(
 )
 
 
-# a gold answer that says there is none: "There are none", "0", "did not make any acquisitions"
-_ABSENCE = re.compile(
-    r"^\W*(?:there (?:are|is|were|was) )?(?:none|nothing|zero|nil)\b|^\W*\$?0(?:\.0+)?%?\W*$"
-    r"|\b(?:did|does|do|has|have|had) not (?:\w+ )?any\b|\bnot involved in\b",
-    re.IGNORECASE,
-)
-# the gold answer says the measure asked about does not apply ("gross margin is not a relevant metric",
-# "Performance is not measured through operating margin"): an answer that says so agrees
-_INAPPLICABLE = re.compile(
-    r"\bnot (?:a |an |the )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b|\bnot measured (?:through|by)\b",
-    re.IGNORECASE,
-)
-# the gold answer says the quantity did not move or is nil ("Real growth was flat", "the ratio is zero")
-_UNCHANGED = re.compile(r"\b(?:is|was|were|are|remained|been|stayed)\s+(?:flat|zero|unchanged|nil)\b", re.IGNORECASE)
 _WHEN_QUESTION = re.compile(r"\b(?:when|what year|which year)\b", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"\bhow many\b", re.IGNORECASE)
 
@@ -302,11 +289,11 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
                     continue
                 phrase = " ".join(piece)
                 add(Candidate(phrase, NeedleKind.TERM, phrase.lower(), "too common" if common(phrase) else None))
-    if _ABSENCE.search(answer):
+    if GOLD_SAYS[NeedleKind.ABSENCE].search(answer):
         add(Candidate(whole, NeedleKind.ABSENCE, "absence"))
-    if _INAPPLICABLE.search(answer):
+    if GOLD_SAYS[NeedleKind.INAPPLICABLE].search(answer):
         add(Candidate(whole, NeedleKind.INAPPLICABLE, "inapplicable"))
-    if _UNCHANGED.search(answer):
+    if GOLD_SAYS[NeedleKind.UNCHANGED].search(answer):
         add(Candidate(whole, NeedleKind.UNCHANGED, "unchanged"))
     return out
 

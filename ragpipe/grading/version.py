@@ -47,6 +47,7 @@ VERDICT_MODULES = (
     "text/needle_kinds.py",
     "text/dates.py",
     "text/sentences.py",
+    "text/stated.py",
     "inputs/text.py",
     "warehouse/nulls.py",
     "corpus/needles.py",

@@ -19,6 +19,7 @@ from ragpipe.text.dates import DAY_TOKEN, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.sentences import first_sentence
+from ragpipe.text.stated import ANSWER_SAYS
 from ragpipe.text.tokenize import tokenize
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
@@ -252,24 +253,6 @@ def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
     return (m.start(), m.end()) if m else None
 
 
-# an answer that says there is none: "no", "none", "nothing", "zero", or a negation with "any" ("has not
-# reported any"); a bare "not" is too common to say so ("notes, not shares, are listed")
-_NONE = re.compile(r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
-
-
-STATED = {
-    MatchKind.INAPPLICABLE: re.compile(
-        r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
-        r"|\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
-        re.IGNORECASE,
-    ),
-    MatchKind.UNCHANGED: re.compile(
-        r"\b(?:flat|unchanged|zero|no change|in line with)\b|(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
-        re.IGNORECASE,
-    ),
-}
-
-
 def find_needle(
     needle: str,
     text: str,
@@ -291,12 +274,12 @@ def find_needle(
         return found if found is not None else _number_word(fig, text)
     if kind == MatchKind.ABSENCE:  # the answer's first sentence says there is none
         _, end = first_sentence(text)
-        m = _NONE.search(text, 0, end)
+        m = ANSWER_SAYS[MatchKind.ABSENCE].search(text, 0, end)
         return (m.start(), m.end()) if m else None
     if kind == MatchKind.DATE:
         return find_date(needle, text)
-    if kind in STATED:  # the answer says the measure does not apply, or that the quantity is flat or nil
-        m = STATED[kind].search(text)
+    if kind in ANSWER_SAYS:  # the answer says the measure does not apply, or that the quantity is flat or nil
+        m = ANSWER_SAYS[kind].search(text)
         return (m.start(), m.end()) if m else None
     if kind in (MatchKind.LEAD_TERM, MatchKind.LEAD_PHRASE):
         _, end = first_sentence(text)

@@ -1,0 +1,48 @@
+"""What a text says of the measure asked about: there is none, it does not apply, it did not move.
+
+Two readers of each, on purpose: a gold answer must *state* it for mining to make it the key ("There
+are none", "gross margin is not a relevant metric", "Real growth was flat"), while an answer meets
+that key in its own words ("the company made no acquisitions", "not a meaningful measure", "in line
+with the prior year", "0%"). An answer's "none" counts only in its first sentence (text/matching.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ragpipe.text.needle_kinds import MatchKind, NeedleKind
+
+GOLD_SAYS = {
+    # "There are none", "0", "did not make any acquisitions"
+    NeedleKind.ABSENCE: re.compile(
+        r"^\W*(?:there (?:are|is|were|was) )?(?:none|nothing|zero|nil)\b|^\W*\$?0(?:\.0+)?%?\W*$"
+        r"|\b(?:did|does|do|has|have|had) not (?:\w+ )?any\b|\bnot involved in\b",
+        re.IGNORECASE,
+    ),
+    # "gross margin is not a relevant metric", "Performance is not measured through operating margin"
+    NeedleKind.INAPPLICABLE: re.compile(
+        r"\bnot (?:a |an |the )?(?:\w+ )?(?:relevant|useful|meaningful|applicable)\b|\bnot measured (?:through|by)\b",
+        re.IGNORECASE,
+    ),
+    # "Real growth was flat", "the ratio is zero"
+    NeedleKind.UNCHANGED: re.compile(
+        r"\b(?:is|was|were|are|remained|been|stayed)\s+(?:flat|zero|unchanged|nil)\b", re.IGNORECASE
+    ),
+}
+
+ANSWER_SAYS = {
+    # "no", "none", "nothing", "zero", or a negation with "any" ("has not reported any"); a bare "not" is
+    # too common to say so ("notes, not shares, are listed")
+    MatchKind.ABSENCE: re.compile(
+        r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE
+    ),
+    MatchKind.INAPPLICABLE: re.compile(
+        r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
+        r"|\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
+        re.IGNORECASE,
+    ),
+    MatchKind.UNCHANGED: re.compile(
+        r"\b(?:flat|unchanged|zero|no change|in line with)\b|(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
+        re.IGNORECASE,
+    ),
+}
