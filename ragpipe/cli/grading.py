@@ -72,6 +72,11 @@ def agreement(
         False, "--ablate", help="also grade with each check switched off in turn: what each check earns"
     ),
     as_markdown: bool = typer.Option(False, "--markdown", help="print Markdown tables (for docs and reviews)"),
+    calibrate: int | None = typer.Option(
+        None, "--calibrate", min=2, help="simulate estimating people's accuracy from N labels per answer set"
+    ),
+    repeats: int = typer.Option(200, "--repeats", min=1, help="draws of N labels per set (with --calibrate)"),
+    seed: int = typer.Option(0, "--seed", help="the draws' seed (with --calibrate)"),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -87,11 +92,12 @@ def agreement(
     except RulesError as exc:
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
+    simulation = None if calibrate is None else (calibrate, repeats, seed)
     if labels.is_file():
         from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
 
         try:
-            report = agreement_for_jsonl(labels, rules, ablate)
+            report = agreement_for_jsonl(labels, rules, ablate, simulation)
         except LookupError as exc:
             console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
@@ -115,7 +121,7 @@ def agreement(
     finally:
         conn.close()
     manifest = list_corpora(corpora_dir())["financebench"]
-    _print_agreement(agreement_for_labels(pages, manifest, labels, rules, ablate), as_json, as_markdown)
+    _print_agreement(agreement_for_labels(pages, manifest, labels, rules, ablate, simulation), as_json, as_markdown)
 
 
 def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> None:
@@ -144,6 +150,8 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
     console.print(table)
     if "ablation" in report:
         _print_ablation(report["ablation"])
+    if "calibration" in report:
+        _print_calibration(report["calibration"])
     scale = report.get("scale", {})
     if scale.get("declines") == "incorrect":
         console.print(
@@ -160,3 +168,16 @@ def _print_ablation(rows: list[dict]) -> None:
         cells = ("fired", "changed", "earned", "cost", "kappa_off", "kappa_delta", "false_correct_off")
         table.add_row(r["check"], *(str(r[c]) for c in cells))
     console.print(table)
+
+
+def _print_calibration(sim: dict) -> None:
+    title = f"people's accuracy from {sim['labels']} labels per set ({sim['repeats']} draws, seed {sim['seed']})"
+    table = Table(title=title)
+    columns = ("answer set", "people", "grader", "bias", "estimate MAE", "coverage", "width", "labels only")
+    for column in columns:
+        table.add_column(column)
+    for name, s in sim["sets"].items():
+        cells = ("human_accuracy", "grader_accuracy", "bias", "estimate_mae", "coverage", "width", "width_labels_only")
+        table.add_row(name, *(str(s.get(c, "")) for c in cells))
+    console.print(table)
+    console.print(f"grader order vs people's order: Kendall tau {sim['ranking']['kendall_tau']}")

@@ -11,18 +11,30 @@ from ragpipe.grading.grade_table import grade_answers
 
 
 def labelled_agreement(
-    answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame, rules, ablate: bool = False
+    answers: pd.DataFrame,
+    questions: pd.DataFrame,
+    needles: pd.DataFrame,
+    rules,
+    ablate: bool = False,
+    calibrate: tuple[int, int, int] | None = None,
 ) -> dict:
-    """Grade labelled `answers` under `rules` and report agreement with the people (with `ablate`, also
-    what each check earns: evaluation/ablation.py). Nothing is written."""
+    """Grade labelled `answers` under `rules` and report agreement with the people; with `ablate`, also
+    what each check earns (evaluation/ablation.py); with `calibrate` = (labels, repeats, seed), how
+    well that many labels would estimate people's accuracy (evaluation/calibration_sim.py)."""
     frame = labelled_frame(grade_answers(answers, questions, needles, rules), answers, questions)
     report = {"grader_version": rules.version, **agreement_report(frame)}
     if ablate:
         report["ablation"] = ablation(answers, questions, needles, rules, on_the_labels_scale(frame)[0])
+    if calibrate is not None:
+        from ragpipe.evaluation.calibration_sim import simulate_calibration
+
+        report["calibration"] = simulate_calibration(frame, *calibrate)
     return report
 
 
-def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False) -> dict:
+def agreement_for_labels(
+    pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False, calibrate: tuple | None = None
+) -> dict:
     """Agreement of `rules` with a folder of labelled answers. Questions and needles
     are derived afresh from the ingested `pages` with the current code; nothing is written."""
     from ragpipe.answering.labels import read_labeled_folder
@@ -38,4 +50,4 @@ def agreement_for_labels(pages: pd.DataFrame, manifest, labels_dir, rules, ablat
     labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
     labels = labels[~labels.duplicated(["answer_set", "question_id"])]
     answers = imported_answers(labels, manifest.name, "adhoc")
-    return labelled_agreement(answers, questions, needles, rules, ablate)
+    return labelled_agreement(answers, questions, needles, rules, ablate, calibrate)

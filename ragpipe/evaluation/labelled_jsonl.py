@@ -152,7 +152,7 @@ def read_labelled_jsonl(path: Path) -> LabelledSet:
     )
 
 
-def agreement_for_jsonl(path: Path, rules, ablate: bool = False) -> dict:
+def agreement_for_jsonl(path: Path, rules, ablate: bool = False, calibrate: tuple | None = None) -> dict:
     """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
     from ragpipe.corpus.needles import mine_needles
     from ragpipe.corpus.questions import questions_frame
@@ -163,5 +163,5 @@ def agreement_for_jsonl(path: Path, rules, ablate: bool = False) -> dict:
         raise LookupError(f"{path}: no usable labelled answer ({len(labelled.problems)} problem(s))")
     questions = questions_frame(CORPUS, labelled.questions)
     needles = mine_needles(CORPUS, labelled.questions, labelled.pages)
-    report = labelled_agreement(labelled.answers, questions, needles, rules, ablate)
+    report = labelled_agreement(labelled.answers, questions, needles, rules, ablate, calibrate)
     return {"problems": [str(p) for p in labelled.problems], **report}

@@ -1,0 +1,70 @@
+"""People's accuracy on a set of answers, estimated from a few people's labels and the grader's
+verdict on every answer: prediction-powered inference, power-tuned (PPI++; Angelopoulos, Duchi and
+Zrnic 2023), from the `ppi-python` package.
+
+The grader's accuracy on all answers is corrected by its error measured on the labelled ones. The
+95% interval stays valid however wrong the grader is; power tuning weighs the grader by how well it
+predicts the people, so a useless grader costs nothing. Where the tuned interval would still come out
+wider than the labels alone give (a small sample's noise in the tuning), the labels-only interval is
+reported: it is never wider.
+
+What the interval covers: people's accuracy on *this* question set, as the people who labelled would
+label every answer, for labels drawn uniformly at random from the set. It says nothing of other
+questions, other people, or labels chosen by hand (the labelling page draws them at random, seeded).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+ALPHA = 0.05  # 95% intervals
+
+
+@dataclass(frozen=True)
+class Calibrated:
+    """One answer set's accuracy: the grader's, and people's estimated from `labels` of them."""
+
+    answers: int
+    labels: int
+    grader_accuracy: float
+    estimate: float  # people's accuracy, estimated (exact when every answer is labelled)
+    low: float
+    high: float
+    labels_only_estimate: float
+    labels_only_low: float
+    labels_only_high: float
+    tuned: bool  # False: the power-tuned interval came out wider, and the labels-only one is reported
+
+    def as_dict(self) -> dict:
+        return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
+
+
+def _interval(pair) -> tuple[float, float]:
+    low, high = (float(np.ravel(x)[0]) for x in pair)
+    return max(0.0, low), min(1.0, high)
+
+
+def calibrate(human: np.ndarray, grader_labelled: np.ndarray, grader_all: np.ndarray) -> Calibrated:
+    """`human` and `grader_labelled`: 1 where people / the grader call a labelled answer correct, in the
+    same order; `grader_all`: the grader on every answer of the set (the labelled ones included)."""
+    from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate
+
+    y = np.asarray(human, dtype=float)
+    yhat = np.asarray(grader_labelled, dtype=float)
+    everyone = np.asarray(grader_all, dtype=float)
+    n, total = len(y), len(everyone)
+    if n == 0:
+        raise ValueError("no labelled answer: people's accuracy cannot be estimated")
+    grader = float(everyone.mean())
+    alone = float(y.mean())
+    if n >= total:  # every answer labelled: people's accuracy is known, not estimated
+        return Calibrated(total, n, grader, alone, alone, alone, alone, alone, alone, False)
+    only = _interval(classical_mean_ci(y, alpha=ALPHA))
+    interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA))  # lam=None: power-tuned (PPI++)
+    estimate = float(np.ravel(ppi_mean_pointestimate(y, yhat, everyone))[0])
+    tuned = interval[1] - interval[0] <= only[1] - only[0] and np.isfinite(estimate)
+    if not tuned:
+        estimate, interval = alone, only
+    return Calibrated(total, n, grader, min(1.0, max(0.0, estimate)), *interval, alone, *only, bool(tuned))

@@ -1,0 +1,1 @@
+"""Reliability: bad inputs, crashes, races, limits."""

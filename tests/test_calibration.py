@@ -1,0 +1,86 @@
+"""People's accuracy from a few labels and the grader (PPI++ via ppi-python): what the estimate and
+its interval promise, on sets drawn from a known truth."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ragpipe.evaluation.calibration import calibrate
+from ragpipe.evaluation.calibration_sim import simulate_calibration
+from tests.commands import invoke
+
+
+def _set(size, people, agreement, seed):
+    """People's verdicts (1 = correct) with the given accuracy, and a grader agreeing on that share."""
+    rng = np.random.default_rng(seed)
+    human = (rng.random(size) < people).astype(int)
+    grader = np.where(rng.random(size) < agreement, human, 1 - human)
+    return human, grader
+
+
+def test_every_answer_labelled_is_known_not_estimated():
+    human, grader = _set(40, 0.8, 0.9, 1)
+    c = calibrate(human, grader, grader)
+    assert c.estimate == c.low == c.high == human.mean() and c.labels == c.answers == 40
+
+
+def test_a_good_grader_narrows_the_interval_and_a_useless_one_costs_nothing():
+    good, useless = [], []
+    for seed in range(30):
+        human, grader = _set(300, 0.7, 0.95, seed)
+        drawn = np.random.default_rng(seed).choice(300, 40, replace=False)
+        c = calibrate(human[drawn], grader[drawn], grader)
+        good.append((c.high - c.low) / (c.labels_only_high - c.labels_only_low))
+        coin = np.random.default_rng(seed + 99).integers(0, 2, 300)
+        u = calibrate(human[drawn], coin[drawn], coin)
+        useless.append((u.high - u.low) <= (u.labels_only_high - u.labels_only_low) + 1e-12)
+    assert np.mean(good) < 0.8  # the grader's verdicts on all 300 answers carry information
+    assert all(useless)  # never wider than the labels alone
+
+
+def test_the_interval_holds_people_accuracy_as_promised():
+    """A strict grader (it misses 15% of what people accept): the raw accuracy is off by ~0.12, the
+    calibrated estimate is not, and 95% intervals hold the truth in about 95% of draws."""
+    rng = np.random.default_rng(3)
+    human = (rng.random(400) < 0.85).astype(int)
+    grader = human * (rng.random(400) > 0.15)
+    frame = pd.DataFrame(
+        {
+            "answer_set": "strict",
+            "human": np.where(human == 1, "Correct Answer", "Incorrect Answer"),
+            "grader": np.where(grader == 1, "Correct Answer", "Incorrect Answer"),
+        }
+    )
+    sim = simulate_calibration(frame, n=60, repeats=300, seed=5)
+    s = sim["sets"]["strict"]
+    assert s["bias"] < -0.08 and s["estimate_mae"] < 0.04
+    assert 0.90 <= s["coverage"] and s["width"] <= s["width_labels_only"]
+
+
+def test_no_labels_is_refused():
+    with pytest.raises(ValueError, match="no labelled answer"):
+        calibrate(np.array([]), np.array([]), np.array([1, 0, 1]))
+
+
+def test_agreement_calibrate_on_a_jsonl_set(tmp_path):
+    """`agreement --labels FILE --calibrate N --json`, on a generic labelled file of two systems."""
+    path = tmp_path / "labels.jsonl"
+    names = ["Dana Ortiz", "Sam Reyes", "Lee Park", "Ana Silva", "Tom Berg", "Ida Moss", "Raj Patel", "Eva Lund"]
+    lines = []
+    for system, right in (("good", 36), ("poor", 18)):
+        for i in range(40):
+            winner, other = names[i % 8], names[(i + 1) % 8]
+            said = winner if i < right else other
+            lines.append({"question": f"Who won race {i}?", "gold_answer": winner, "answer": f"{said} won race {i}.",
+                          "label": "correct" if i < right else "incorrect", "system": system})  # fmt: skip
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = invoke("agreement", "--labels", str(path), "--calibrate", "10", "--repeats", "20", "--json")
+    assert result.exit_code == 0, result.output
+    sim = json.loads(result.stdout)["calibration"]
+    assert set(sim["sets"]) == {"labeled:good", "labeled:poor"}
+    assert sim["sets"]["labeled:good"]["human_accuracy"] == 0.9 and sim["ranking"]["kendall_tau"] == 1.0
+    good = sim["sets"]["labeled:good"]
+    assert good["grader_accuracy"] == 0.9 and good["bias"] == 0  # the grader agrees with every label here ...
+    assert all(s["width"] < s["width_labels_only"] for s in sim["sets"].values())  # ... so it narrows the interval
