@@ -37,6 +37,7 @@ SCORECARD_FIELDS = [
     ("config", "config"),
     ("answer_set", "answers"),
     ("overall_pct", "overall %"),
+    ("people", "people % [95%]"),
     ("cpw", "correct/partial/wrong"),
     ("answerable", "answerable"),
     ("honesty", "negatives declined"),
@@ -93,7 +94,7 @@ def _pair_of(x, y) -> str:
 
 
 def print_scorecards(cards: list[dict]) -> None:
-    from ragpipe.evaluation.scorecard import money_bar_text
+    from ragpipe.evaluation.scorecard import money_bar_text, people_text
 
     table = Table(title="ragpipe scorecards", show_lines=False)
     for _, header in SCORECARD_FIELDS:
@@ -104,6 +105,7 @@ def print_scorecards(cards: list[dict]) -> None:
             "answerable": f"{c['answerable_correct']}/{c['answerable_total']} ({c['answerable_pct']}%)",
             "honesty": f"{c['negatives_declined']}/{c['negatives_total']}",
             "money": money_bar_text(c),
+            "people": people_text(c),
             "cpw": f"{c['correct']}/{c['partial']}/{c['wrong']}",
             "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
             "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),

@@ -13,10 +13,12 @@ import statistics
 import pandas as pd
 
 from ragpipe.answering.retrieving import answered_from_pair_retrieval
+from ragpipe.evaluation.agreement import CORRECT
 from ragpipe.evaluation.attribution import attribute, attribution_counts
 from ragpipe.evaluation.money_bar import people_labelled
 from ragpipe.grading.outcomes import WRONG_MONEY
 from ragpipe.history.record import latest_event
+from ragpipe.labels.store import people_labels
 from ragpipe.retrieval.scoring import summary
 from ragpipe.warehouse.tables import read_partition, table_exists
 
@@ -31,6 +33,12 @@ SCORECARD_COLUMNS = [
     "partial",
     "wrong",
     "overall_pct",
+    "labels",
+    "people_pct",
+    "people_low",
+    "people_high",
+    "labels_only_low",
+    "labels_only_high",
     "answerable_total",
     "answerable_correct",
     "answerable_pct",
@@ -59,6 +67,7 @@ SCORECARD_COLUMNS = [
     "grading_event",
 ]
 RETRIEVAL_FIELDS = SCORECARD_COLUMNS[SCORECARD_COLUMNS.index("retrieval_questions") : -1]
+CALIBRATED = ["people_pct", "people_low", "people_high", "labels_only_low", "labels_only_high"]
 
 
 def _pct(part: int, whole: int) -> float:
@@ -91,6 +100,8 @@ def build_scorecard(
         "partial": int((grades["verdict"] == "partial").sum()),
         "wrong": int((grades["verdict"] == "wrong").sum()),
         "overall_pct": _pct(int(correct.sum()), graded),
+        **dict.fromkeys(CALIBRATED, None),
+        "labels": 0,
         "answerable_total": int(answerable.sum()),
         "answerable_correct": int((answerable & correct).sum()),
         "answerable_pct": _pct(int((answerable & correct).sum()), int(answerable.sum())),
@@ -132,8 +143,10 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
     top_k = int(retrieval["top_k"].iloc[0]) if "top_k" in retrieval and len(retrieval) else 0
     means = summary(retrieval, top_k) if len(retrieval) else {}
     event = latest_event(conn, corpus, config)
+    people = people_labels(conn, corpus, config, answer_rows)
     cards = []
     for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems):
+        card.update(calibrated_columns(grade_rows[grade_rows["answer_set"] == card["answer_set"]], people))
         engines = answer_rows.loc[answer_rows["answer_set"] == card["answer_set"], "engine"]
         retrieved = bool(means) and answered_from_pair_retrieval(engines)
         mine = attributed[attributed["answer_set"] == card["answer_set"]]
@@ -141,6 +154,28 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
         card.update(attribution_counts(mine) if retrieved else dict.fromkeys(RETRIEVAL_FIELDS[5:]))
         cards.append({**card, "grading_event": event})
     return cards, attributed
+
+
+def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
+    """People's accuracy on one answer set (percent), estimated from the labelled answers among `grades`
+    and the grader's verdict on all of them (evaluation/calibration.py); None where nobody labelled."""
+    labelled = grades[grades["answer_id"].isin(people.index)]
+    if labelled.empty:
+        return {**dict.fromkeys(CALIBRATED, None), "labels": 0}
+    from ragpipe.evaluation.calibration import calibrate
+
+    human = (people.loc[labelled["answer_id"]] == CORRECT).to_numpy(dtype=int)
+    said = (labelled["verdict"] == "correct").to_numpy(dtype=int)
+    c = calibrate(human, said, (grades["verdict"] == "correct").to_numpy(dtype=int))
+    shown = (c.estimate, c.low, c.high, c.labels_only_low, c.labels_only_high)
+    return {"labels": c.labels, **{k: round(100 * v, 1) for k, v in zip(CALIBRATED, shown)}}
+
+
+def people_text(card: dict) -> str:
+    """`83.1 [76.0, 90.2] (50 labels)`: people's accuracy estimated, its 95% interval, what it rests on."""
+    if not card.get("labels"):
+        return "-"
+    return f"{card['people_pct']} [{card['people_low']}, {card['people_high']}] ({card['labels']} labels)"
 
 
 def stale_scorecards(conn, cards: list[dict]) -> list[str]:
@@ -177,6 +212,10 @@ def money_bar_text(card: dict) -> str:
     return text
 
 
+def _labels_only(card: dict) -> str:
+    return "-" if not card.get("labels") else f"[{card['labels_only_low']}, {card['labels_only_high']}]"
+
+
 def scorecard_markdown(card: dict) -> str:
     """The scorecard as a small markdown table (Dagster metadata, README)."""
     lines = [
@@ -185,6 +224,8 @@ def scorecard_markdown(card: dict) -> str:
         "| measure | value |",
         "|---|---|",
         f"| overall | {card['overall_pct']}% ({card['correct']} of {card['graded']} graded) |",
+        f"| people's accuracy, estimated (95% interval, labels) | {people_text(card)} |",
+        f"| ... from the labels alone | {_labels_only(card)} |",
         f"| ungradable (no needle to grade by) | {card['ungradable']} |",
         f"| correct / partial / wrong | {card['correct']} / {card['partial']} / {card['wrong']} |",
         f"| answerable correct | {card['answerable_correct']} of {card['answerable_total']} "

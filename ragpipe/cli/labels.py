@@ -1,0 +1,81 @@
+"""`ragpipe labels import` and `ragpipe labels export`: people's labels in and out of the warehouse."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.orchestrator import orchestrator
+from ragpipe.warehouse.lock import WarehouseBusy, open_for_writing, writing
+from ragpipe.warehouse.settings import database_path, warehouse_dir
+from ragpipe.warehouse.sql import readonly_connection
+
+labels_app = typer.Typer(help="People's labels: import, export (the human_labels table).", no_args_is_help=True)
+app.add_typer(labels_app, name="labels", rich_help_panel=GRADER)
+
+
+@labels_app.command("import")
+def import_labels(
+    path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL: corpus, config, answer_set, ..."),
+) -> None:
+    """Import people's labels (one JSON object per line: corpus, config, answer_set, question_id, label
+    correct|incorrect|refusal, optional labeller and note). Bad lines are reported as file:line:field and
+    skipped; the pairs that got labels have their scorecards recomputed."""
+    from ragpipe.labels.import_lines import read_label_lines
+    from ragpipe.labels.store import add_labels
+
+    with writing(warehouse_dir(), "ragpipe labels import"):
+        conn = open_for_writing(database_path())
+        try:
+            rows, problems = read_label_lines(conn, path)
+            added = add_labels(conn, rows)
+        finally:
+            conn.close()
+        for problem in problems:
+            typer.echo(f"skipped {problem}", err=True)
+        pairs = sorted({(r.corpus, r.config) for r in rows})
+        for corpus, config in pairs:
+            outcome = orchestrator().regrade(corpus, config)
+            if outcome.busy:
+                raise WarehouseBusy(outcome.busy)
+    console.print(f"imported {added} label(s) ({len(rows)} read, {len(problems)} line(s) skipped)")
+    if problems and not rows:
+        raise typer.Exit(1)
+
+
+@labels_app.command("export")
+def export_labels(
+    corpus: str | None = typer.Option(None, "--corpus"),
+    config: str | None = typer.Option(None, "--config"),
+    revisions: bool = typer.Option(False, "--revisions", help="every label ever given, not only the latest"),
+) -> None:
+    """People's labels as JSON Lines on stdout: the latest per answer, with `current` (false: the answer
+    changed since it was labelled, and the label no longer counts)."""
+    from ragpipe.labels.store import latest_labels
+    from ragpipe.warehouse.nulls import records
+    from ragpipe.warehouse.tables import table_exists
+
+    with readonly_connection(database_path()) as conn:
+        if not table_exists(conn, "human_labels"):
+            return
+        if revisions:
+            frames = [
+                conn.execute(
+                    "SELECT * FROM human_labels WHERE (? IS NULL OR corpus = ?) AND (? IS NULL OR config = ?) "
+                    "ORDER BY corpus, config, answer_set, question_id, labelled_at",
+                    [corpus, corpus, config, config],
+                ).df()
+            ]
+        else:
+            pairs = conn.execute(
+                "SELECT DISTINCT corpus, config FROM human_labels WHERE (? IS NULL OR corpus = ?) "
+                "AND (? IS NULL OR config = ?) ORDER BY ALL",
+                [corpus, corpus, config, config],
+            ).fetchall()
+            frames = [latest_labels(conn, c, k) for c, k in pairs]
+    for frame in frames:
+        for row in records(frame):
+            typer.echo(json.dumps(row, sort_keys=True, default=str))
