@@ -79,3 +79,42 @@ def export_labels(
     for frame in frames:
         for row in records(frame):
             typer.echo(json.dumps(row, sort_keys=True, default=str))
+
+
+@app.command(rich_help_panel=GRADER)
+def label(
+    corpus: str = typer.Option(..., "--corpus"),
+    config: str = typer.Option(..., "--config"),
+    answers: str = typer.Option(..., "--answers", help="the answer set (system) to label"),
+    n: int = typer.Option(50, "--n", min=1, help="how many of its answers to draw"),
+    seed: int = typer.Option(0, "--seed", help="the draw's seed (recorded: the same seed resumes the same draw)"),
+    labeller: str = typer.Option("unknown", "--labeller", help="who labels (stored with each label)"),
+    port: int = typer.Option(0, "--port", min=0, max=65535, help="the page's port on 127.0.0.1 (0: any free one)"),
+) -> None:
+    """Label a random sample of a system's answers in the browser: a page on 127.0.0.1 only, each click
+    stored at once. Stop it with Ctrl-C; the pair's scorecards are then recomputed with the labels."""
+    from ragpipe.labels.session import open_session
+
+    session = open_session(corpus, config, answers, n, seed, labeller)
+    if not session.items:
+        console.print(f"no answers of {answers!r} in {corpus}/{config}", style="red")
+        raise typer.Exit(1)
+    from ragpipe.labels.page import make_server
+
+    server = make_server(session, port)
+    typer.echo(
+        f"labelling {len(session.items)} answers of {answers} at http://127.0.0.1:{server.server_port}/", err=False
+    )
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    with writing(warehouse_dir(), "ragpipe label"):
+        outcome = orchestrator().regrade(corpus, config)
+    if outcome.busy:
+        raise WarehouseBusy(outcome.busy)
+    console.print(
+        f"{len(session.labelled())} of {len(session.items)} labelled; scorecards of {corpus}/{config} recomputed"
+    )

@@ -1,0 +1,76 @@
+"""A labelling session over the warehouse: the drawn sample as page items, the labels so far, and the
+write of one label, each under the warehouse's write lock for as long as it takes."""
+
+from __future__ import annotations
+
+from ragpipe.labels.page import Item, Session
+from ragpipe.labels.record import HumanLabelRecord
+from ragpipe.labels.sample import recorded_sample
+from ragpipe.labels.store import add_labels, current_answers, latest_labels
+from ragpipe.warehouse.lock import open_for_writing, writing
+from ragpipe.warehouse.nulls import records
+from ragpipe.warehouse.settings import database_path, warehouse_dir
+from ragpipe.warehouse.sql import readonly_connection
+from ragpipe.warehouse.tables import read_partition
+
+
+def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, labeller: str) -> Session:
+    from ragpipe.grading.rules import load_rules
+    from ragpipe.labels.import_lines import now_iso
+    from ragpipe.review.annotate import annotate
+    from ragpipe.warehouse.settings import rules_path
+
+    rules = load_rules(rules_path())
+    with writing(warehouse_dir(), "ragpipe label"):
+        conn = open_for_writing(database_path())
+        try:
+            answers = current_answers(conn, corpus, config)
+            answers = answers[answers["answer_set"] == answer_set]
+            picked = recorded_sample(conn, corpus, config, answer_set, n, seed, answers["answer_id"], now_iso())
+            grades = read_partition(conn, "grades", {"corpus": corpus, "config": config})
+            questions = read_partition(conn, "questions", {"corpus": corpus})
+        finally:
+            conn.close()
+    by_answer = {r["answer_id"]: r for r in records(answers)}
+    graded = {r["answer_id"]: r for r in records(grades)}
+    keys = {r["question_id"]: r.get("money_key") for r in records(questions)}
+    items = []
+    for answer_id in picked:
+        a, g = by_answer[answer_id], graded.get(answer_id, {})
+        key = keys.get(a["question_id"])
+        runs = annotate(
+            a["answer"] or "",
+            g.get("matched"),
+            g.get("wrong_money"),
+            bool(g.get("money_question")),
+            rules,
+            (key, a["text"]) if key else None,
+        )
+        items.append(
+            Item(
+                answer_id,
+                a["question_id"],
+                a["text"] or "",
+                a["gold_answer"] or "",
+                runs,
+                g.get("verdict", "not graded"),
+                g.get("rule", ""),
+                a["input_sha"],
+            )  # fmt: skip
+        )
+
+    def labelled() -> dict[str, str]:
+        with readonly_connection(database_path()) as conn:
+            latest = latest_labels(conn, corpus, config)
+        latest = latest[latest["current"] & latest["answer_id"].isin(picked)]
+        return dict(zip(latest["answer_id"], latest["label"]))
+
+    def store(row: HumanLabelRecord) -> None:
+        with writing(warehouse_dir(), "ragpipe label"):
+            conn = open_for_writing(database_path())
+            try:
+                add_labels(conn, [row])
+            finally:
+                conn.close()
+
+    return Session(corpus, config, answer_set, labeller, items, labelled, store)
