@@ -93,13 +93,13 @@ def label(
 ) -> None:
     """Label a random sample of a system's answers in the browser: a page on 127.0.0.1 only, each click
     stored at once. Stop it with Ctrl-C; the pair's scorecards are then recomputed with the labels."""
-    from ragpipe.labels.session import open_session
+    from ragpipe.review.label_session import open_session
 
     session = open_session(corpus, config, answers, n, seed, labeller)
     if not session.items:
         console.print(f"no answers of {answers!r} in {corpus}/{config}", style="red")
         raise typer.Exit(1)
-    from ragpipe.labels.page import make_server
+    from ragpipe.review.label_page import make_server
 
     server = make_server(session, port)
     typer.echo(

@@ -3,10 +3,10 @@ write of one label, each under the warehouse's write lock for as long as it take
 
 from __future__ import annotations
 
-from ragpipe.labels.page import Item, Session
 from ragpipe.labels.record import HumanLabelRecord
 from ragpipe.labels.sample import recorded_sample
 from ragpipe.labels.store import add_labels, current_answers, latest_labels
+from ragpipe.review.label_page import Item, Session
 from ragpipe.warehouse.lock import open_for_writing, writing
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.settings import database_path, warehouse_dir

@@ -1,4 +1,4 @@
-"""The labelling page: one answer at a time, the person's verdict stored at each click.
+"""The labelling page (`ragpipe label`): one answer at a time, the person's verdict stored at each click.
 
 `ragpipe label` serves it on 127.0.0.1 only, from Python's standard HTTP server: no framework, no
 file or address beyond the page itself, nothing fetched from the network. Per answer it shows the
@@ -56,7 +56,7 @@ class Session:
 
 def render(session: Session, index: int | None, done: dict[str, str]) -> str:
     item = session.items[index] if index is not None else None
-    return _TEMPLATES.get_template("page.html.j2").render(
+    return _TEMPLATES.get_template("label_page.html.j2").render(
         session=session, item=item, index=index, done=done, total=len(session.items)
     )
 
