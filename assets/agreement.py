@@ -7,6 +7,7 @@ from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
 from ragpipe.evaluation.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
+from ragpipe.labels.store import people_labels
 from ragpipe.warehouse.tables import read_partition, store
 
 
@@ -18,21 +19,24 @@ from ragpipe.warehouse.tables import read_partition, store
     code_version=GRADER_VERSION,
 )
 def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
-    """How far the grader agrees with people on human-labelled answers: accuracy, Cohen's kappa,
-    refusal precision/recall/F1, false 'correct' (numeric too), confusion; overall, per question
-    type and per file. Kept per grader version, so a rule change shows its effect."""
+    """How far the grader agrees with people on human-labelled answers (imported labelled sets and
+    `human_labels`): accuracy, Cohen's kappa, refusal precision/recall/F1, false 'correct' (numeric too),
+    bias (the grader's accuracy minus people's), confusion; overall, per question type, per answer set
+    and per firmness. Kept per grader version, so a rule change shows its effect."""
     corpus, config = pair_of(context.partition_key)
     keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
+        answers = read_partition(conn, "answers", keys)
         frame = labelled_frame(
             read_partition(conn, "grades", keys),
-            read_partition(conn, "answers", keys),
+            answers,
             read_partition(conn, "questions", {"corpus": corpus}),
+            people_labels(conn, corpus, config, answers),
         )
         if frame.empty:
             return MaterializeResult(
                 data_version=data_version(frame),
-                metadata={"dagster/row_count": 0, "note": "no human-labelled answers for this corpus"},
+                metadata={"dagster/row_count": 0, "note": "no human-labelled answers in this pair"},
             )
         version = str(frame["grader_version"].iloc[0])
         report = agreement_report(frame)
@@ -50,6 +54,7 @@ def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
             "refusal_f1": report["refusal"]["f1"],
             "false_correct": report["false_correct"],
             "false_correct_numeric": report["false_correct_numeric"],
+            "bias": report["bias"],
             "confusion": MetadataValue.md(confusion_markdown(report["confusion"])),
         },
     )

@@ -24,7 +24,9 @@ def _card(warehouse, answer_set="extractive"):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         return (
             conn.execute("SELECT * FROM scorecards WHERE answer_set = ?", [answer_set]).df().iloc[0].to_dict(),
-            conn.execute("SELECT question_id, verdict FROM grades WHERE answer_set = ? ORDER BY 1", [answer_set]).df(),
+            conn.execute(
+                "SELECT question_id, verdict, declined FROM grades WHERE answer_set = ? ORDER BY 1", [answer_set]
+            ).df(),
         )
 
 
@@ -58,6 +60,13 @@ def test_labels_import_revise_go_stale_and_calibrate_the_scorecard(tmp_path, dem
     assert card["labels"] == 12 and card["people_low"] <= card["people_pct"] <= card["people_high"]
     assert card["people_high"] - card["people_low"] <= card["labels_only_high"] - card["labels_only_low"]
     assert card["overall_pct"] == before["overall_pct"]  # the grader's number stands beside people's
+    # the agreement asset measures the grader against these people too, with its bias
+    # (a decline is the grader's "refusal" class, whatever its verdict: evaluation/agreement.py)
+    grader_right = sum(v == "correct" and not d for v, d in zip(picked["verdict"], picked["declined"]))
+    people_right = sum(r["label"] == "correct" for r in rows[:12])
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        n, bias = conn.execute("SELECT n, bias FROM agreement WHERE scope = 'file' AND name = 'extractive'").fetchone()
+    assert (n, bias) == (12, round((grader_right - people_right) / 12, 4))
 
     # a revision: the latest label counts, both rows are kept
     first = picked["question_id"].iloc[0]

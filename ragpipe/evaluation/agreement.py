@@ -70,6 +70,8 @@ def agreement(frame: pd.DataFrame) -> dict:
         "correct": _prf(human, grader, CORRECT),
         "false_correct": int(false_correct.sum()),
         "false_correct_numeric": int((false_correct & numeric).sum()),
+        # how much the grader's accuracy over- (+) or under-states (-) people's, on these answers
+        "bias": round(float((grader == CORRECT).mean() - (human == CORRECT).mean()), 4) if len(frame) else 0.0,
     }
 
 
@@ -101,9 +103,17 @@ def agreement_report(frame: pd.DataFrame) -> dict:
     return report
 
 
-def labelled_frame(grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame) -> pd.DataFrame:
-    """One row per human-labelled answer: the person's class, the grader's, question type, file."""
-    labelled = answers.loc[answers["label"].notna(), ["answer_id", "label", "engine_settings"]]
+def labelled_frame(
+    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, people: pd.Series | None = None
+) -> pd.DataFrame:
+    """One row per human-labelled answer: the person's class, the grader's, question type, file (the
+    answer set). People's classes come from `people` (answer_id -> class: labels/store.py) when given,
+    else from the answers' own `label` column (imported labelled sets)."""
+    if people is None:
+        labelled = answers.loc[answers["label"].notna(), ["answer_id", "label", "engine_settings"]]
+    else:
+        given = pd.DataFrame({"answer_id": people.index.astype(str), "label": people.to_numpy(dtype=object)})
+        labelled = given.merge(answers[["answer_id", "engine_settings"]], on="answer_id")
     frame = grades.merge(labelled, on="answer_id").merge(
         questions[["question_id", "question_type"]], on="question_id", how="left"
     )
@@ -127,6 +137,7 @@ AGREEMENT_COLUMNS = [
     "refusal_f1",
     "false_correct",
     "false_correct_numeric",
+    "bias",
     "confusion",
 ]
 
@@ -150,6 +161,7 @@ def agreement_rows(report: dict, corpus: str, config: str, grader_version: str) 
             a["refusal"]["f1"],
             a["false_correct"],
             a["false_correct_numeric"],
+            a["bias"],
             json.dumps(a["confusion"], sort_keys=True),
         ]
 

@@ -13,7 +13,7 @@ import statistics
 import pandas as pd
 
 from ragpipe.answering.retrieving import answered_from_pair_retrieval
-from ragpipe.evaluation.agreement import CORRECT
+from ragpipe.evaluation.agreement import CORRECT, REFUSAL
 from ragpipe.evaluation.attribution import attribute, attribution_counts
 from ragpipe.evaluation.money_bar import people_labelled
 from ragpipe.grading.outcomes import WRONG_MONEY
@@ -164,9 +164,12 @@ def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
         return {**dict.fromkeys(CALIBRATED, None), "labels": 0}
     from ragpipe.evaluation.calibration import calibrate
 
-    human = (people.loc[labelled["answer_id"]] == CORRECT).to_numpy(dtype=int)
-    said = (labelled["verdict"] == "correct").to_numpy(dtype=int)
-    c = calibrate(human, said, (grades["verdict"] == "correct").to_numpy(dtype=int))
+    said = people.loc[labelled["answer_id"]].to_numpy(dtype=object)
+    # a decline people call a refusal is right where declining is right, as the scorecard counts it
+    may_decline = labelled["kind"].isin(["negative", "ambiguous"]).to_numpy()
+    human = ((said == CORRECT) | ((said == REFUSAL) & may_decline)).astype(int)
+    graded = (labelled["verdict"] == "correct").to_numpy(dtype=int)
+    c = calibrate(human, graded, (grades["verdict"] == "correct").to_numpy(dtype=int))
     shown = (c.estimate, c.low, c.high, c.labels_only_low, c.labels_only_high)
     return {"labels": c.labels, **{k: round(100 * v, 1) for k, v in zip(CALIBRATED, shown)}}
 
