@@ -84,3 +84,30 @@ def test_agreement_calibrate_on_a_jsonl_set(tmp_path):
     good = sim["sets"]["labeled:good"]
     assert good["grader_accuracy"] == 0.9 and good["bias"] == 0  # the grader agrees with every label here ...
     assert all(s["width"] < s["width_labels_only"] for s in sim["sets"].values())  # ... so it narrows the interval
+
+
+def test_two_systems_difference_by_peoples_labels_on_the_questions_both_have():
+    from ragpipe.evaluation.compare import people_difference
+
+    rng = np.random.default_rng(11)
+    questions = [f"q{i:02d}" for i in range(80)]
+    human_a, grader_a = _set(80, 0.6, 0.9, 1)
+    human_b, grader_b = _set(80, 0.8, 0.9, 2)
+
+    def grades(name, grader):
+        return pd.DataFrame(
+            {"question_id": questions, "answer_id": [f"{name}-{q}" for q in questions],
+             "verdict": np.where(grader == 1, "correct", "wrong"), "kind": "answerable"}
+        )  # fmt: skip
+
+    a, b = grades("a", grader_a), grades("b", grader_b)
+    picked = rng.choice(80, 40, replace=False)
+    label = {1: "Correct Answer", 0: "Incorrect Answer"}
+    people = pd.Series(
+        {**{f"a-{questions[i]}": label[human_a[i]] for i in picked}, **{f"b-{questions[i]}": label[human_b[i]] for i in picked[:30]}}
+    )  # fmt: skip
+    said = people_difference(a, b, people)
+    assert said["labelled_questions"] == 30  # only questions people labelled for both systems count
+    assert -1 <= said["people_low"] <= said["people_diff"] <= said["people_high"] <= 1
+    assert said["people_high"] - said["people_low"] <= said["labels_only_high"] - said["labels_only_low"]
+    assert people_difference(a, b, people[people.index.str.startswith("a-")]) is None

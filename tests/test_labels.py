@@ -68,6 +68,12 @@ def test_labels_import_revise_go_stale_and_calibrate_the_scorecard(tmp_path, dem
         n, bias = conn.execute("SELECT n, bias FROM agreement WHERE scope = 'file' AND name = 'extractive'").fetchone()
     assert (n, bias) == (12, round((grader_right - people_right) / 12, 4))
 
+    # the review report shows people's accuracy beside the grader's, as the scorecard does
+    report = tmp_path / "review.html"
+    run_ragpipe(env, "review", "--corpus", "demo", "--config", "default", "--out", str(report), check=True)
+    shown = f'<td class="people">{card["people_pct"]} [{card["people_low"]}, {card["people_high"]}] (12 labels)'
+    assert shown in report.read_text()
+
     # a revision: the latest label counts, both rows are kept
     first = picked["question_id"].iloc[0]
     run_ragpipe(env, "labels", "import", str(_lines(tmp_path / "again.jsonl", [{**pair, "question_id": first,

@@ -142,6 +142,24 @@ def test_compare_on_two_labelled_financebench_systems(warehouse):
     assert result["b_correct"] - result["a_correct"] == result["wins"] - result["losses"]
     assert result["mcnemar_p"] == round(binomtest(result["wins"], result["wins"] + result["losses"]).pvalue, 4)
     assert result["ci_low"] <= result["diff"] <= result["ci_high"]
+    # people labelled every answer of both: their difference is known, and calibrated scorecards say it
+    from ragpipe.evaluation.compare import people_difference
+
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        answers = conn.execute(
+            "SELECT answer_id, label FROM answers WHERE corpus = 'financebench' AND config = 'default'"
+        ).df()
+        cards = conn.execute(
+            "SELECT answer_set, labels, people_pct, people_low, people_high FROM scorecards "
+            "WHERE corpus = 'financebench' AND config = 'default' AND answer_set LIKE 'labeled:%'"
+        ).df()
+    people = answers.dropna().set_index("answer_id")["label"]
+    human = {s: (people.loc[g["answer_id"]] == "Correct Answer").mean() for s, g in ((a_name, a), (b_name, b))}
+    said = people_difference(a, b, people)
+    assert said["labelled_questions"] == 150
+    assert said["people_diff"] == said["people_low"] == round(human[b_name] - human[a_name], 4)
+    assert len(cards) == 8 and (cards["labels"] == 150).all()
+    assert (cards["people_pct"] == cards["people_low"]).all() and (cards["people_pct"] == cards["people_high"]).all()
 
 
 # the shared corpora's needles, as the pipeline mined them (beside the pipeline's other tests: one

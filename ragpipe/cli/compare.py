@@ -34,6 +34,21 @@ def _retrieves(conn, corpus: str, config: str, answer_set: str) -> bool:
     return answered_from_pair_retrieval(e for (e,) in engines)
 
 
+def _people(conn, corpus: str, a_config: str, b_config: str, grades_a, grades_b) -> dict | None:
+    """People's accuracy difference, where people labelled both systems on the same questions."""
+    import pandas as pd
+
+    from ragpipe.evaluation.compare import people_difference
+    from ragpipe.labels.store import people_labels
+    from ragpipe.warehouse.tables import read_partition
+
+    labels = []
+    for config in dict.fromkeys((a_config, b_config)):
+        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+        labels.append(people_labels(conn, corpus, config, answers))
+    return people_difference(grades_a, grades_b, pd.concat(labels))
+
+
 def report_link(corpus: str, config: str, answer_id: str) -> str:
     """Where the review report the pipeline writes for the pair shows this answer."""
     return f"{warehouse_dir() / 'reports' / f'corpus={corpus}' / f'config={config}' / 'review.html'}#a-{answer_id}"
@@ -62,6 +77,7 @@ def compare(
         grades_a, grades_b = _grades(conn, corpus, a_config, a), _grades(conn, corpus, b_config, b)
         result = compare_sets(a, grades_a, b, grades_b)
         result.update({"corpus": corpus, "a_config": a_config, "b_config": b_config})
+        result["people"] = _people(conn, corpus, a_config, b_config, grades_a, grades_b)
         ids_a = dict(zip(grades_a["question_id"], grades_a["answer_id"]))
         ids_b = dict(zip(grades_b["question_id"], grades_b["answer_id"]))
         for flip in result["flips"]:

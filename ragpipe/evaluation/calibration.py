@@ -41,14 +41,26 @@ class Calibrated:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in asdict(self).items()}
 
 
-def _interval(pair) -> tuple[float, float]:
+def people_correct(said, kinds) -> np.ndarray:
+    """1 where people's label makes an answer right as the scorecard counts it: `correct`, or a refusal
+    where declining is right (a negative or ambiguous question)."""
+    from ragpipe.evaluation.agreement import CORRECT, REFUSAL
+
+    said, kinds = np.asarray(said, dtype=object), np.asarray(kinds, dtype=object)
+    return ((said == CORRECT) | ((said == REFUSAL) & np.isin(kinds, ["negative", "ambiguous"]))).astype(int)
+
+
+def _interval(pair, bounds: tuple[float, float]) -> tuple[float, float]:
     low, high = (float(np.ravel(x)[0]) for x in pair)
-    return max(0.0, low), min(1.0, high)
+    return max(bounds[0], low), min(bounds[1], high)
 
 
-def calibrate(human: np.ndarray, grader_labelled: np.ndarray, grader_all: np.ndarray) -> Calibrated:
+def calibrate(
+    human: np.ndarray, grader_labelled: np.ndarray, grader_all: np.ndarray, bounds: tuple[float, float] = (0.0, 1.0)
+) -> Calibrated:
     """`human` and `grader_labelled`: 1 where people / the grader call a labelled answer correct, in the
-    same order; `grader_all`: the grader on every answer of the set (the labelled ones included)."""
+    same order; `grader_all`: the grader on every answer of the set (the labelled ones included). For a
+    difference between two systems, the values are per-question differences and `bounds` (-1, 1)."""
     from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate
 
     y = np.asarray(human, dtype=float)
@@ -61,10 +73,11 @@ def calibrate(human: np.ndarray, grader_labelled: np.ndarray, grader_all: np.nda
     alone = float(y.mean())
     if n >= total:  # every answer labelled: people's accuracy is known, not estimated
         return Calibrated(total, n, grader, alone, alone, alone, alone, alone, alone, False)
-    only = _interval(classical_mean_ci(y, alpha=ALPHA))
-    interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA))  # lam=None: power-tuned (PPI++)
+    only = _interval(classical_mean_ci(y, alpha=ALPHA), bounds)
+    interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA), bounds)  # lam=None: power-tuned (PPI++)
     estimate = float(np.ravel(ppi_mean_pointestimate(y, yhat, everyone))[0])
     tuned = interval[1] - interval[0] <= only[1] - only[0] and np.isfinite(estimate)
     if not tuned:
         estimate, interval = alone, only
-    return Calibrated(total, n, grader, min(1.0, max(0.0, estimate)), *interval, alone, *only, bool(tuned))
+    estimate = min(bounds[1], max(bounds[0], estimate))
+    return Calibrated(total, n, grader, estimate, *interval, alone, *only, bool(tuned))

@@ -87,6 +87,34 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
     }
 
 
+def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> dict | None:
+    """People's accuracy difference B - A, estimated from the questions where people labelled both
+    systems' answers and from the grader on every question both answered (PPI++ on per-question
+    differences, evaluation/calibration.py); None when no question has both labelled."""
+    keep = ["question_id", "answer_id", "verdict", "kind"]
+    both = a[keep].merge(b[keep], on="question_id", suffixes=("_a", "_b")).sort_values("question_id", kind="stable")
+    labelled = both[both["answer_id_a"].isin(people.index) & both["answer_id_b"].isin(people.index)]
+    if labelled.empty:
+        return None
+    from ragpipe.evaluation.calibration import calibrate, people_correct
+
+    def graded(frame: pd.DataFrame, side: str) -> np.ndarray:
+        return (frame[f"verdict_{side}"] == "correct").to_numpy(dtype=int)
+
+    human = people_correct(people.loc[labelled["answer_id_b"]], labelled["kind_b"]) - people_correct(
+        people.loc[labelled["answer_id_a"]], labelled["kind_a"]
+    )
+    c = calibrate(human, graded(labelled, "b") - graded(labelled, "a"), graded(both, "b") - graded(both, "a"), (-1, 1))
+    return {
+        "labelled_questions": c.labels,
+        "people_diff": round(c.estimate, 4),
+        "people_low": round(c.low, 4),
+        "people_high": round(c.high, 4),
+        "labels_only_low": round(c.labels_only_low, 4),
+        "labels_only_high": round(c.labels_only_high, 4),
+    }
+
+
 def compare_line(result: dict, where: str) -> str:
     """The comparison in one sentence."""
     return (
@@ -94,6 +122,17 @@ def compare_line(result: dict, where: str) -> str:
         f"loses {result['losses']}, ties {result['ties']}; accuracy {100 * result['a_accuracy']:.1f}% -> "
         f"{100 * result['b_accuracy']:.1f}% ({100 * result['diff']:+.1f} points, 95% CI "
         f"{100 * result['ci_low']:+.1f} to {100 * result['ci_high']:+.1f}), exact McNemar p = {result['mcnemar_p']:.3f}"
+    ) + _people_clause(result.get("people"))
+
+
+def _people_clause(people: dict | None) -> str:
+    """What people's labels say of the same difference, where both systems have labels on a question."""
+    if not people:
+        return ""
+    return (
+        f"; by people's labels ({people['labelled_questions']} questions labelled for both): "
+        f"{100 * people['people_diff']:+.1f} points, 95% CI {100 * people['people_low']:+.1f} to "
+        f"{100 * people['people_high']:+.1f}"
     )
 
 

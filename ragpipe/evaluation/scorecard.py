@@ -13,7 +13,6 @@ import statistics
 import pandas as pd
 
 from ragpipe.answering.retrieving import answered_from_pair_retrieval
-from ragpipe.evaluation.agreement import CORRECT, REFUSAL
 from ragpipe.evaluation.attribution import attribute, attribution_counts
 from ragpipe.evaluation.money_bar import people_labelled
 from ragpipe.grading.outcomes import WRONG_MONEY
@@ -162,12 +161,9 @@ def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
     labelled = grades[grades["answer_id"].isin(people.index)]
     if labelled.empty:
         return {**dict.fromkeys(CALIBRATED, None), "labels": 0}
-    from ragpipe.evaluation.calibration import calibrate
+    from ragpipe.evaluation.calibration import calibrate, people_correct
 
-    said = people.loc[labelled["answer_id"]].to_numpy(dtype=object)
-    # a decline people call a refusal is right where declining is right, as the scorecard counts it
-    may_decline = labelled["kind"].isin(["negative", "ambiguous"]).to_numpy()
-    human = ((said == CORRECT) | ((said == REFUSAL) & may_decline)).astype(int)
+    human = people_correct(people.loc[labelled["answer_id"]], labelled["kind"])
     graded = (labelled["verdict"] == "correct").to_numpy(dtype=int)
     c = calibrate(human, graded, (grades["verdict"] == "correct").to_numpy(dtype=int))
     shown = (c.estimate, c.low, c.high, c.labels_only_low, c.labels_only_high)

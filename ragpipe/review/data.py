@@ -15,10 +15,11 @@ import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.evaluation.agreement import confusion_matrix, grader_class
-from ragpipe.evaluation.scorecard import scorecards_for
+from ragpipe.evaluation.scorecard import calibrated_columns, people_text, scorecards_for
 from ragpipe.grading.rules import Rules, parse_rules
 from ragpipe.history.delta import event_delta, grade_delta
 from ragpipe.history.record import answer_sha, grader_versions, stored_rules, verdicts_at
+from ragpipe.labels.store import people_labels
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, table_exists
 
@@ -177,6 +178,10 @@ def load_review(
     documents = len(read_partition(conn, "documents", {"corpus": corpus}))
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
     cards = scorecards_for(grades, answers, documents + failed, failed)
+    people = people_labels(conn, corpus, config, read_partition(conn, "answers", {"corpus": corpus, "config": config}))
+    for card in cards:  # people's accuracy beside the grader's, where people labelled (docs/calibration.md)
+        card.update(calibrated_columns(grades[grades["answer_set"] == card["answer_set"]], people))
+        card["people"] = people_text(card)
     labelled = [r for r in rows if r["label"] in HUMAN_CLASSES]
     confusion = None
     if labelled:
