@@ -61,8 +61,6 @@ def calibrate(
     """`human` and `grader_labelled`: 1 where people / the grader call a labelled answer correct, in the
     same order; `grader_all`: the grader on every answer of the set (the labelled ones included). For a
     difference between two systems, the values are per-question differences and `bounds` (-1, 1)."""
-    from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate
-
     y = np.asarray(human, dtype=float)
     yhat = np.asarray(grader_labelled, dtype=float)
     everyone = np.asarray(grader_all, dtype=float)
@@ -73,6 +71,8 @@ def calibrate(
     alone = float(y.mean())
     if n >= total:  # every answer labelled: people's accuracy is known, not estimated
         return Calibrated(total, n, grader, alone, alone, alone, alone, alone, alone, False)
+    from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate  # ~3 s: only where estimated
+
     only = _interval(classical_mean_ci(y, alpha=ALPHA), bounds)
     interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA), bounds)  # lam=None: power-tuned (PPI++)
     estimate = float(np.ravel(ppi_mean_pointestimate(y, yhat, everyone))[0])
