@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urlparse
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from ragpipe.labels.record import HumanLabelRecord
+from ragpipe.labels.record import LABELS, HumanLabelRecord
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2"]))
 
@@ -104,7 +104,7 @@ def make_server(session: Session, port: int = 0, now: Callable[[], str] | None =
             form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode("utf-8", "replace")).items()}
             item = by_id.get(form.get("answer_id", ""))
             label = form.get("label")
-            if item is None or label not in ("correct", "incorrect", "refusal"):
+            if item is None or label not in LABELS:
                 return self._send(400, "unknown answer or label", "text/plain")
             note = (form.get("note") or "").strip()[:2000] or None
             session.store(
