@@ -52,6 +52,13 @@ def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
     assert (tmp_path / "dh" / "history" / "runs.db").exists()
     filtered = json.loads(ragpipe(env, "scorecard", "--corpus", "nope", "--json", check=True).stdout)
     assert filtered == []
+    narrow, wide = (ragpipe(env, "scorecard", *flag, check=True).stdout for flag in ([], ["--wide"]))
+    assert max(len(line.rstrip()) for line in narrow.splitlines()) <= 100 and "…" not in narrow
+    c = cards[0]
+    assert "demo/default" in narrow and "median ms" not in narrow
+    assert f"{c['correct']}/{c['partial']}/{c['wrong']}/{c['ungradable']}" in narrow  # adds up to the total
+    assert c["correct"] + c["partial"] + c["wrong"] + c["ungradable"] == c["total"]
+    assert "median ms" in wide and "R@k/hit@k" in wide and "…" not in wide
 
 
 def test_corpus_stats_json(env):

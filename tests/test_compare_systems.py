@@ -216,6 +216,17 @@ def test_ragpipe_compare_and_the_review_compare_view_on_two_real_systems(two_sys
     keys = {"a", "b", "n", "a_correct", "b_correct", "wins", "losses", "ties", "diff", "ci_low", "ci_high", "mcnemar_p"}
     assert keys <= set(result) and result["n"] == 31 and result["wins"] + result["losses"] == len(result["flips"])
     assert all("#a-" in f["a_link"] for f in result["flips"])
+    for first, second in (("extractive", HTTP), (HTTP, "extractive")):  # said in the order typed, A then B
+        line = subprocess.run(
+            [ragpipe, "compare", "--corpus", "demo", "--a", first, "--b", second, "--limit", "0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+        assert line.startswith(f"A {first} vs B {second} on demo/default"), line
+        assert "B - A" in line, line
     out = tmp_path / "compare.html"
     view = subprocess.run(
         [ragpipe, "review", "--corpus", "demo", "--answers", "extractive", "--compare", HTTP, "--out", str(out)],

@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from ragpipe.warehouse.settings import database_path
@@ -32,13 +34,13 @@ PIPELINE, SYSTEMS, GRADER = (
 # must never be read as markup ("[/INST]" crashed tables); colour is given as a style
 console = Console(width=None if Console().is_terminal else 200, markup=False)  # pipes and CI get a wide table
 
+# `ragpipe scorecard` fits NARROW_WIDTH columns with these; `--wide` shows every field
 SCORECARD_FIELDS = [
-    ("corpus", "corpus"),
-    ("config", "config"),
+    ("pair", "corpus/config"),
     ("answer_set", "answers"),
     ("overall_pct", "overall %"),
     ("people", "people % [95%]"),
-    ("cpw", "correct/partial/wrong"),
+    ("cpwu", "correct/partial/wrong/ungradable"),
     ("answerable", "answerable"),
     ("honesty", "negatives declined"),
     ("median_latency_ms", "median ms"),
@@ -47,6 +49,17 @@ SCORECARD_FIELDS = [
     ("misses", "miss r/g"),
     ("grader_version", "grader"),
 ]
+NARROW_FIELDS = [
+    ("pair", "corpus/config"),
+    ("answer_set", "answers"),
+    ("overall_pct", "overall %"),
+    ("people_short", "people % [95%]"),
+    ("cpwu", "c/p/w/u"),
+    ("honesty", "declined"),
+    ("money", "ZERO-WRONG-MONEY"),
+]
+NARROW_WIDTH = 100
+WRAPPED = {"pair", "answer_set", "people", "people_short"}  # long values wrap; numbers never do
 
 
 def read_scorecards(corpus: str | None = None, config: str | None = None) -> list[dict]:
@@ -93,25 +106,42 @@ def _pair_of(x, y) -> str:
     return f"{shown(x)}/{shown(y)}"
 
 
-def print_scorecards(cards: list[dict]) -> None:
-    from ragpipe.evaluation.scorecard import money_bar_text, people_text
+def _shown(card: dict) -> dict:
+    """A scorecard's values as the table shows them."""
+    from ragpipe.evaluation.scorecard import money_bar_text, people_short, people_text
 
-    table = Table(title="ragpipe scorecards", show_lines=False)
-    for _, header in SCORECARD_FIELDS:
-        table.add_column(header, no_wrap=True)
-    for c in cards:
-        values = {
-            **c,
-            "answerable": f"{c['answerable_correct']}/{c['answerable_total']} ({c['answerable_pct']}%)",
-            "honesty": f"{c['negatives_declined']}/{c['negatives_total']}",
-            "money": money_bar_text(c),
-            "people": people_text(c),
-            "cpw": f"{c['correct']}/{c['partial']}/{c['wrong']}",
-            "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
-            "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
-        }
-        table.add_row(*(str(values[key]) for key, _ in SCORECARD_FIELDS))
-    console.print(table)
+    c = card
+    return {
+        **c,
+        "pair": f"{c['corpus']}/{c['config']}",
+        "answerable": f"{c['answerable_correct']}/{c['answerable_total']} ({c['answerable_pct']}%)",
+        "honesty": f"{c['negatives_declined']}/{c['negatives_total']}",
+        "money": money_bar_text(c),
+        "people": people_text(c),
+        "people_short": people_short(c),
+        "cpwu": f"{c['correct']}/{c['partial']}/{c['wrong']}/{c.get('ungradable', 0)}",
+        "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
+        "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
+    }
+
+
+def print_scorecards(cards: list[dict], wide: bool = False) -> None:
+    """The scorecards as a table of NARROW_WIDTH columns at most (names wrap, never cut), or every field
+    at its natural width (`--wide`: a terminal narrower than that wraps the lines)."""
+    fields = SCORECARD_FIELDS if wide else NARROW_FIELDS
+    table = Table(title="ragpipe scorecards", box=box.SIMPLE_HEAD, collapse_padding=True)
+    for key, header in fields:
+        table.add_column(header, no_wrap=key not in WRAPPED, overflow="fold")
+    for card in cards:
+        values = _shown(card)
+        table.add_row(*(str(values[key]) for key, _ in fields))
+    graders = sorted({c["grader_version"] for c in cards})
+    if wide:
+        natural = Measurement.get(console, console.options.update(width=10_000), table).maximum
+        console.print(table, width=natural, crop=False)
+        return
+    table.caption = f"grader {', '.join(graders)}; c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"
+    console.print(table, width=min(console.width, NARROW_WIDTH))
 
 
 corpus_app = typer.Typer(help="Look at a corpus.", no_args_is_help=True)

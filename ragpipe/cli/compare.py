@@ -19,7 +19,14 @@ def _grades(conn, corpus: str, config: str, answer_set: str):
     grades = read_partition(conn, "grades", {"corpus": corpus, "config": config, "answer_set": answer_set})
     if grades.empty:
         held = answer_sets(conn, corpus, config)
-        console.print(f"{corpus}/{config} holds no answer set {answer_set!r}; it holds: {', '.join(held)}", style="red")
+        if held:
+            said = f"{corpus}/{config} holds no answer set {answer_set!r}; it holds: {', '.join(held)}"
+            console.print(said, style="red")
+        else:
+            console.print(
+                f"{corpus}/{config} holds no answers yet: run `ragpipe run --corpus {corpus} --config {config}` first",
+                style="red",
+            )
         raise typer.Exit(1)
     return grades
 

@@ -33,10 +33,12 @@ REFUSALS = (SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwrita
 
 def refusal_in(exc: BaseException) -> Exception | None:
     """The refusal (bad corpus, manifest or rules) behind an error, however deep Dagster wrapped it."""
+    from ragpipe.corpus.adapters import DataMissing
     from ragpipe.corpus.manifest import ManifestError
     from ragpipe.corpus.preflight import CorpusRefused
     from ragpipe.grading.rules import RulesError
     from ragpipe.inputs.names import NameRefused
+    from ragpipe.warehouse.sql import NoWarehouse
 
     seen: set[int] = set()
     todo: list[BaseException | None] = [exc]
@@ -45,7 +47,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, REFUSALS + (CorpusRefused, ManifestError, NameRefused, RulesError)):
+        if isinstance(e, REFUSALS + (CorpusRefused, DataMissing, ManifestError, NameRefused, NoWarehouse, RulesError)):
             return e
         if isinstance(e, duckdb.IOException) and "read enough bytes" in str(e):  # a truncated warehouse file
             return WarehouseUnreadable(unreadable_message(database_path(), e))

@@ -142,6 +142,7 @@ def run(
             console.print(f"skipping {name}: its data folder {manifests[name].data_path} is absent", style="yellow")
     else:
         corpora = corpus or ["demo"]
+        _say_missing_data([manifests[name] for name in corpora])
     configs = config or configs_known
     blocked: list[dict] = []
     for name in corpora:
@@ -163,6 +164,17 @@ def run(
         raise typer.Exit(1)
 
 
+def _say_missing_data(manifests: list) -> None:
+    """Before any run starts: one line per corpus whose data folder is absent, and exit 1."""
+    from ragpipe.corpus.adapters import missing_data
+
+    missing = [line for line in map(missing_data, manifests) if line]
+    for line in missing:
+        typer.echo(line, err=True)
+    if missing:
+        raise typer.Exit(1)
+
+
 @corpus_app.command("stats")
 def corpus_stats_command(
     name: str = typer.Argument(..., help="corpus name, as in corpora/<name>.yaml"),
@@ -179,6 +191,7 @@ def corpus_stats_command(
     _check_names([name], sorted(manifests), "corpus")
     _use_data_dir([name], data_dir)
     if refresh or not has_corpus(name):
+        _say_missing_data([manifests[name]])
         materialize_corpus_stages(name)
     conn = connect(database_path(), read_only=True)
     try:
@@ -241,6 +254,7 @@ def scorecard(
     corpus: str | None = typer.Option(None, help="only this corpus"),
     config: str | None = typer.Option(None, help="only this configuration"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per pair"),
+    wide: bool = typer.Option(False, "--wide", help="every column (the default fits 100 columns)"),
 ) -> None:
     """The latest scorecards from the warehouse (read-only); warns when a pair was graded again since."""
     from ragpipe.evaluation.scorecard import stale_scorecards
@@ -260,4 +274,4 @@ def scorecard(
     if not cards:
         console.print("no scorecards yet: run `ragpipe run` first")
         raise typer.Exit(1)
-    print_scorecards(cards)
+    print_scorecards(cards, wide=wide)

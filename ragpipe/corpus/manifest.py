@@ -76,6 +76,7 @@ class CorpusManifest(BaseModel):
     data_dir: str | None = Field(None, description="the corpus's data folder, relative to the manifest")
     data_dir_env: str | None = Field(None, description="environment variable that overrides data_dir")
     source: str | None = Field(None, description="demo adapter: the authored documents file")
+    upstream: str | None = Field(None, description="where to get the data (said when the data folder is absent)")
     questions: str | None = Field(None, description="demo/folder adapters: questions file, relative to the manifest")
     config_overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
     imports: list[AnswerImport] = Field(default_factory=list)

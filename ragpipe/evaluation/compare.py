@@ -116,11 +116,11 @@ def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> di
 
 
 def compare_line(result: dict, where: str) -> str:
-    """The comparison in one sentence."""
+    """The comparison in one sentence, in the order typed: A first, then B, and the sign is B - A."""
     return (
-        f"{result['b']} vs {result['a']} on {where}: {result['n']} questions, B wins {result['wins']}, "
-        f"loses {result['losses']}, ties {result['ties']}; accuracy {100 * result['a_accuracy']:.1f}% -> "
-        f"{100 * result['b_accuracy']:.1f}% ({100 * result['diff']:+.1f} points, 95% CI "
+        f"A {result['a']} vs B {result['b']} on {where}: {result['n']} questions, B wins {result['wins']}, "
+        f"loses {result['losses']}, ties {result['ties']}; accuracy A {100 * result['a_accuracy']:.1f}% -> "
+        f"B {100 * result['b_accuracy']:.1f}% (B - A {100 * result['diff']:+.1f} points, 95% CI "
         f"{100 * result['ci_low']:+.1f} to {100 * result['ci_high']:+.1f}), exact McNemar p = {result['mcnemar_p']:.3f}"
     ) + _people_clause(result.get("people"))
 
@@ -131,7 +131,7 @@ def _people_clause(people: dict | None) -> str:
         return ""
     return (
         f"; by people's labels ({people['labelled_questions']} questions labelled for both): "
-        f"{100 * people['people_diff']:+.1f} points, 95% CI {100 * people['people_low']:+.1f} to "
+        f"B - A {100 * people['people_diff']:+.1f} points, 95% CI {100 * people['people_low']:+.1f} to "
         f"{100 * people['people_high']:+.1f}"
     )
 

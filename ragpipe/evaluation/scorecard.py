@@ -177,6 +177,11 @@ def people_text(card: dict) -> str:
     return f"{card['people_pct']} [{card['people_low']}, {card['people_high']}] ({card['labels']} labels)"
 
 
+def people_short(card: dict) -> str:
+    """`83.1 [76.0, 90.2]`: people's accuracy and its 95% interval, for a narrow table."""
+    return "-" if not card.get("labels") else f"{card['people_pct']} [{card['people_low']}, {card['people_high']}]"
+
+
 def stale_scorecards(conn, cards: list[dict]) -> list[str]:
     """A warning for each pair whose scorecards were computed before its latest grading."""
     warnings = []

@@ -24,13 +24,17 @@ class SqlRefused(ValueError):
     """The statement was not run: it would write, or reach outside the warehouse."""
 
 
+class NoWarehouse(FileNotFoundError):
+    """A read-only command found no warehouse file: nothing has been run here yet."""
+
+
 class QueryTimeout(RuntimeError):
     """The query ran past its time limit and was stopped; the warehouse is free again."""
 
 
 def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
     if not path.exists():
-        raise FileNotFoundError(f"no warehouse at {path}: run `ragpipe run` first")
+        raise NoWarehouse(f"no warehouse at {path}: run `ragpipe run` first")
     return open_read_only(
         path, config={"enable_external_access": False, "autoinstall_known_extensions": False, "autoload_known_extensions": False},
     )

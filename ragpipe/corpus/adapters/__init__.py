@@ -20,12 +20,21 @@ class DataMissing(FileNotFoundError):
     """The corpus's data folder is absent (e.g. no ../shared on a fresh clone)."""
 
 
-def data_dir(manifest: CorpusManifest) -> Path:
+def missing_data(manifest: CorpusManifest) -> str | None:
+    """One line saying what is missing, where it was looked for and where to get it; None if present."""
     folder = manifest.data_path
-    if manifest.adapter != "demo" and not folder.is_dir():
-        hint = f"set {manifest.data_dir_env} or pass --data-dir" if manifest.data_dir_env else "pass --data-dir"
-        raise DataMissing(f"corpus {manifest.name!r}: data folder {folder} does not exist ({hint})")
-    return folder
+    if manifest.adapter == "demo" or folder.is_dir():
+        return None
+    hint = f"set {manifest.data_dir_env} or pass --data-dir" if manifest.data_dir_env else "pass --data-dir"
+    get = f"; get it from {manifest.upstream} (docs/corpora.md)" if manifest.upstream else " (docs/corpora.md)"
+    return f"corpus {manifest.name!r}: its data folder {folder} does not exist ({hint}){get}"
+
+
+def data_dir(manifest: CorpusManifest) -> Path:
+    missing = missing_data(manifest)
+    if missing:
+        raise DataMissing(missing)
+    return manifest.data_path
 
 
 def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
@@ -42,4 +51,4 @@ def read_corpus_questions(manifest: CorpusManifest, documents: set[str]) -> Load
 
 
 def data_available(manifest: CorpusManifest) -> bool:
-    return manifest.adapter == "demo" or manifest.data_path.is_dir()
+    return missing_data(manifest) is None
