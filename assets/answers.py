@@ -114,6 +114,8 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         project.root, "answers", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
     )
     latency = frame["latency_ms"].dropna()
+    if stale:  # housekeeping, not a figure of the answers: said in the run's log
+        context.log.info(f"removed {len(stale)} shard folder(s) left by runs no longer live")
     held = {
         name: {"rows": len(rows), "data_version": data_version(rows.reset_index(drop=True)).value}
         for name, rows in stored.groupby("answer_set")
@@ -130,7 +132,6 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
             "resumed": sum(s["resumed"] for s in shards),
             "asked": sum(s["asked"] for s in shards),
             "shards": len(shards),
-            "stale_shard_folders_removed": len(stale),
             "answers_to_removed_questions_pruned": pruned,
             "concurrency": system.knobs.concurrency,
             # every system the pair holds, with its rows and a fingerprint: one that did not run is unchanged

@@ -78,6 +78,8 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
         project.root, "grades", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
     )
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
+    if stale:  # housekeeping, not a figure of the grades: said in the run's log
+        context.log.info(f"removed {len(stale)} shard folder(s) left by runs no longer live")
     return Output(
         None,
         data_version=data_version(frame),
@@ -88,8 +90,7 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
             "grading_event": event["seq"],
             "new_in_history": event["history_rows"],
             "shards": len(shards),
-            "stale_shard_folders_removed": len(stale),
-            **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong")},
+            **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
         },
     )
 

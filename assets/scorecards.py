@@ -7,7 +7,12 @@ from dagster_duckdb import DuckDBResource
 from assets.partitions import pair_of, pair_partitions
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
-from ragpipe.evaluation.scorecard import SCORECARD_COLUMNS, scorecard_markdown, scorecards_for_pair
+from ragpipe.evaluation.scorecard import (
+    SCORECARD_COLUMNS,
+    money_bar_summary,
+    scorecard_markdown,
+    scorecards_for_pair,
+)
 from ragpipe.history.record import record_scorecards
 from ragpipe.warehouse.tables import store
 
@@ -36,7 +41,9 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
             "dagster/row_count": len(frame),
             "parquet": str(path),
             "scorecard": MetadataValue.md("\n\n".join(scorecard_markdown(c) for c in cards)),
-            "overall_pct": cards[0]["overall_pct"] if cards else 0.0,
-            "money_bar": cards[0]["money_bar"] if cards else "n/a",
+            "answer_sets": len(cards),
+            # per system, so the asset's plots follow each one over time
+            **{f"overall_pct {c['answer_set']}": c["overall_pct"] for c in cards},
+            "money_bar": money_bar_summary(cards),
         },
     )

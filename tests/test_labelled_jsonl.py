@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.gold_text import gold_text_needles
 from ragpipe.evaluation.labelled_jsonl import CORPUS, read_labelled_jsonl
 from tests.conftest import ROOT
 
@@ -25,7 +25,7 @@ def test_the_example_file_loads_line_by_line_and_names_the_bad_line():
 
 def test_needles_come_from_the_gold_answer_never_the_question():
     labelled = read_labelled_jsonl(EXAMPLE)
-    needles = mine_needles(CORPUS, labelled.questions, labelled.pages)
+    needles = gold_text_needles(CORPUS, labelled.questions)
     kept = needles[needles["status"] == "kept"]
     race = next(q.id for q in labelled.questions if q.text.startswith("Who won"))
     assert "Dana Ortiz" in set(kept.loc[kept["question_id"] == race, "needle"])
@@ -71,3 +71,56 @@ def test_a_gold_answer_may_list_its_accepted_forms(tmp_path, rules):
     assert report["n"] == 4 and report["accuracy"] == 1.0
     [problem] = report["problems"]
     assert ":5: field gold_answer" in problem
+
+
+CURRENT_RATIO = {"id": "cr", "question": "What is the FY2022 current ratio?", "gold_answer": "1.47"}
+RATIO_ANSWERS = {
+    "right": "The FY2022 current ratio was 1.47.",
+    "wrong": "The FY2022 current ratio was 1.74.",
+    "decline": "I cannot find the current ratio in the documents.",
+}
+
+
+def test_one_question_line_is_graded_alike_by_grade_and_agreement(tmp_path):
+    """The issue's line (only a gold answer): `grade` mines its needles from the gold text as `agreement`
+    does, so both give each answer the same verdict and rule, none of them ungradable."""
+    questions, answers, labels = (tmp_path / f for f in ("q.jsonl", "a.jsonl", "l.jsonl"))
+    questions.write_text(json.dumps(CURRENT_RATIO) + "\n")
+    answers.write_text("".join(json.dumps({"question_id": "cr", "answer": a}) + "\n" for a in RATIO_ANSWERS.values()))
+    labels.write_text(
+        "".join(
+            json.dumps({**CURRENT_RATIO, "answer": a, "label": "correct", "system": name}) + "\n"
+            for name, a in RATIO_ANSWERS.items()
+        )
+    )
+    ragpipe = Path(sys.executable).parent / "ragpipe"
+    env = {"RAGPIPE_WAREHOUSE": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    graded = subprocess.run(
+        [ragpipe, "grade", "--questions", questions, "--answers", answers, "--jsonl"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert graded.returncode == 0 and "no answer" not in graded.stderr, graded.stderr
+    by_grade = [(r["verdict"], r["rule"]) for r in map(json.loads, graded.stdout.splitlines())]
+    assert [v for v, _ in by_grade] == ["correct", "wrong", "wrong"], by_grade
+
+    from ragpipe.corpus.questions import questions_frame
+    from ragpipe.evaluation.labelled_jsonl import read_labelled_jsonl
+    from ragpipe.grading.grade_table import grade_answers
+    from ragpipe.grading.rules import load_rules
+
+    labelled = read_labelled_jsonl(labels)
+    assert not labelled.problems and [q.id for q in labelled.questions] == ["cr"]  # the line as `grade` reads it
+    frame = grade_answers(
+        labelled.answers,
+        questions_frame(CORPUS, labelled.questions),
+        gold_text_needles(CORPUS, labelled.questions),
+        load_rules(),
+    )
+    by_agreement = {
+        s.removeprefix("labeled:"): (v, r) for s, v, r in zip(frame["answer_set"], frame["verdict"], frame["rule"])
+    }
+    assert [by_agreement[name] for name in RATIO_ANSWERS] == by_grade

@@ -49,8 +49,7 @@ SCORECARD_FIELDS = [
     ("misses", "miss r/g"),
     ("grader_version", "grader"),
 ]
-NARROW_FIELDS = [
-    ("pair", "corpus/config"),
+NARROW_FIELDS = [  # one table per pair, titled with it
     ("answer_set", "answers"),
     ("overall_pct", "overall %"),
     ("people_short", "people % [95%]"),
@@ -126,22 +125,40 @@ def _shown(card: dict) -> dict:
 
 
 def print_scorecards(cards: list[dict], wide: bool = False) -> None:
-    """The scorecards as a table of NARROW_WIDTH columns at most (names wrap, never cut), or every field
-    at its natural width (`--wide`: a terminal narrower than that wraps the lines)."""
-    fields = SCORECARD_FIELDS if wide else NARROW_FIELDS
-    table = Table(title="ragpipe scorecards", box=box.SIMPLE_HEAD, collapse_padding=True)
-    for key, header in fields:
-        table.add_column(header, no_wrap=key not in WRAPPED, overflow="fold")
-    for card in cards:
-        values = _shown(card)
-        table.add_row(*(str(values[key]) for key, _ in fields))
-    graders = sorted({c["grader_version"] for c in cards})
+    """The scorecards: a table per pair of NARROW_WIDTH columns at most (names wrap, never cut), or one
+    table of every field at its natural width (`--wide`: a terminal narrower than that wraps the lines)."""
     if wide:
+        table = _table("ragpipe scorecards", SCORECARD_FIELDS, cards, wrap=False)
         natural = Measurement.get(console, console.options.update(width=10_000), table).maximum
         console.print(table, width=natural, crop=False)
         return
-    table.caption = f"grader {', '.join(graders)}; c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"
-    console.print(table, width=min(console.width, NARROW_WIDTH))
+    width = min(console.width, NARROW_WIDTH)
+    pairs = dict.fromkeys((c["corpus"], c["config"]) for c in cards)
+    for corpus, config in pairs:
+        rows = [c for c in cards if (c["corpus"], c["config"]) == (corpus, config)]
+        console.print(_table(f"{corpus}/{config}", NARROW_FIELDS, rows, wrap=True), width=width)
+    graders = sorted({c["grader_version"] for c in cards})
+    notes = [f"grader {', '.join(graders)}; c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"]
+    if any(c.get("judged_as") == "gold answer" for c in cards):
+        notes.append(JUDGED_AS_GOLD)
+    for note in notes:
+        console.print(note, width=width, soft_wrap=False)
+
+
+JUDGED_AS_GOLD = (
+    "labeled:* sets are judged as their labellers judged them: every question against its gold answer, "
+    "so they count no negative or ambiguous questions"
+)
+
+
+def _table(title: str, fields: list[tuple[str, str]], cards: list[dict], wrap: bool) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, collapse_padding=True)
+    for key, header in fields:
+        table.add_column(header, no_wrap=not (wrap and key in WRAPPED), overflow="fold")
+    for card in cards:
+        values = _shown(card)
+        table.add_row(*(str(values[key]) for key, _ in fields))
+    return table
 
 
 corpus_app = typer.Typer(help="Look at a corpus.", no_args_is_help=True)

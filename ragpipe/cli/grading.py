@@ -25,31 +25,49 @@ def grade(
     rules_file: Path | None = typer.Option(
         None, "--rules", exists=True, dir_okay=False, help="grader rules (default: the packaged rules)"
     ),
-    as_json: bool = typer.Option(False, "--json", help="one JSON object per answer, one per line"),
+    as_jsonl: bool = typer.Option(
+        False, "--jsonl", "--json", help="JSON Lines: one JSON object per answer, one per line (no summary)"
+    ),
 ) -> None:
-    """Grade any answers against any questions with the current rules: no corpus, no warehouse."""
+    """Grade any answers against any questions with the current rules: no corpus, no warehouse.
+    Needles are mined from each gold answer, as `agreement` does for a labels file."""
     from ragpipe.grading.adhoc import grade_files
     from ragpipe.grading.rules import RulesError, load_rules
 
     try:
-        rows, problems = grade_files(questions, answers, load_rules(rules_file or rules_path()))
+        graded = grade_files(questions, answers, load_rules(rules_file or rules_path()))
     except RulesError as exc:
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
-    for problem in problems:
+    for problem in graded.problems:
         typer.echo(f"skipped {problem}", err=True)
-    if as_json:
+    if graded.unanswered:
+        shown = ", ".join(graded.unanswered[:10]) + (" ..." if len(graded.unanswered) > 10 else "")
+        typer.echo(f"warning: {len(graded.unanswered)} question(s) have no answer: {shown}", err=True)
+    rows = graded.rows
+    if as_jsonl:
         for row in rows:
             typer.echo(json.dumps(row, sort_keys=True))
         return
+    columns = ("question_id", "verdict", "firm", "declined", "money_question", "failure", "rule")
     table = Table(title=f"grades ({len(rows)} answers)")
-    for column in ("question_id", "verdict", "declined", "money_question", "failure", "rule"):
+    for column in columns:
         table.add_column(column)
     for row in rows:
-        table.add_row(
-            *(str(row[c]) for c in ("question_id", "verdict", "declined", "money_question", "failure", "rule"))
-        )
+        table.add_row(*(str(row[c]) for c in columns))
     console.print(table)
+    console.print(grade_summary(rows, len(graded.unanswered)))
+
+
+def grade_summary(rows: list[dict], unanswered: int) -> str:
+    """`12 answers: 9 correct, 1 partial, 2 wrong, 0 ungradable (75.0% correct of 12 graded); 3 declined;
+    2 questions unanswered`."""
+    counts = {v: sum(r["verdict"] == v for r in rows) for v in ("correct", "partial", "wrong", "ungradable")}
+    graded = len(rows) - counts["ungradable"]
+    pct = f"{100 * counts['correct'] / graded:.1f}% correct of {graded} graded" if graded else "none graded"
+    said = ", ".join(f"{n} {v}" for v, n in counts.items())
+    declined = sum(bool(r["declined"]) for r in rows)
+    return f"{len(rows)} answers: {said} ({pct}); {declined} declined; {unanswered} question(s) unanswered"
 
 
 @app.command(rich_help_panel=GRADER)

@@ -175,6 +175,12 @@ def _say_missing_data(manifests: list) -> None:
         raise typer.Exit(1)
 
 
+STATS_NAMES = {
+    "ungradable": "ungradable questions (nothing to grade any answer by)",
+    "yes_no_only": "graded by Yes/No alone (an answer stating neither is ungradable)",
+}
+
+
 @corpus_app.command("stats")
 def corpus_stats_command(
     name: str = typer.Argument(..., help="corpus name, as in corpora/<name>.yaml"),
@@ -206,7 +212,7 @@ def corpus_stats_command(
     table.add_column("value", justify="right")
     for key, value in stats.items():
         if key != "ungradable_questions":
-            table.add_row(key, str(value))
+            table.add_row(STATS_NAMES.get(key, key), str(value))
     console.print(table)
     for question_id, reason in stats["ungradable_questions"].items():
         console.print(f"ungradable {question_id}: {reason}")

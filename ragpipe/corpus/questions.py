@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import pandas as pd
 import yaml
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
@@ -80,7 +80,7 @@ class Question(BaseModel):
 
     id: str = Field(min_length=1)
     text: str = Field(min_length=1, validation_alias=AliasChoices("text", "question"))
-    kind: Kind
+    kind: Kind = "answerable"
     question_type: str | None = None
     gold_answer: str = ""
     golden_docs: list[str] = Field(default_factory=list)
@@ -91,6 +91,28 @@ class Question(BaseModel):
     money_key: str | None = None
     polarity: Literal["yes", "no"] | None = Field(None, description="the answer to a yes/no question")
     evidence: list[Evidence] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accepted_forms(cls, data: Any) -> Any:
+        """A gold answer given as a list of accepted forms: the first is the gold text, and each form (a
+        bare Yes or No aside: that is the polarity) is a needle any one of which carries the key."""
+        if not isinstance(data, dict) or not isinstance(data.get("gold_answer"), list):
+            return data
+        forms = data["gold_answer"]
+        if not forms or any(not isinstance(f, str) or not f.strip() for f in forms):
+            raise ValueError("gold_answer: a list of accepted forms needs at least one, none blank")
+        needles = list(data.get("must_contain_any") or [])
+        kept = [f for f in forms if f.strip().lower().rstrip(".") not in ("yes", "no") and f not in needles]
+        return {**data, "gold_answer": forms[0], "must_contain_any": needles + kept}
+
+    @model_validator(mode="after")
+    def _polarity_from_gold(self) -> Question:
+        """A yes/no question whose gold answer opens with Yes or No has that polarity unless one is given:
+        every reader (corpus files, `grade`, labelled answers, `ragpipe.evaluate`) derives it the same way."""
+        if self.polarity is None:
+            self.polarity = polarity_of(self.text, self.gold_answer)
+        return self
 
     @field_validator("money_key")
     @classmethod
@@ -154,8 +176,16 @@ def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
 def read_questions(path: Path, known_docs: set[str] | None = None) -> LoadedQuestions:
     """Every valid question of `path`; each bad row becomes a Problem instead."""
     rows, problems = _rows(path)
+    loaded = questions_from_rows(rows, str(path), known_docs)
+    return LoadedQuestions(loaded.questions, sorted(problems + loaded.problems, key=lambda p: p.line))
+
+
+def questions_from_rows(rows, source: str, known_docs: set[str] | None = None) -> LoadedQuestions:
+    """Every valid question of (line, raw row) pairs read from `source`; each bad row becomes a Problem."""
+    problems: list[Problem] = []
     questions: list[Question] = []
     seen: set[str] = set()
+    path = source
     for lineno, raw in rows:
         if not isinstance(raw, dict):
             problems.append(Problem(str(path), lineno, "(row)", "expected a mapping"))

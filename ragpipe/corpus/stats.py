@@ -9,21 +9,29 @@ import pandas as pd
 from ragpipe.warehouse.tables import read_partition, table_exists
 
 
-def ungradable_questions(questions: pd.DataFrame, needles: pd.DataFrame) -> set[str]:
-    """Questions that are not negative and have no authored needle, no money key, no yes/no
-    key and no kept mined needle: nothing to grade an answer by."""
+def _keys(questions: pd.DataFrame, needles: pd.DataFrame):
+    """(question id, kind, has a key besides the yes/no, has a yes/no key) per question."""
     kept = set(needles.loc[needles["status"] == "kept", "question_id"])
-    out = set()
     for row in questions.itertuples():
-        authored = (
+        other = (
             len(row.must_contain)
             or len(row.must_contain_any)
             or isinstance(row.money_key, str)
-            or isinstance(row.polarity, str)
+            or row.question_id in kept
         )
-        if row.kind != "negative" and not authored and row.question_id not in kept:
-            out.add(row.question_id)
-    return out
+        yield row.question_id, row.kind, bool(other), isinstance(row.polarity, str)
+
+
+def ungradable_questions(questions: pd.DataFrame, needles: pd.DataFrame) -> set[str]:
+    """Questions that are not negative and have no authored needle, no money key, no yes/no
+    key and no kept mined needle: nothing to grade any answer by."""
+    return {q for q, kind, other, yes_no in _keys(questions, needles) if kind != "negative" and not (other or yes_no)}
+
+
+def yes_no_only(questions: pd.DataFrame, needles: pd.DataFrame) -> set[str]:
+    """Questions graded by the gold's Yes/No alone: an answer that states neither is graded
+    `ungradable` (so the scorecard's ungradable answers can outnumber the ungradable questions)."""
+    return {q for q, kind, other, yes_no in _keys(questions, needles) if kind != "negative" and yes_no and not other}
 
 
 def ungradable_reasons(questions: pd.DataFrame, needles: pd.DataFrame) -> dict[str, str]:
@@ -58,6 +66,7 @@ def corpus_stats(conn: duckdb.DuckDBPyConnection, corpus: str) -> dict:
         "ambiguous": int(kinds.get("ambiguous", 0)),
         "ungradable": len(ungradable_questions(questions, needles)),
         "ungradable_questions": ungradable_reasons(questions, needles),
+        "yes_no_only": len(yes_no_only(questions, needles)),
         "needles_kept": int((needles["status"] == "kept").sum()),
         "needles_rejected": int((needles["status"] == "rejected").sum()),
         "question_problems": len(problems),

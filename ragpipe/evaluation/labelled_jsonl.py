@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.answering.record import AnswerRecord
 from ragpipe.answering.run import answer_id
-from ragpipe.corpus.questions import Question, polarity_of, validation_problems
+from ragpipe.corpus.questions import Question, validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.text.figures import parse_figure
@@ -45,7 +45,7 @@ class LabelledAnswer(BaseModel):
     )
     answer: str
     label: Literal["correct", "incorrect", "refusal"]
-    question_id: str | None = None
+    question_id: str | None = Field(None, validation_alias=AliasChoices("question_id", "id"))  # a question line's `id`
     question_type: str | None = None
     system: str = "labelled"
     needles: list[str] = Field(default_factory=list, description="any one of these makes the answer carry the key")
@@ -70,25 +70,21 @@ class LabelledAnswer(BaseModel):
             raise ValueError("a list of gold answers needs at least one, none blank")
         return value
 
-    def gold_text(self) -> str:
-        """The gold answer as text: the first of its accepted forms."""
-        return self.gold_answer[0] if isinstance(self.gold_answer, list) else self.gold_answer
-
     def as_question(self) -> Question:
-        qid = self.qid()
-        forms = self.gold_answer if isinstance(self.gold_answer, list) else []
-        forms = [f for f in forms if f.strip().lower().rstrip(".") not in ("yes", "no")]  # yes/no: the polarity
-        return Question(
-            id=qid,
-            text=self.question,
-            kind=self.kind,
-            question_type=self.question_type,
-            gold_answer=self.gold_text(),
-            golden_docs=[f"gold:{qid}"],
-            must_contain=self.must_contain,
-            must_contain_any=self.needles + [f for f in forms if f not in self.needles],
-            money_key=self.money_key,
-            polarity=self.polarity or polarity_of(self.question, self.gold_text()),
+        """The question as every reader makes it (corpus/questions.py): accepted forms, polarity and
+        kind are read there, so a labels line and a `ragpipe grade` question line grade alike."""
+        return Question.model_validate(
+            {
+                "id": self.qid(),
+                "text": self.question,
+                "kind": self.kind,
+                "question_type": self.question_type,
+                "gold_answer": self.gold_answer,
+                "must_contain": self.must_contain,
+                "must_contain_any": self.needles,
+                "money_key": self.money_key,
+                "polarity": self.polarity,
+            }
         )
 
 
@@ -98,7 +94,6 @@ class LabelledSet:
 
     questions: list[Question]
     answers: pd.DataFrame
-    pages: pd.DataFrame
     problems: list[Problem]
 
 
@@ -140,21 +135,16 @@ def read_labelled_jsonl(path: Path) -> LabelledSet:
                 label=LABELS[row.label],
             )
         )
-    pages = pd.DataFrame(
-        [[CORPUS, f"gold:{q.id}", 1, q.gold_answer, len(q.gold_answer)] for q in questions.values()],
-        columns=["corpus", "doc_id", "page", "text", "chars"],
-    )
     return LabelledSet(
         questions=list(questions.values()),
         answers=AnswerRecord.frame(rows),
-        pages=pages,
         problems=sorted(problems, key=lambda p: p.line),
     )
 
 
 def agreement_for_jsonl(path: Path, rules, ablate: bool = False, calibrate: tuple | None = None) -> dict:
     """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
-    from ragpipe.corpus.needles import mine_needles
+    from ragpipe.corpus.gold_text import gold_text_needles
     from ragpipe.corpus.questions import questions_frame
     from ragpipe.evaluation.labelled_agreement import labelled_agreement
 
@@ -162,6 +152,6 @@ def agreement_for_jsonl(path: Path, rules, ablate: bool = False, calibrate: tupl
     if labelled.answers.empty:
         raise LookupError(f"{path}: no usable labelled answer ({len(labelled.problems)} problem(s))")
     questions = questions_frame(CORPUS, labelled.questions)
-    needles = mine_needles(CORPUS, labelled.questions, labelled.pages)
+    needles = gold_text_needles(CORPUS, labelled.questions)
     report = labelled_agreement(labelled.answers, questions, needles, rules, ablate, calibrate)
     return {"problems": [str(p) for p in labelled.problems], **report}

@@ -64,8 +64,9 @@ SCORECARD_COLUMNS = [
     "declined_with_evidence",
     "declined_without_evidence",
     "grading_event",
+    "judged_as",
 ]
-RETRIEVAL_FIELDS = SCORECARD_COLUMNS[SCORECARD_COLUMNS.index("retrieval_questions") : -1]
+RETRIEVAL_FIELDS = SCORECARD_COLUMNS[SCORECARD_COLUMNS.index("retrieval_questions") : -2]
 CALIBRATED = ["people_pct", "people_low", "people_high", "labels_only_low", "labels_only_high"]
 
 
@@ -118,7 +119,16 @@ def build_scorecard(
         "documents_failed": documents_failed,
         "question_problems": question_problems,
         "grading_event": None,  # which grading of the pair these numbers come from (set from the ledger)
+        "judged_as": _judged_as(answers),
     }
+
+
+def _judged_as(answers: pd.DataFrame) -> str:
+    """`question kind`, or `gold answer` for a set whose answers are graded as answerable whatever the
+    question's kind (labelled imports: people judged them against the gold answer), so two sets of one
+    pair may count answerable, negative and ambiguous questions differently, and the scorecard says why."""
+    graded_as = answers["graded_as"] if "graded_as" in answers else pd.Series(dtype=object)
+    return "gold answer" if graded_as.notna().any() else "question kind"
 
 
 def pair_retrieval(conn, corpus: str, config: str) -> pd.DataFrame:
@@ -216,6 +226,12 @@ def money_bar_text(card: dict) -> str:
     return text
 
 
+def money_bar_summary(cards: list[dict]) -> str:
+    """`PASS`, or `FAIL: a, b` naming the answer sets that failed the bar."""
+    failed = [c["answer_set"] for c in cards if c["money_bar"] == "FAIL"]
+    return "PASS" if not failed else "FAIL: " + ", ".join(failed)
+
+
 def _labels_only(card: dict) -> str:
     return "-" if not card.get("labels") else f"[{card['labels_only_low']}, {card['labels_only_high']}]"
 
@@ -240,5 +256,6 @@ def scorecard_markdown(card: dict) -> str:
         f"| ZERO-WRONG-MONEY | {money_bar_text(card)} |",
         f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
         f"| question rows refused | {card['question_problems']} |",
+        f"| judged by | the {card.get('judged_as') or 'question kind'} |",
     ]
     return "\n".join(lines)

@@ -31,11 +31,7 @@ def grade_answers(
 ) -> pd.DataFrame:
     """One grade row per answer; `off` switches checks off by id (only to measure what each earns)."""
     by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
-    kept = needles[needles["status"] == "kept"]
-    mined = {
-        qid: tuple(zip(group["needle"], group["kind"], group["source"]))
-        for qid, group in kept.groupby("question_id", sort=True)
-    }
+    mined = mined_by_question(needles)
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, Verdict] = {}  # grading is pure: an answer seen before for the same question is not re-read
@@ -62,6 +58,15 @@ def grade_answers(
         input_sha = _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else "")
         rows.append(GradeRecord.of(a, q.kind, verdicts[memo], rules.version, input_sha))
     return GradeRecord.frame(rows)
+
+
+def mined_by_question(needles: pd.DataFrame) -> dict[str, tuple[tuple[str, str, str], ...]]:
+    """(needle, kind, source) of each question's kept needles: what `grade()` takes as `mined`."""
+    kept = needles[needles["status"] == "kept"]
+    return {
+        qid: tuple(zip(group["needle"], group["kind"], group["source"]))
+        for qid, group in kept.groupby("question_id", sort=True)
+    }
 
 
 def _digest(*parts: str) -> str:

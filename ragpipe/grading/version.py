@@ -51,6 +51,7 @@ VERDICT_MODULES = (
     "inputs/text.py",
     "warehouse/nulls.py",
     "corpus/needles.py",
+    "corpus/gold_text.py",
     "corpus/questions.py",
     "corpus/adapters/__init__.py",
     "corpus/adapters/demo.py",

@@ -66,7 +66,8 @@ def test_a_second_answer_to_one_question_is_graded_and_reported(tmp_path, rules)
             for a in ("The rent is $2,150.", "The rent is $9,999.")
         )
     )
-    rows, problems = grade_files(questions, answers, rules)
+    graded = grade_files(questions, answers, rules)
+    rows, problems = graded.rows, graded.problems
     assert [r["verdict"] for r in rows] == ["correct", "wrong"]
     assert [(p.line, p.field) for p in problems] == [(2, "question_id")] and "the first is on line 1" in str(
         problems[0]
