@@ -16,6 +16,7 @@ from assets.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
 from assets.liveness import HOST_TAG, PID_TAG
 from assets.partitions import CONFIGS, pair_key, pair_partitions
 from assets.resources import default_resources
+from ragpipe.cli.orchestrator import COMMAND_TAG, command
 
 # the console logger at WARNING: run history keeps every event; the terminal does not need them
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
@@ -24,7 +25,8 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 def _tags(extra: dict | None = None) -> dict:
     """Tags of a run started from code: the process that drives it, so a later run can tell a run
     that was killed (its process gone) from one still going (see assets/liveness.py)."""
-    return {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname(), **(extra or {})}
+    said = {COMMAND_TAG: command()} if command() else {}
+    return {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname(), **said, **(extra or {})}
 
 
 def _all_assets():

@@ -7,6 +7,7 @@ import pytest
 
 from ragpipe.answering.labels import read_labeled_file
 from ragpipe.evaluation.agreement import agreement, cohen_kappa, grader_class
+from ragpipe.evaluation.agreement_markdown import report_markdown
 
 C, I, R = "Correct Answer", "Incorrect Answer", "Refusal"  # noqa: E741  the three human classes, as the papers write them
 
@@ -33,6 +34,17 @@ def test_refusal_f1_false_correct_and_confusion():
     assert a["false_correct"] == 2 and a["false_correct_numeric"] == 1
     assert a["confusion"][R] == {C: 0, I: 1, R: 2}
     assert a["accuracy"] == round(2 / 6, 4) and a["n"] == 6
+
+
+def test_refusal_scores_are_na_where_no_one_declined():
+    """No refusal among people's labels: recall and F1 are undefined (n/a), not 0.0; a grader that never
+    declines where people did scores F1 0."""
+    frame = pd.DataFrame({"human": [C, I, C], "grader": [C, I, I], "question_type": ["x"] * 3})
+    a = agreement(frame)
+    assert a["refusal"] == {"precision": None, "recall": None, "f1": None}
+    assert "| n/a |" in report_markdown({**a, "grader_version": "g-test"})
+    missed = agreement(pd.DataFrame({"human": [R, C], "grader": [I, C], "question_type": ["x"] * 2}))
+    assert missed["refusal"] == {"precision": None, "recall": 0.0, "f1": 0.0}
 
 
 def test_verdicts_map_to_human_classes():

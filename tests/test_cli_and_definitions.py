@@ -50,6 +50,11 @@ def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
     assert cards[0]["money_bar"] in {"PASS", "FAIL"}
     # the run is recorded in the Dagster instance under DAGSTER_HOME, for the UI
     assert (tmp_path / "dh" / "history" / "runs.db").exists()
+    from dagster import DagsterInstance
+
+    with DagsterInstance.local_temp(str(tmp_path / "dh")) as instance:  # the UI's run list says which command
+        runs = instance.get_runs()
+        assert runs and {r.tags.get("ragpipe/command") for r in runs} == {"ragpipe run"}, [r.tags for r in runs]
     filtered = json.loads(ragpipe(env, "scorecard", "--corpus", "nope", "--json", check=True).stdout)
     assert filtered == []
     narrow, wide = (ragpipe(env, "scorecard", *flag, check=True).stdout for flag in ([], ["--wide"]))

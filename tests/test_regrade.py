@@ -159,6 +159,16 @@ def test_audit_reports_why_not_covered_is_a_bad_decline(warehouse):
     assert {f["question_id"] for f in report["delta"]["flips"]} == {"insurance-flood"}
 
 
+def test_audit_counts_no_negative_question_or_right_decline_as_a_collision(warehouse):
+    """A negative question's gold answer ("No savings account statement is among the documents") is a
+    decline: a phrase reading it as one is right there, and so on a decline graded correct."""
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        report = audit(conn, load_rules(), ["is among the documents"])
+        negatives = set(conn.execute("SELECT question_id FROM questions WHERE kind = 'negative'").df()["question_id"])
+    assert {"neg-emergency-fund", "neg-property-tax"} <= negatives
+    assert not {c["question_id"] for c in report["collisions"]} & negatives, report["collisions"]
+
+
 def test_sql_is_read_only_and_stays_inside_the_warehouse(warehouse):
     db = warehouse / "ragpipe.duckdb"
     n = len(run_query(db, "SELECT * FROM grades"))
@@ -193,8 +203,16 @@ def test_the_commands_a_user_runs(tmp_path, demo_warehouse_once):
     def ragpipe(*args, rules=None, check=True):
         return run_ragpipe({**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}, *args, check=check)
 
-    ragpipe("regrade", rules=candidate)
+    ragpipe("regrade", "--rules", str(candidate))  # as RAGPIPE_RULES does, below
     assert "regraded 1 pair(s)" in ragpipe("regrade").stdout
+    # what changed between the two graders, by version recorded in the warehouse and by file
+    diff = ragpipe("rules", "diff", load_rules(candidate).version).stdout
+    assert "+    - could not find\n" in diff and diff.count("\n+    - ") == 1, diff
+    assert "the grading code differs" not in diff
+    same = ragpipe("rules", "diff", str(candidate), load_rules(candidate).version).stdout
+    assert "the rules text is the same" in same
+    unknown = ragpipe("rules", "diff", "g-000000000000", check=False)
+    assert unknown.returncode == 1 and "neither a rules file nor a grader version" in unknown.stdout
     delta = json.loads(ragpipe("delta", "--json").stdout)
     assert delta["from_version"] == load_rules(candidate).version and delta["to_version"] == load_rules().version
     assert delta["changed"] >= 4 and delta["monotone"] is True  # declines recognised again: wrong -> correct

@@ -157,14 +157,8 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
     scopes = [("overall", report)] + list(report["by_question_type"].items()) + list(report["by_file"].items())
     scopes += list(report.get("by_firmness", {}).items())
     for name, r in scopes:
-        table.add_row(
-            name,
-            str(r["accuracy"]),
-            str(r["kappa"]),
-            str(r["refusal"]["f1"]),
-            str(r["false_correct"]),
-            str(r["false_correct_numeric"]),
-        )
+        cells = (r["accuracy"], r["kappa"], r["refusal"]["f1"], r["false_correct"], r["false_correct_numeric"])
+        table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
     console.print(table)
     if "ablation" in report:
         _print_ablation(report["ablation"])

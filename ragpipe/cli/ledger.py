@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import typer
@@ -48,6 +49,11 @@ def _print_delta(delta: dict, limit: int = 40) -> None:
         console.print(table)
 
 
+def _na(value) -> str:
+    """A figure, or n/a where it is undefined (a refusal F1 with no refusal among the labels)."""
+    return "n/a" if value is None or value != value else str(value)
+
+
 def _from_warehouse(compute):
     """Run `compute(conn)` on a read-only warehouse connection; a LookupError is a clean exit."""
     conn = readonly_connection(database_path())
@@ -71,12 +77,18 @@ def _rules(path: Path | None):
 
 
 @app.command(rich_help_panel=GRADER)
-def regrade() -> None:
+def regrade(
+    rules_file: Path | None = typer.Option(
+        None, "--rules", exists=True, dir_okay=False, help="grade with this rules file (as RAGPIPE_RULES does)"
+    ),
+) -> None:
     """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
     (corpus, configuration) pair with stored answers. Answers are never regenerated."""
     from ragpipe.evaluation.whatif import stored_pairs
 
-    rules = _rules(None)
+    rules = _rules(rules_file)
+    if rules_file is not None:  # read by the pipeline's resources when the orchestrator loads, below
+        os.environ["RAGPIPE_RULES"] = str(rules_file.resolve())
     pairs = _from_warehouse(stored_pairs)
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
@@ -166,7 +178,7 @@ def delta(
                 a["config"],
                 f"{a['accuracy_before']} -> {a['accuracy_after']}",
                 f"{a['kappa_before']} -> {a['kappa_after']}",
-                f"{a['refusal_f1_before']} -> {a['refusal_f1_after']}",
+                f"{_na(a['refusal_f1_before'])} -> {_na(a['refusal_f1_after'])}",
                 f"{a['false_correct_before']} -> {a['false_correct_after']}",
             )
         console.print(table)
@@ -208,6 +220,44 @@ def rules_show(
         f"# grader {record['grader_version']}  code {record['code_sha']}  first recorded {record['first_recorded']}"
     )
     typer.echo(record["rules_text"], nl=False)
+
+
+@rules_app.command("diff")
+def rules_diff(
+    a: str = typer.Argument(..., help="a grader version recorded in the warehouse, a rules file, or `current`"),
+    b: str = typer.Argument("current", help="the same, to compare with (default: the current rules)"),
+) -> None:
+    """What changed between two graders: a unified diff of their rules text, and whether their grading
+    code differs (a version moves with either)."""
+    import difflib
+
+    one, two = _rules_record(a), _rules_record(b)
+    typer.echo(f"# {a}: grader {one['grader_version']}  code {one['code_sha']}")
+    typer.echo(f"# {b}: grader {two['grader_version']}  code {two['code_sha']}")
+    if one["code_sha"] != two["code_sha"]:
+        typer.echo("# the grading code differs too: `ragpipe delta` shows what that flipped")
+    lines = difflib.unified_diff(
+        one["rules_text"].splitlines(keepends=True),
+        two["rules_text"].splitlines(keepends=True),
+        fromfile=f"{a} ({one['grader_version']})",
+        tofile=f"{b} ({two['grader_version']})",
+    )
+    typer.echo("".join(lines) or "# the rules text is the same\n", nl=False)
+
+
+def _rules_record(which: str) -> dict:
+    """A grader's rules text and code hash: `current`, a rules file, or a version the warehouse recorded."""
+    from ragpipe.history.record import stored_rules
+
+    path = Path(which)
+    if which == "current" or path.is_file():
+        rules = _rules(None if which == "current" else path)
+        return {"grader_version": rules.version, "rules_text": rules.rules_text, "code_sha": rules.code_sha}
+    record = _from_warehouse(lambda conn: stored_rules(conn, which))
+    if record is None:
+        console.print(f"{which!r} is neither a rules file nor a grader version recorded in this warehouse", style="red")
+        raise typer.Exit(1)
+    return record
 
 
 @app.command(rich_help_panel=GRADER)

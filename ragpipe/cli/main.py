@@ -16,7 +16,7 @@ from ragpipe.cli import grading, labels, ledger, sql  # noqa: F401
 
 # isort: on
 from ragpipe.cli.app import app, console
-from ragpipe.cli.orchestrator import Orchestrator, use
+from ragpipe.cli.orchestrator import Orchestrator, set_command, use
 from ragpipe.warehouse.lock import (
     SettingRefused,
     WarehouseBusy,
@@ -60,6 +60,7 @@ def main(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
     use): a busy warehouse is a message and exit code 3, a refused input a message naming file, line and
     field and exit code 1, never a traceback."""
     use(orchestrator)
+    set_command(sys.argv[1:])
     try:
         app()
     except WarehouseBusy as exc:

@@ -57,6 +57,30 @@ class Orchestrator(Protocol):
         """Grades and everything downstream of one pair, from its stored answers."""
 
 
+COMMAND_TAG = "ragpipe/command"  # on every run a command starts: which one, shown in the UI's run list
+_command: list[str] = []
+
+
+def said_command(argv: list[str]) -> str:
+    """`ragpipe corpus stats financebench`: the command's words up to its first option (never an option's
+    value: a URL or a setting may hold what must not reach the run history)."""
+    words = []
+    for word in argv[:3]:
+        if word.startswith("-"):
+            break
+        words.append(word)
+    return " ".join(["ragpipe", *words])
+
+
+def set_command(argv: list[str]) -> None:
+    _command[:] = [said_command(argv)]
+
+
+def command() -> str | None:
+    """The command this process runs, if started as `ragpipe`."""
+    return _command[0] if _command else None
+
+
 _current: list[Orchestrator] = []
 _factory: list[Callable[[], Orchestrator]] = []
 

@@ -50,9 +50,14 @@ def _prf(human: pd.Series, grader: pd.Series, cls: str) -> dict:
     tp = int(((human == cls) & (grader == cls)).sum())
     fp = int(((human != cls) & (grader == cls)).sum())
     fn = int(((human == cls) & (grader != cls)).sum())
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0}
+    p = tp / (tp + fp) if tp + fp else None  # the grader said none: no precision to speak of
+    r = tp / (tp + fn) if tp + fn else None  # people said none: recall and F1 are n/a, not 0
+    f1 = None if r is None else 2 * p * r / (p + r) if p and p + r else 0.0
+    return {"precision": _rounded(p), "recall": _rounded(r), "f1": _rounded(f1)}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def agreement(frame: pd.DataFrame) -> dict:
@@ -169,7 +174,10 @@ def agreement_rows(report: dict, corpus: str, config: str, grader_version: str) 
     rows += [row("question_type", k, v) for k, v in report["by_question_type"].items()]
     rows += [row("file", k, v) for k, v in report["by_file"].items()]
     rows += [row("firmness", k, v) for k, v in report.get("by_firmness", {}).items()]
-    return pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
+    frame = pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
+    undefined_at_times = ["refusal_precision", "refusal_recall", "refusal_f1"]  # n/a is NULL, the column stays DOUBLE
+    frame[undefined_at_times] = frame[undefined_at_times].astype("float64")
+    return frame
 
 
 def confusion_markdown(confusion: dict) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 def _row(cells) -> str:
-    return "| " + " | ".join(str(c) for c in cells) + " |"
+    return "| " + " | ".join("n/a" if c is None else str(c) for c in cells) + " |"
 
 
 def report_markdown(report: dict) -> str:

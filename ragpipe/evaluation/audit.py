@@ -54,7 +54,8 @@ def collisions(conn: duckdb.DuckDBPyConnection, phrases: list[str]) -> list[dict
             ]
             fields += [("must_not_contain", n) for n in q["must_not_contain"]]
             fields += [("money_key", q["money_key"])] if isinstance(q["money_key"], str) else []
-            fields += [("gold_answer", q["gold_answer"])]
+            # a negative question's gold answer is itself a decline: a phrase that reads it so is right
+            fields += [("gold_answer", q["gold_answer"])] if q["kind"] != "negative" else []
             for field, text in fields:
                 for phrase in phrases:
                     if find_phrase(phrase, text):
@@ -71,7 +72,7 @@ def collisions(conn: duckdb.DuckDBPyConnection, phrases: list[str]) -> list[dict
         correct = conn.execute(
             "SELECT g.corpus, g.config, g.answer_set, g.question_id, a.answer "
             "FROM grades g JOIN answers a USING (answer_id) "
-            "WHERE g.verdict = 'correct' ORDER BY ALL"
+            "WHERE g.verdict = 'correct' AND NOT g.declined ORDER BY ALL"  # a right decline is no collision
         ).df()
         for r in records(correct):
             for phrase in phrases:
