@@ -2,16 +2,17 @@
 
 from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
 
-from assets import agreement, answers, corpus, delta, grades, index, review, scorecards
+from assets import agreement, answers, behind, corpus, delta, grades, index, review, scorecards
 from assets.jobs import pair_in_processes, regrade_in_processes
 from assets.resources import default_resources
 
-_modules = [corpus, index, answers, grades, scorecards, agreement, delta, review]
+_modules = [corpus, index, answers, grades, scorecards, behind, agreement, delta, review]
 
 defs = Definitions(
     assets=load_assets_from_modules(_modules),
     asset_checks=load_asset_checks_from_modules(_modules),
     jobs=[pair_in_processes, regrade_in_processes],
+    sensors=[behind.grader_watch],
     resources=default_resources(),
     executor=in_process_executor,  # one DuckDB writer at a time
 )

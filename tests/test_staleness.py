@@ -5,14 +5,20 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 
+import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import run_corpus
-from ragpipe.grading.rules import DEFAULT_RULES
+from assets.runner import regrade_pair, run_corpus
+from ragpipe.grading.rules import DEFAULT_RULES, load_rules
+from ragpipe.history.behind import behind
 from tests.conftest import ROOT, warehouse_resources
 from tests.staleness_probe import statuses
 
@@ -72,3 +78,91 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     changed = probe(candidate)
     assert {_asset(k) for k, v in changed.items() if v == "STALE"} == GRADING
     assert all(v == "FRESH" for k, v in changed.items() if _asset(k) not in GRADING)
+    # and where people look: `dagster dev` (webserver and daemon) loads the candidate, the grader_watch
+    # sensor evaluates graded_by_current_grader, and grades' and scorecards' pages (and the graph) warn
+    port = _free_port()
+    ui = subprocess.Popen(
+        [
+            os.path.join(os.path.dirname(sys.executable), "dagster"),
+            "dev",
+            "-w",
+            "workspace.yaml",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+        ],
+        cwd=ROOT,
+        env={**env, "RAGPIPE_RULES": str(candidate)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        shown = _warning_shown(port, time.monotonic() + 240)
+    finally:
+        os.killpg(ui.pid, signal.SIGTERM)
+        ui.wait(timeout=60)
+    for asset, execution in shown.items():
+        assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
+        assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution
+        assert load_rules(candidate).version in execution["evaluation"]["description"]
+
+
+def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_path):
+    """The finding behind `graded_by_current_grader`: none behind after a run, every pair behind under a
+    candidate grader, and the scorecards too; regrading with it brings both up to date."""
+    current = load_rules().version
+    candidate = tmp_path / "candidate.yaml"
+    candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
+    other = load_rules(candidate).version
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        fresh, late = behind(conn, "grades", current), behind(conn, "scorecards", other)
+    assert fresh.passed and fresh.pairs == 1 and "current grader" in fresh.description()
+    assert not late.passed and late.behind == [{"pair": "demo/default", "graded_by": [current]}]
+    assert late.metadata()["pairs_behind"] == 1 and "`ragpipe regrade`" in late.description()
+    result = regrade_pair(
+        "demo",
+        "default",
+        instance=DagsterInstance.ephemeral(),
+        resources=warehouse_resources(demo_warehouse, rules_path=candidate),
+    )
+    checks = {(e.asset_key.to_user_string(), e.check_name): e.passed for e in result.get_asset_check_evaluations()}
+    assert checks[("grades", "graded_by_current_grader")] and checks[("scorecards", "graded_by_current_grader")]
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        assert behind(conn, "grades", other).passed and behind(conn, "scorecards", other).passed
+
+
+CHECKS_QUERY = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: $path}) { ... on AssetNode {
+  assetChecksOrError { ... on AssetChecks { checks { name
+    executionForLatestMaterialization { status evaluation { severity description } } } } } } } }"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _checks_in_the_ui(port: int, asset: str) -> dict:
+    """`graded_by_current_grader` on `asset` as the asset's page asks the webserver for it."""
+    body = json.dumps({"query": CHECKS_QUERY, "variables": {"path": [asset]}}).encode()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/graphql", data=body, headers={"Content-Type": "application/json"}
+    )
+    node = json.load(urllib.request.urlopen(request, timeout=30))["data"]["assetNodeOrError"]
+    return {c["name"]: c["executionForLatestMaterialization"] for c in node["assetChecksOrError"]["checks"]}
+
+
+def _warning_shown(port: int, deadline: float) -> dict[str, dict]:
+    """Poll the webserver until the grader_watch sensor's evaluation shows on grades and scorecards."""
+    last: dict = {}
+    while time.monotonic() < deadline:
+        try:
+            last = {a: _checks_in_the_ui(port, a).get("graded_by_current_grader") for a in ("grades", "scorecards")}
+            if all(v and v["evaluation"]["severity"] == "WARN" for v in last.values()):
+                return last
+        except OSError:
+            pass  # the webserver is still starting
+        time.sleep(1)
+    raise AssertionError(f"no warning in the UI in time: {last}")

@@ -1,0 +1,90 @@
+"""`graded_by_current_grader`: a check on grades and on scorecards that warns, on the lineage graph and
+each asset's page, when a pair was graded by an earlier grader than the one loaded.
+
+It runs with every materialization of the asset, and the `grader_watch` sensor evaluates it after
+"Reload definitions" (the daemon of `dagster dev`, `make dev`, runs it): a rules change shows as a
+warning at once, not only as "Unsynced" inside one partition's page.
+"""
+
+import json
+
+from dagster import (
+    AssetCheckEvaluation,
+    AssetCheckExecutionContext,
+    AssetCheckResult,
+    AssetCheckSeverity,
+    DefaultSensorStatus,
+    SensorEvaluationContext,
+    SensorResult,
+    SkipReason,
+    asset_check,
+    sensor,
+)
+from dagster_duckdb import DuckDBResource
+
+from assets.grades import grades
+from assets.resources import Project
+from assets.scorecards import scorecards
+from ragpipe.history.behind import Behind, behind
+from ragpipe.warehouse.lock import WarehouseBusy, open_read_only
+
+CHECK = "graded_by_current_grader"
+DESCRIBED = "Warns when a pair's {table} were made by an earlier grader than the loaded rules and grading code: "
+DESCRIBED += "run `ragpipe regrade`. Evaluated with every materialization and by the grader_watch sensor."
+
+
+def _result(finding: Behind) -> AssetCheckResult:
+    return AssetCheckResult(
+        passed=finding.passed,
+        severity=AssetCheckSeverity.WARN,
+        description=finding.description(),
+        metadata=finding.metadata(),
+    )
+
+
+@asset_check(asset=grades, name=CHECK, blocking=False, description=DESCRIBED.format(table="grades"))
+def grades_by_current_grader(
+    context: AssetCheckExecutionContext, duckdb: DuckDBResource, project: Project
+) -> AssetCheckResult:
+    with duckdb.get_connection() as conn:
+        return _result(behind(conn, "grades", project.rules().version))
+
+
+@asset_check(asset=scorecards, name=CHECK, blocking=False, description=DESCRIBED.format(table="scorecards"))
+def scorecards_by_current_grader(
+    context: AssetCheckExecutionContext, duckdb: DuckDBResource, project: Project
+) -> AssetCheckResult:
+    with duckdb.get_connection() as conn:
+        return _result(behind(conn, "scorecards", project.rules().version))
+
+
+@sensor(minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
+def grader_watch(context: SensorEvaluationContext, project: Project):
+    """Evaluates `graded_by_current_grader` on grades and scorecards against the loaded grader, and
+    records the result when it changed: no run, nothing written to the warehouse."""
+    current = project.rules().version
+    path = project.root / "ragpipe.duckdb"
+    if not path.exists():
+        return SkipReason(f"no warehouse at {path} yet")
+    try:
+        conn = open_read_only(path, wait=2)  # a writer holds the file for a moment at most: the next tick
+    except WarehouseBusy as exc:
+        return SkipReason(f"warehouse busy, next tick: {exc}")
+    with conn:
+        findings = [behind(conn, table, current) for table in ("grades", "scorecards")]
+    state = json.dumps([[f.table, f.current, f.behind] for f in findings], sort_keys=True)
+    if state == context.cursor:
+        return SkipReason("no change since the last evaluation")
+    events = [
+        AssetCheckEvaluation(
+            asset_key=asset.key,
+            check_name=CHECK,
+            passed=f.passed,
+            severity=AssetCheckSeverity.WARN,
+            description=f.description(),
+            metadata=f.metadata(),
+        )
+        for asset, f in zip((grades, scorecards), findings)
+    ]
+    said = ", ".join(f"{f.table}: {len(f.behind)} of {f.pairs} pairs behind" for f in findings)
+    return SensorResult(asset_events=events, cursor=state, skip_message=f"no run; {CHECK} evaluated ({said})")

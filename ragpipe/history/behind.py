@@ -1,0 +1,59 @@
+"""Pairs an earlier grader graded: what a rules or grading-code change left to regrade.
+
+Dagster's own staleness shows this only per partition, deep in the asset's page; this is the same
+fact as one finding per table (grades, scorecards), which the Dagster layer turns into an asset check
+that warns on the lineage graph (assets/behind.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import duckdb
+
+from ragpipe.warehouse.tables import table_exists
+
+
+@dataclass(frozen=True)
+class Behind:
+    """The verdict on one table: which (corpus, configuration) pairs hold rows of another grader."""
+
+    table: str
+    current: str
+    pairs: int  # pairs the table holds
+    behind: list[dict] = field(default_factory=list)  # {"pair": "demo/default", "graded_by": [versions]}
+
+    @property
+    def passed(self) -> bool:
+        return not self.behind
+
+    def description(self) -> str:
+        if self.passed:
+            return f"every pair's {self.table} are by the current grader {self.current}"
+        named = ", ".join(f"{b['pair']} ({', '.join(b['graded_by'])})" for b in self.behind[:5])
+        more = f" and {len(self.behind) - 5} more" if len(self.behind) > 5 else ""
+        return (
+            f"{len(self.behind)} of {self.pairs} pairs' {self.table} are by an earlier grader, not the current "
+            f"{self.current}: {named}{more}. `ragpipe regrade` (or materialize grades) brings them up to date."
+        )
+
+    def metadata(self) -> dict:
+        return {
+            "current_grader": self.current,
+            "pairs": self.pairs,
+            "pairs_behind": len(self.behind),
+            "behind": [f"{b['pair']} {' '.join(b['graded_by'])}" for b in self.behind],
+        }
+
+
+def behind(conn: duckdb.DuckDBPyConnection, table: str, current: str) -> Behind:
+    """Which pairs' rows in `table` (grades or scorecards, both carry `grader_version`) were made by
+    a grader other than `current`."""
+    if not table_exists(conn, table):
+        return Behind(table, current, 0)
+    rows = conn.execute(
+        f'SELECT corpus, config, list(DISTINCT grader_version ORDER BY grader_version) FROM "{table}" '
+        "GROUP BY corpus, config ORDER BY corpus, config"
+    ).fetchall()
+    late = [{"pair": f"{c}/{k}", "graded_by": list(v)} for c, k, v in rows if list(v) != [current]]
+    return Behind(table, current, len(rows), late)
