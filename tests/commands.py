@@ -50,3 +50,34 @@ def openai_run(base_url: str, *extra: str, corpus: str = "demo", model: str = "t
         "run", "--corpus", corpus, "--config", "default", "--engine", "openai", "--base-url", base_url,
         "--model", model, "--api-key-env", "RAGPIPE_TEST_KEY", *extra,
     )  # fmt: skip
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_dagster_dev(env: dict, port: int) -> subprocess.Popen:
+    """`dagster dev` (webserver, daemon, code server) on 127.0.0.1:`port`, in its own process group:
+    stop it with `os.killpg(process.pid, signal)`."""
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "dagster"),
+            "dev",
+            "-w",
+            "workspace.yaml",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            str(port),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )

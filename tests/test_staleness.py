@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from dagster import DagsterInstance
 from assets.runner import regrade_pair, run_corpus
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.history.behind import behind
+from tests.commands import free_port, start_dagster_dev
 from tests.conftest import ROOT, warehouse_resources
 from tests.staleness_probe import statuses
 
@@ -80,24 +80,8 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     assert all(v == "FRESH" for k, v in changed.items() if _asset(k) not in GRADING)
     # and where people look: `dagster dev` (webserver and daemon) loads the candidate, the grader_watch
     # sensor evaluates graded_by_current_grader, and grades' and scorecards' pages (and the graph) warn
-    port = _free_port()
-    ui = subprocess.Popen(
-        [
-            os.path.join(os.path.dirname(sys.executable), "dagster"),
-            "dev",
-            "-w",
-            "workspace.yaml",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-        ],
-        cwd=ROOT,
-        env={**env, "RAGPIPE_RULES": str(candidate)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    port = free_port()
+    ui = start_dagster_dev({**env, "RAGPIPE_RULES": str(candidate)}, port)
     try:
         shown = _warning_shown(port, time.monotonic() + 240)
     finally:
@@ -136,12 +120,6 @@ def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_pat
 CHECKS_QUERY = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: $path}) { ... on AssetNode {
   assetChecksOrError { ... on AssetChecks { checks { name
     executionForLatestMaterialization { status evaluation { severity description } } } } } } } }"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _checks_in_the_ui(port: int, asset: str) -> dict:

@@ -6,9 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -17,8 +14,7 @@ import pytest
 
 from ragpipe.warehouse.sql import SqlRefused, run_query
 from tests.chat_server import ChatServer
-from tests.commands import env_for, openai_run, ragpipe, start
-from tests.conftest import ROOT
+from tests.commands import env_for, free_port, openai_run, ragpipe, start, start_dagster_dev
 
 
 @pytest.fixture(scope="module")
@@ -131,28 +127,10 @@ def test_a_sharded_multiprocess_run_stores_and_prints_no_key_and_listens_on_no_p
 
 @pytest.mark.end_to_end
 def test_dagster_dev_listens_on_localhost_only(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {**env_for(tmp_path), "DAGSTER_HOME": str(tmp_path / "dh")}
     (tmp_path / "dh").mkdir()
-    dev = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "dagster"),
-            "dev",
-            "-w",
-            "workspace.yaml",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    dev = start_dagster_dev(env, port)
     try:
         deadline, addresses = time.time() + 120, []
         while time.time() < deadline and not addresses:
