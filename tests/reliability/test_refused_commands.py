@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.commands import ragpipe
 from tests.reliability.pdfs import corpora_with, text_pdf
 from tests.reliability.test_bad_inputs import GOOD
 
@@ -36,14 +34,7 @@ def test_a_refused_corpus_is_one_message_and_exit_1(tmp_path, command):
         "DAGSTER_HOME": str(tmp_path / "dh"),
     }
     (tmp_path / "dh").mkdir()
-    out = subprocess.run(
-        [f"{os.path.dirname(sys.executable)}/ragpipe", *command],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    out = ragpipe(env, *command, timeout=90)
     assert out.returncode == 1, (out.stdout[-1000:], out.stderr[-2000:])
     assert "questions.yaml:7: field kind" in out.stderr and "refused" in out.stderr
     assert "Traceback" not in out.stdout + out.stderr
@@ -64,14 +55,7 @@ def test_absent_corpus_data_or_warehouse_is_one_line_saying_what_where_and_how(t
         "RAGPIPE_WAREHOUSE": str(tmp_path / "wh"),
         "DAGSTER_HOME": str(tmp_path / "dh"),
     }
-    out = subprocess.run(
-        [f"{os.path.dirname(sys.executable)}/ragpipe", *command],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=90,
-    )
+    out = ragpipe(env, *command, timeout=90)
     said = (out.stdout + out.stderr).strip()
     assert out.returncode == 1 and "Traceback" not in said and len(said.splitlines()) == 1, said
     if command[0] == "compare":
