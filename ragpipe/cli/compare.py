@@ -115,3 +115,37 @@ def compare(
                 f"{flip['b_verdict']} ({flip['b_rule']})",
             )
         console.print(table)
+
+
+GATE_FAILED = 4
+
+
+@app.command(rich_help_panel=SYSTEMS)
+def gate(
+    corpus: str = typer.Option(..., "--corpus"),
+    config: str = typer.Option("default", "--config"),
+    baseline: str = typer.Option(..., "--baseline", help="answer set A, the system to hold up against"),
+    candidate: str = typer.Option(..., "--candidate", help="answer set B, the system under test"),
+    max_drop: float = typer.Option(
+        0.0, "--max-drop", min=0.0, help="accuracy points B may lose before the gate fails (beyond the interval)"
+    ),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """For CI: exit 4 when the candidate is worse than the baseline beyond noise (the whole 95% interval of
+    B - A below -max-drop), states a wrong amount of money, skips a question the baseline answered, or was
+    graded by another grader; exit 0 when it holds up (read-only)."""
+    from ragpipe.evaluation.compare import compare as compare_sets
+    from ragpipe.evaluation.gate import gate as gate_verdict
+    from ragpipe.evaluation.gate import gate_lines
+
+    with readonly_connection(database_path()) as conn:
+        grades_a, grades_b = _grades(conn, corpus, config, baseline), _grades(conn, corpus, config, candidate)
+    verdict = gate_verdict(compare_sets(baseline, grades_a, candidate, grades_b), grades_a, grades_b, max_drop)
+    verdict.update({"corpus": corpus, "config": config})
+    if as_json:
+        typer.echo(json.dumps(verdict, indent=2))
+    else:
+        for line in gate_lines(verdict):
+            typer.echo(line)
+    if not verdict["passed"]:
+        raise typer.Exit(GATE_FAILED)

@@ -56,18 +56,9 @@ def grade(
     for row in rows:
         table.add_row(*(str(row[c]) for c in columns))
     console.print(table)
-    console.print(grade_summary(rows, len(graded.unanswered)))
+    from ragpipe.grading.summary import grade_counts, summary_line
 
-
-def grade_summary(rows: list[dict], unanswered: int) -> str:
-    """`12 answers: 9 correct, 1 partial, 2 wrong, 0 ungradable (75.0% correct of 12 graded); 3 declined;
-    2 questions unanswered`."""
-    counts = {v: sum(r["verdict"] == v for r in rows) for v in ("correct", "partial", "wrong", "ungradable")}
-    graded = len(rows) - counts["ungradable"]
-    pct = f"{100 * counts['correct'] / graded:.1f}% correct of {graded} graded" if graded else "none graded"
-    said = ", ".join(f"{n} {v}" for v, n in counts.items())
-    declined = sum(bool(r["declined"]) for r in rows)
-    return f"{len(rows)} answers: {said} ({pct}); {declined} declined; {unanswered} question(s) unanswered"
+    console.print(summary_line(grade_counts(rows, len(graded.unanswered))))
 
 
 @app.command(rich_help_panel=GRADER)

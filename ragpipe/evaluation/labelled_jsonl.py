@@ -100,29 +100,37 @@ class LabelledSet:
 def read_labelled_jsonl(path: Path) -> LabelledSet:
     """Every usable line of `path`; a bad line is a problem naming file, line and field, the rest load."""
     problems: list[Problem] = []
+    rows = read_jsonl(path, problems)
+    labelled = labelled_rows(rows, str(path), path.name)
+    return LabelledSet(labelled.questions, labelled.answers, sorted(problems + labelled.problems, key=lambda p: p.line))
+
+
+def labelled_rows(rows, source: str, file_name: str = "") -> LabelledSet:
+    """Every usable (line, raw row) pair read from `source` (a file, or rows in memory)."""
+    problems: list[Problem] = []
     questions: dict[str, Question] = {}
-    rows = []
+    rows_out = []
     seen: set[tuple[str, str]] = set()
-    for line, raw in read_jsonl(path, problems):
+    for line, raw in rows:
         try:
             row = LabelledAnswer.model_validate(raw)
         except ValidationError as err:
-            problems.extend(validation_problems(err, str(path), line))
+            problems.extend(validation_problems(err, source, line))
             continue
         q = row.as_question()
         if q.id in questions and questions[q.id] != q:
             problems.append(
-                Problem(str(path), line, "question_id", f"{q.id!r} was given with another question or gold answer")
+                Problem(source, line, "question_id", f"{q.id!r} was given with another question or gold answer")
             )
             continue
         if (row.system, q.id) in seen:
-            problems.append(Problem(str(path), line, "system", f"a second answer of {row.system!r} to {q.id!r}"))
+            problems.append(Problem(source, line, "system", f"a second answer of {row.system!r} to {q.id!r}"))
             continue
         seen.add((row.system, q.id))
         questions[q.id] = q
         answer_set = f"labeled:{row.system}"
-        settings = json.dumps({"model": row.system, "file": path.name}, sort_keys=True)
-        rows.append(
+        settings = json.dumps({"model": row.system, "file": file_name}, sort_keys=True)
+        rows_out.append(
             AnswerRecord(
                 corpus=CORPUS,
                 config=CONFIG,
@@ -137,20 +145,26 @@ def read_labelled_jsonl(path: Path) -> LabelledSet:
         )
     return LabelledSet(
         questions=list(questions.values()),
-        answers=AnswerRecord.frame(rows),
+        answers=AnswerRecord.frame(rows_out),
         problems=sorted(problems, key=lambda p: p.line),
     )
 
 
 def agreement_for_jsonl(path: Path, rules, ablate: bool = False, calibrate: tuple | None = None) -> dict:
     """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
+    return agreement_for_set(read_labelled_jsonl(path), str(path), rules, ablate, calibrate)
+
+
+def agreement_for_set(
+    labelled: LabelledSet, source: str, rules, ablate: bool = False, calibrate: tuple | None = None
+) -> dict:
+    """Agreement of `rules` with the people who labelled `labelled` (read from `source`)."""
     from ragpipe.corpus.gold_text import gold_text_needles
     from ragpipe.corpus.questions import questions_frame
     from ragpipe.evaluation.labelled_agreement import labelled_agreement
 
-    labelled = read_labelled_jsonl(path)
     if labelled.answers.empty:
-        raise LookupError(f"{path}: no usable labelled answer ({len(labelled.problems)} problem(s))")
+        raise LookupError(f"{source}: no usable labelled answer ({len(labelled.problems)} problem(s))")
     questions = questions_frame(CORPUS, labelled.questions)
     needles = gold_text_needles(CORPUS, labelled.questions)
     report = labelled_agreement(labelled.answers, questions, needles, rules, ablate, calibrate)

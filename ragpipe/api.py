@@ -1,0 +1,133 @@
+"""ragpipe from Python, for a notebook or a test suite: no corpus, no warehouse, nothing written.
+
+    import ragpipe
+    grades = ragpipe.evaluate("questions.jsonl", "answers.jsonl")   # or lists of dicts, or DataFrames
+    ragpipe.summary(grades)                      # counts that add up, accuracy over the graded
+    ragpipe.compare(grades_a, grades_b)          # B against A, paired by question, with its interval
+    ragpipe.agreement("labelled.jsonl")          # the grader measured against people's labels
+
+Each reads its rows through the same readers as the commands (`ragpipe grade`, `compare`,
+`agreement`), so a question line is graded the same way everywhere. A bad row costs that row:
+it is reported in `frame.attrs["problems"]` and, by default, as a warning naming source, line and
+field (`on_problem="raise"` makes it an error instead).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from ragpipe.inputs.problems import Problem
+
+Rows = str | Path | pd.DataFrame | Iterable[Mapping]
+
+
+class InputProblems(ValueError):
+    """Rows that could not be used, each naming its source, line and field."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def _rows(rows: Rows, what: str) -> tuple[list[tuple[int, object]], str, list[Problem]]:
+    """(line, raw row) pairs, the source's name and the problems of reading it: a JSONL (or, for
+    questions, YAML) file by path, a DataFrame (line = position + 1) or an iterable of mappings."""
+    if isinstance(rows, str | Path):
+        from ragpipe.inputs.jsonl import read_jsonl
+
+        path = Path(rows)
+        if not path.is_file():
+            raise FileNotFoundError(f"{what}: no file {path}")
+        problems: list[Problem] = []
+        return read_jsonl(path, problems), str(path), problems
+    if isinstance(rows, pd.DataFrame):
+        from ragpipe.warehouse.nulls import records
+
+        rows = [{k: v for k, v in r.items() if v is not None} for r in records(rows)]
+    return list(enumerate(rows, 1)), f"<{what}>", []
+
+
+def _rules(rules):
+    """The packaged rules, rules read from a file, or a Rules object as given."""
+    from ragpipe.grading.rules import Rules, load_rules
+
+    if rules is None or isinstance(rules, str | Path):
+        from ragpipe.warehouse.settings import rules_path
+
+        return load_rules(Path(rules) if rules is not None else rules_path())
+    if isinstance(rules, Rules):
+        return rules
+    raise TypeError(f"rules: expected None, a path or ragpipe.grading.rules.Rules, not {type(rules).__name__}")
+
+
+def _said(problems: list[Problem], on_problem: str) -> None:
+    if on_problem not in ("warn", "raise", "ignore"):
+        raise ValueError(f"on_problem: expected 'warn', 'raise' or 'ignore', not {on_problem!r}")
+    if problems and on_problem == "raise":
+        raise InputProblems(problems)
+    if problems and on_problem == "warn":
+        warnings.warn(f"{len(problems)} row(s) skipped:\n{InputProblems(problems)}", stacklevel=3)
+
+
+def evaluate(questions: Rows, answers: Rows, rules=None, on_problem: str = "warn") -> pd.DataFrame:
+    """One row per answer: its verdict, whether it declined, the rule that decided and the grader
+    version, graded as `ragpipe grade` grades (needles mined from each gold answer).
+
+    `questions`: lines as docs/grader.md's question format (`id`, `question`, `kind`, `gold_answer`,
+    ...); `answers`: `question_id`, `answer`, optional `citations`. The frame's `attrs` hold
+    `problems` (rows skipped) and `unanswered` (question ids no answer names)."""
+    from ragpipe.corpus.questions import questions_from_rows, read_questions
+    from ragpipe.grading.adhoc import answer_lines, grade_lines, grades_frame
+
+    if isinstance(questions, str | Path):  # JSONL or a corpus's YAML, read as `ragpipe grade` reads them
+        if not Path(questions).is_file():
+            raise FileNotFoundError(f"questions: no file {questions}")
+        loaded = read_questions(Path(questions))
+    else:
+        loaded = questions_from_rows(*_rows(questions, "questions")[:2])
+    problems = list(loaded.problems)
+    a_rows, a_source, a_problems = _rows(answers, "answers")
+    problems += a_problems
+    lines = answer_lines(a_rows, a_source, problems)
+    graded = grade_lines(loaded.questions, lines, _rules(rules), a_source)
+    problems += graded.problems
+    _said(problems, on_problem)
+    frame = grades_frame(graded.rows)
+    frame.attrs.update(problems=[str(p) for p in problems], unanswered=graded.unanswered)
+    return frame
+
+
+def summary(grades: pd.DataFrame) -> dict:
+    """Counts of an `evaluate` frame that add up: answers = correct + partial + wrong + ungradable;
+    accuracy = correct / graded; declined; unanswered (from the frame's attrs)."""
+    from ragpipe.grading.summary import grade_counts
+
+    return grade_counts(grades.to_dict("records"), len(grades.attrs.get("unanswered", ())))
+
+
+def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "B") -> dict:
+    """B against A on the questions both answered (`evaluate` frames, or grades read from the
+    warehouse): wins, losses, ties, accuracy difference B - A with a seeded paired-bootstrap 95%
+    interval, exact McNemar p, and every question that flips (docs/compare.md)."""
+    from ragpipe.evaluation.compare import compare as compare_sets
+
+    return compare_sets(a_name, a, b_name, b)
+
+
+def agreement(labelled: Rows, rules=None, on_problem: str = "warn") -> dict:
+    """The grader against people: grade each labelled answer (docs/agreement.md's format: question,
+    gold_answer, answer, label, system) and report accuracy, Cohen's kappa, refusal F1, false
+    "correct" and the confusion, as `ragpipe agreement --labels FILE --json` does."""
+    from ragpipe.evaluation.labelled_jsonl import agreement_for_set, labelled_rows
+
+    rows, source, problems = _rows(labelled, "labels")
+    name = Path(labelled).name if isinstance(labelled, str | Path) else ""
+    found = labelled_rows(rows, source, name)
+    problems += found.problems
+    _said(problems, on_problem)
+    report = agreement_for_set(found, source, _rules(rules))
+    return {**report, "problems": [str(p) for p in problems]}

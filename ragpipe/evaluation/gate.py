@@ -1,0 +1,77 @@
+"""A gate for CI: does candidate B hold up against baseline A, beyond noise?
+
+Four checks, each PASS or FAIL with its figures, all computed from the two
+answer sets' grades on the questions they share (evaluation/compare.py):
+
+- **accuracy**: B fails when the whole 95% paired-bootstrap interval of
+  B - A lies below -max_drop points, i.e. B is worse than the allowed drop
+  by more than the noise of this question set can explain. A drop inside
+  the interval passes: with 30 questions the interval is wide, and the gate
+  says so rather than failing on a coin toss.
+- **money**: B fails when any of its answers states a wrong amount of money
+  (ZERO-WRONG-MONEY; the grader's `wrong money figure` failure).
+- **coverage**: B fails when it has no answer to a question A answered, so
+  a system cannot pass by skipping what it gets wrong.
+- **ruler**: B fails when the two sets were graded by different grader
+  versions (their difference would be the ruler's, not the systems').
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ragpipe.grading.outcomes import WRONG_MONEY
+
+
+def gate(result: dict, baseline: pd.DataFrame, candidate: pd.DataFrame, max_drop: float = 0.0) -> dict:
+    """The gate's verdict on `result` (compare's dict of B against A) and the two grades tables;
+    `max_drop` in accuracy points."""
+    if max_drop < 0:
+        raise ValueError("max_drop is a drop in points: 0 or more")
+    floor = -max_drop / 100
+    money = candidate[candidate["failure"] == WRONG_MONEY]["question_id"].sort_values().tolist()
+    versions = sorted(set(baseline["grader_version"]) | set(candidate["grader_version"]))
+    passed = result["ci_high"] >= floor
+    said = (
+        f"B - A {100 * result['diff']:+.1f} points (95% CI {100 * result['ci_low']:+.1f} to "
+        f"{100 * result['ci_high']:+.1f}) on {result['n']} questions; fails when the whole interval lies below "
+        f"{-max_drop if max_drop else 0:g}"
+    )
+    if passed and result["diff"] < floor:
+        said += f" (a drop this size is within the noise of {result['n']} questions: more questions narrow it)"
+    checks = [
+        {"check": "accuracy", "passed": passed, "said": said},
+        {
+            "check": "money",
+            "passed": not money,
+            "said": f"B states a wrong amount of money in {len(money)} answer(s)"
+            + (f": {', '.join(money[:10])}" + (" ..." if len(money) > 10 else "") if money else ""),
+            "questions": money,
+        },
+        {
+            "check": "coverage",
+            "passed": not result["only_a"],
+            "said": f"B has no answer to {len(result['only_a'])} question(s) A answered"
+            + (f": {', '.join(result['only_a'][:10])}" if result["only_a"] else ""),
+            "questions": result["only_a"],
+        },
+        {
+            "check": "ruler",
+            "passed": len(versions) == 1,
+            "said": f"graded by {' and '.join(versions)}"
+            + ("" if len(versions) == 1 else ": regrade both with one grader (`ragpipe regrade`)"),
+        },
+    ]
+    return {"passed": all(c["passed"] for c in checks), "max_drop": max_drop, "checks": checks, "compare": result}
+
+
+def gate_lines(verdict: dict) -> list[str]:
+    """`PASS accuracy: ...` per check, then the verdict."""
+    lines = [f"{'PASS' if c['passed'] else 'FAIL'} {c['check']}: {c['said']}" for c in verdict["checks"]]
+    r = verdict["compare"]
+    failed = [c["check"] for c in verdict["checks"] if not c["passed"]]
+    lines.append(
+        f"gate {'passed' if verdict['passed'] else 'FAILED (' + ', '.join(failed) + ')'}: "
+        f"candidate {r['b']} against baseline {r['a']}"
+    )
+    return lines

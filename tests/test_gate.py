@@ -1,0 +1,95 @@
+"""`ragpipe gate`: a candidate fails only when it is worse than the baseline beyond the interval, states a
+wrong amount of money, skips a question, or was graded by another grader; exit 4 says so to CI."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from ragpipe.evaluation.compare import compare
+from ragpipe.evaluation.gate import gate, gate_lines
+from ragpipe.grading.outcomes import WRONG_MONEY
+from tests.commands import env_for, ragpipe
+
+
+def _grades(correct: int, n: int = 100, version: str = "g-1", money: tuple[str, ...] = ()) -> pd.DataFrame:
+    ids = [f"q{i:03d}" for i in range(n)]
+    return pd.DataFrame(
+        {
+            "question_id": ids,
+            "verdict": ["correct" if i < correct else "wrong" for i in range(n)],
+            "declined": False,
+            "rule": "r",
+            "grader_version": version,
+            "failure": [WRONG_MONEY if q in money else None for q in ids],
+        }
+    )
+
+
+def _verdict(a: pd.DataFrame, b: pd.DataFrame, max_drop: float = 0.0) -> dict:
+    return gate(compare("A", a, "B", b), a, b, max_drop)
+
+
+def _failed(verdict: dict) -> list[str]:
+    return [c["check"] for c in verdict["checks"] if not c["passed"]]
+
+
+def test_a_drop_beyond_the_interval_fails_and_a_drop_within_it_passes():
+    a = _grades(90)
+    assert _failed(_verdict(a, _grades(70))) == ["accuracy"]  # 20 points down on 100 questions: not noise
+    assert _verdict(a, _grades(88))["passed"]  # 2 points down: the interval reaches above 0
+    drop = _verdict(a, _grades(70))["compare"]
+    assert drop["ci_high"] < 0
+    allowed = -100 * drop["ci_high"] + 0.1  # the allowed drop just beyond the interval's top: passes
+    assert _verdict(a, _grades(70), max_drop=allowed)["passed"]
+    assert not _verdict(a, _grades(70), max_drop=allowed - 0.2)["passed"]
+    with pytest.raises(ValueError, match="0 or more"):
+        _verdict(a, a, max_drop=-1)
+
+
+def test_money_coverage_and_ruler_each_fail_alone():
+    a = _grades(90)
+    assert _failed(_verdict(a, _grades(90, money=("q095",)))) == ["money"]
+    assert _failed(_verdict(a, _grades(90).iloc[:-3])) == ["coverage"]
+    assert _failed(_verdict(a, _grades(90, version="g-2"))) == ["ruler"]
+    lines = gate_lines(_verdict(a, _grades(90, money=("q095",))))
+    assert lines[1] == "FAIL money: B states a wrong amount of money in 1 answer(s): q095"
+    assert lines[-1] == "gate FAILED (money): candidate B against baseline A"
+
+
+@pytest.mark.end_to_end
+def test_gate_on_the_demo_exits_4_for_a_worse_system_and_0_for_an_equal_one(demo_warehouse, tmp_path):
+    import duckdb
+
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        rows = conn.execute(
+            "SELECT a.question_id, a.answer, g.verdict = 'correct' AND g.kind = 'answerable', g.money_question FROM answers a JOIN grades g USING "
+            "(answer_id) WHERE a.corpus = 'demo' AND a.config = 'default' AND a.answer_set = 'extractive' "
+            "ORDER BY a.question_id"
+        ).fetchall()
+    right = [q for q, _, ok, money in rows if ok and not money]  # answered right, not declined right
+    money = next(q for q, _, ok, m in rows if ok and m)
+    worse = []
+    for question_id, answer, _, _ in rows:
+        if question_id in right[:10]:
+            answer = "The documents do not say."
+        elif question_id == money:
+            answer = "The amount is $987,654.32."
+        worse.append({"question_id": question_id, "answer": answer})
+    path = tmp_path / "worse.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in worse))
+    env = env_for(tmp_path, RAGPIPE_WAREHOUSE=str(demo_warehouse))
+    done = ragpipe(env, "run", "--corpus", "demo", "--engine", "import", "--answers", str(path), "--answer-set", "worse")
+    assert done.returncode == 1 and "answer set(s) worse blocked" in done.stdout, done.stdout + done.stderr
+    failed = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "worse")
+    assert failed.returncode == 4, failed.stdout + failed.stderr
+    assert "FAIL accuracy" in failed.stdout and f"FAIL money: B states a wrong amount of money in 1 answer(s): {money}" in failed.stdout
+    verdict = json.loads(ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "worse", "--json").stdout)
+    assert [c["check"] for c in verdict["checks"] if not c["passed"]] == ["accuracy", "money"]
+    assert verdict["compare"]["losses"] == len(right[:10]) + 1 and verdict["compare"]["wins"] == 0
+    same = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "extractive")
+    assert same.returncode == 0 and same.stdout.splitlines()[-1].startswith("gate passed"), same.stdout
+    missing = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "nope")
+    assert missing.returncode == 1 and "holds no answer set 'nope'" in missing.stdout + missing.stderr

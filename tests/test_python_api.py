@@ -1,0 +1,111 @@
+"""`ragpipe.evaluate`, `summary`, `compare` and `agreement`: the commands' answers from Python, with
+nothing but rows in memory or files, and a bad row costing only itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+
+import pandas as pd
+import pytest
+
+import ragpipe
+from ragpipe.warehouse.nulls import records
+from tests.commands import invoke
+from tests.conftest import ROOT
+
+QUESTIONS = ROOT / "tests" / "data" / "adhoc-questions.jsonl"
+ANSWERS = ROOT / "tests" / "data" / "adhoc-answers.jsonl"
+LABELLED = ROOT / "tests" / "data" / "labelled-answers.jsonl"
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_evaluate_grades_as_the_grade_command_does():
+    from_files = ragpipe.evaluate(QUESTIONS, ANSWERS)
+    result = invoke("grade", "--questions", str(QUESTIONS), "--answers", str(ANSWERS), "--jsonl")
+    assert result.exit_code == 0, result.output
+    from_command = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert records(from_files) == from_command
+    # the quoted examples of the brief: $42.99 beside the amount due, $44,322 owed but $450,658 said
+    verdicts = dict(zip(from_files["question_id"], from_files["verdict"]))
+    assert verdicts["amount-due"] == "correct" and verdicts["tax-owed"] == "wrong"
+
+
+def test_rows_in_memory_and_data_frames_grade_like_the_files():
+    from_files = ragpipe.evaluate(QUESTIONS, ANSWERS)
+    from_lists = ragpipe.evaluate(_lines(QUESTIONS), _lines(ANSWERS))
+    from_frames = ragpipe.evaluate(pd.DataFrame(_lines(QUESTIONS)), pd.DataFrame(_lines(ANSWERS)))
+    pd.testing.assert_frame_equal(from_files, from_lists)
+    pd.testing.assert_frame_equal(from_files, from_frames)
+
+
+def test_a_question_with_only_a_gold_answer_is_graded_from_it():
+    """Issue 28's example: the gold text is the needle source, as in `agreement`."""
+    question = {"id": "cr", "question": "What is the FY2022 current ratio?", "gold_answer": "1.47"}
+    grades = ragpipe.evaluate([question], [{"question_id": "cr", "answer": "The current ratio was 1.47."}])
+    assert grades["verdict"].tolist() == ["correct"]
+    wrong = ragpipe.evaluate([question], [{"question_id": "cr", "answer": "The current ratio was 1.74."}])
+    assert wrong["verdict"].tolist() != ["correct"]
+
+
+def test_a_bad_row_costs_only_itself_and_is_said():
+    answers = _lines(ANSWERS) + [{"question_id": "nope", "answer": "x"}, {"answer": "no id"}]
+    with pytest.warns(UserWarning, match="<answers>:5: field question_id") as caught:
+        grades = ragpipe.evaluate(QUESTIONS, answers)
+    assert len(caught) == 1
+    assert len(grades) == len(_lines(ANSWERS))
+    assert any("unknown question 'nope'" in p for p in grades.attrs["problems"])
+    with pytest.raises(ragpipe.api.InputProblems, match="<answers>:4: field question_id: unknown question"):
+        ragpipe.evaluate(QUESTIONS, answers, on_problem="raise")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ragpipe.evaluate(QUESTIONS, answers, on_problem="ignore")
+    with pytest.raises(FileNotFoundError, match="answers: no file"):
+        ragpipe.evaluate(QUESTIONS, ROOT / "no-such.jsonl")
+
+
+def test_summary_adds_up_and_names_the_unanswered():
+    some = _lines(ANSWERS)[:-1]
+    grades = ragpipe.evaluate(QUESTIONS, some)
+    s = ragpipe.summary(grades)
+    assert s["answers"] == len(some) == s["correct"] + s["partial"] + s["wrong"] + s["ungradable"]
+    assert s["unanswered"] == len(_lines(QUESTIONS)) - len({a["question_id"] for a in some})
+    assert s["accuracy"] == round(s["correct"] / s["graded"], 4)
+
+
+def test_compare_pairs_by_question():
+    a = ragpipe.evaluate(QUESTIONS, ANSWERS)
+    right = [{"question_id": q["id"], "answer": q.get("gold_answer", "")} for q in _lines(QUESTIONS)]
+    b = ragpipe.evaluate(QUESTIONS, right, on_problem="ignore")
+    result = ragpipe.compare(a, b, "mine", "gold")
+    assert (result["a"], result["b"], result["n"]) == ("mine", "gold", len(set(a["question_id"]) & set(b["question_id"])))
+    assert result["wins"] + result["losses"] + result["ties"] == result["n"]
+    assert result["ci_low"] <= result["diff"] <= result["ci_high"]
+    assert {f["question_id"] for f in result["flips"]} == {
+        q for q in set(a["question_id"]) & set(b["question_id"])
+        if (a.set_index("question_id").loc[q, "verdict"] == "correct")
+        != (b.set_index("question_id").loc[q, "verdict"] == "correct")
+    }
+
+
+def test_agreement_matches_the_agreement_command():
+    with pytest.warns(UserWarning, match="labelled-answers.jsonl:12: field label"):
+        report = ragpipe.agreement(LABELLED)
+    result = invoke("agreement", "--labels", str(LABELLED), "--json")
+    assert result.exit_code == 0, result.output
+    from_command = json.loads(result.stdout[result.stdout.index("{") :])
+    assert {k: report[k] for k in ("n", "accuracy", "kappa", "confusion")} == {
+        k: from_command[k] for k in ("n", "accuracy", "kappa", "confusion")
+    }
+    assert ragpipe.agreement(_lines(LABELLED), on_problem="ignore")["kappa"] == report["kappa"]
+
+
+def test_import_ragpipe_loads_neither_pandas_nor_the_grader():
+    code = "import sys, ragpipe; print(sorted(m for m in ('pandas', 'ragpipe.api', 'duckdb') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
