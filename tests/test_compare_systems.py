@@ -271,3 +271,52 @@ def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_quest
         assert pruned == 0 and sorted(set(pair["answer_set"])) == ["a", "b"] and len(pair) == 4
         pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1"]), "c", "k", {"q1"})  # q2 is gone
     assert pruned == 1 and sorted(zip(pair["answer_set"], pair["question_id"])) == [("a", "q1"), ("b", "q1")]
+
+
+def test_the_leaderboard_ranks_every_system_of_the_pair_and_the_review_shows_it(two_systems, tmp_path):
+    warehouse, _, _ = two_systems
+    env = {"RAGPIPE_WAREHOUSE": str(warehouse), "PATH": "/usr/bin:/bin"}
+    ragpipe = str(Path(sys.executable).parent / "ragpipe")
+    done = subprocess.run(
+        [ragpipe, "leaderboard", "--corpus", "demo", "--config", "default", "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    systems = json.loads(done.stdout)["systems"]
+    grades = _rows(
+        warehouse,
+        "SELECT answer_set, count(*) FILTER (verdict = 'correct') AS c, count(*) AS n "
+        "FROM grades WHERE config = 'default' GROUP BY ALL",
+    )
+    expected = {s: (c, n) for s, c, n in grades.itertuples(index=False)}
+    assert {r["system"]: (r["correct"], r["n"]) for r in systems} == expected
+    assert [r["accuracy"] for r in systems] == sorted((r["accuracy"] for r in systems), reverse=True)
+    best, other = systems
+    pair = json.loads(
+        subprocess.run(
+            [ragpipe, "compare", "--corpus", "demo", "--a", best["system"], "--b", other["system"], "--json"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).stdout
+    )
+    assert (other["diff"], other["diff_low"], other["diff_high"]) == (pair["diff"], pair["ci_low"], pair["ci_high"])
+    assert other["p_holm"] == pair["mcnemar_p"]  # one test: Holm leaves it as it is
+    out = tmp_path / "review.html"
+    view = subprocess.run(
+        [ragpipe, "review", "--corpus", "demo", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert view.returncode == 0, view.stderr
+    rows = __import__("re").findall(r'<tr data-system="([^"]+)"><td>(\d+)</td>', out.read_text())
+    assert rows == [(r["system"], str(r["rank"])) for r in systems]

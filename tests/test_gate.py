@@ -81,12 +81,19 @@ def test_gate_on_the_demo_exits_4_for_a_worse_system_and_0_for_an_equal_one(demo
     path = tmp_path / "worse.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in worse))
     env = env_for(tmp_path, RAGPIPE_WAREHOUSE=str(demo_warehouse))
-    done = ragpipe(env, "run", "--corpus", "demo", "--engine", "import", "--answers", str(path), "--answer-set", "worse")
+    done = ragpipe(
+        env, "run", "--corpus", "demo", "--engine", "import", "--answers", str(path), "--answer-set", "worse"
+    )
     assert done.returncode == 1 and "answer set(s) worse blocked" in done.stdout, done.stdout + done.stderr
     failed = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "worse")
     assert failed.returncode == 4, failed.stdout + failed.stderr
-    assert "FAIL accuracy" in failed.stdout and f"FAIL money: B states a wrong amount of money in 1 answer(s): {money}" in failed.stdout
-    verdict = json.loads(ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "worse", "--json").stdout)
+    assert (
+        "FAIL accuracy" in failed.stdout
+        and f"FAIL money: B states a wrong amount of money in 1 answer(s): {money}" in failed.stdout
+    )
+    verdict = json.loads(
+        ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "worse", "--json").stdout
+    )
     assert [c["check"] for c in verdict["checks"] if not c["passed"]] == ["accuracy", "money"]
     assert verdict["compare"]["losses"] == len(right[:10]) + 1 and verdict["compare"]["wins"] == 0
     same = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "extractive")

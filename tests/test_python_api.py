@@ -83,11 +83,16 @@ def test_compare_pairs_by_question():
     right = [{"question_id": q["id"], "answer": q.get("gold_answer", "")} for q in _lines(QUESTIONS)]
     b = ragpipe.evaluate(QUESTIONS, right, on_problem="ignore")
     result = ragpipe.compare(a, b, "mine", "gold")
-    assert (result["a"], result["b"], result["n"]) == ("mine", "gold", len(set(a["question_id"]) & set(b["question_id"])))
+    assert (result["a"], result["b"], result["n"]) == (
+        "mine",
+        "gold",
+        len(set(a["question_id"]) & set(b["question_id"])),
+    )
     assert result["wins"] + result["losses"] + result["ties"] == result["n"]
     assert result["ci_low"] <= result["diff"] <= result["ci_high"]
     assert {f["question_id"] for f in result["flips"]} == {
-        q for q in set(a["question_id"]) & set(b["question_id"])
+        q
+        for q in set(a["question_id"]) & set(b["question_id"])
         if (a.set_index("question_id").loc[q, "verdict"] == "correct")
         != (b.set_index("question_id").loc[q, "verdict"] == "correct")
     }

@@ -149,3 +149,70 @@ def gate(
             typer.echo(line)
     if not verdict["passed"]:
         raise typer.Exit(GATE_FAILED)
+
+
+def _pct(value) -> str:
+    return "" if value is None else f"{100 * value:.1f}"
+
+
+@app.command(rich_help_panel=SYSTEMS)
+def leaderboard(
+    corpus: str = typer.Option(..., "--corpus"),
+    config: str | None = typer.Option(None, "--config", help="only this configuration (default: every one)"),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Every answer set of the corpus ranked by accuracy with its Wilson 95% interval, and the best one's
+    lead over each other tested paired by question (bootstrap interval, McNemar's p adjusted by Holm's
+    method): `tied` where the best is not distinguishable from it (read-only)."""
+    from ragpipe.cli.app import read_scorecards
+    from ragpipe.evaluation.leaderboard import leaderboard as rank
+    from ragpipe.evaluation.scorecard import people_short as people_short_of
+    from ragpipe.warehouse.tables import read_partition
+
+    with readonly_connection(database_path()) as conn:
+        keys = {"corpus": corpus} if config is None else {"corpus": corpus, "config": config}
+        grades = read_partition(conn, "grades", keys)
+    if grades.empty:
+        where = corpus if config is None else f"{corpus}/{config}"
+        console.print(f"{where} holds no grades yet: run `ragpipe run --corpus {corpus}` first", style="red")
+        raise typer.Exit(1)
+    one_config = grades["config"].nunique() == 1
+    systems = {
+        (s if one_config else f"{k}/{s}"): g for (k, s), g in grades.groupby(["config", "answer_set"], sort=True)
+    }
+    rows = rank(systems)
+    people = {
+        (c["answer_set"] if one_config else f"{c['config']}/{c['answer_set']}"): people_short_of(c)
+        for c in read_scorecards(corpus, config)
+    }
+    for row in rows:
+        row["people"] = people.get(row["system"], "-")
+    if as_json:
+        typer.echo(json.dumps({"corpus": corpus, "config": config, "systems": rows}, indent=2))
+        return
+    where = f"{corpus}/{grades['config'].iloc[0]}" if one_config else f"{corpus}, every configuration"
+    table = Table(title=f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})")
+    labelled = any(r["people"] != "-" for r in rows)
+    columns = ["#", "system", "correct %", "95% CI"] + (["people % [95%]"] if labelled else [])
+    for column in columns + ["vs best [95% CI]", "p (Holm)"]:
+        table.add_column(column, overflow="fold")
+    for r in rows:
+        lead = (
+            "best"
+            if r["vs_best"] == "best"
+            else f"{r['vs_best']} {100 * r['diff']:+.1f} [{100 * r['diff_low']:+.1f}, {100 * r['diff_high']:+.1f}]"
+        )
+        table.add_row(
+            str(r["rank"]),
+            r["system"],
+            f"{_pct(r['accuracy'])} ({r['correct']}/{r['n']})",
+            f"{_pct(r['low'])}-{_pct(r['high'])}",
+            *([r["people"]] if labelled else []),
+            lead,
+            "" if r["p_holm"] is None else f"{r['p_holm']:.3f}",
+        )
+    console.print(table)
+    if len({r["n"] for r in rows}) > 1:
+        console.print(
+            "the systems answered different numbers of questions: each test pairs the questions both answered"
+        )

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.evaluation.agreement import confusion_matrix, grader_class
+from ragpipe.evaluation.leaderboard import leaderboard
 from ragpipe.evaluation.scorecard import calibrated_columns, people_text, scorecards_for
 from ragpipe.grading.rules import Rules, parse_rules
 from ragpipe.history.delta import event_delta, grade_delta
@@ -45,6 +46,7 @@ class Review:
     audit_sample: list[str]  # answer ids of the PASS audit, in the order drawn
     seed: int = 0
     versions: list[str] = field(default_factory=list)
+    leaderboard: list[dict] = field(default_factory=list)  # every answer set of the pair, ranked
 
 
 def _grades(conn, corpus: str, config: str, grader: str | None) -> tuple[pd.DataFrame, str]:
@@ -117,6 +119,7 @@ def load_review(
     audit_size: int = 20,
 ) -> Review:
     grades, version = _grades(conn, corpus, config, grader)
+    ranked = leaderboard(dict(tuple(grades.groupby("answer_set", sort=True))))
     answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
     if answer_set is not None:
         if answer_set not in set(grades["answer_set"]):
@@ -218,6 +221,7 @@ def load_review(
         audit_sample=sample,
         seed=seed,
         versions=versions,
+        leaderboard=ranked if len(ranked) > 1 else [],
     )
 
 

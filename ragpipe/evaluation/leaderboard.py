@@ -1,0 +1,80 @@
+"""Many systems at once: each answer set ranked with its interval, and the best one's lead over each
+of the others tested, paired by question.
+
+- accuracy: the share of a system's answered questions graded `correct` (an
+  ungradable question counts as not correct, as in `compare`), with a Wilson
+  95% interval (scipy's `binomtest(...).proportion_ci`);
+- rank: competition ranking by accuracy (1, 2, 2, 4), ties broken by name for
+  the order only;
+- against the best: `compare(best, other)` on the questions both answered
+  (B - A with its paired-bootstrap interval, exact McNemar p), the p-values
+  adjusted for the number of systems compared with Holm's step-down method
+  (statsmodels), so that "distinguishable from the best" holds for the whole
+  table at 5%, not for each row alone. A system is `tied` with the best when
+  its adjusted p is 0.05 or more.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from ragpipe.evaluation.compare import compare
+from ragpipe.grading.outcomes import WRONG_MONEY
+
+ALPHA = 0.05
+
+
+def _interval(correct: int, n: int) -> tuple[float | None, float | None]:
+    if n == 0:
+        return None, None
+    ci = binomtest(correct, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return round(ci.low, 4), round(ci.high, 4)
+
+
+def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
+    """One row per system (name -> its grades: question_id, verdict, declined, rule, failure), best first."""
+    from statsmodels.stats.multitest import multipletests
+
+    rows = []
+    for name, grades in systems.items():
+        n, correct = len(grades), int((grades["verdict"] == "correct").sum())
+        low, high = _interval(correct, n)
+        rows.append(
+            {
+                "system": name,
+                "n": n,
+                "correct": correct,
+                "accuracy": round(correct / n, 4) if n else 0.0,
+                "low": low,
+                "high": high,
+                "wrong_money": int((grades["failure"] == WRONG_MONEY).sum()) if "failure" in grades else 0,
+            }
+        )
+    rows.sort(key=lambda r: (-r["accuracy"], r["system"]))
+    for row in rows:
+        row["rank"] = 1 + sum(r["accuracy"] > row["accuracy"] for r in rows)
+    if not rows:
+        return rows
+    best = rows[0]["system"]
+    others = rows[1:]
+    tests = [compare(best, systems[best], r["system"], systems[r["system"]]) for r in others]
+    adjusted = multipletests([t["mcnemar_p"] for t in tests], method="holm")[1] if tests else []
+    rows[0].update(vs_best="best", paired=None, diff=None, diff_low=None, diff_high=None, p=None, p_holm=None)
+    for row, test, p_holm in zip(others, tests, adjusted):
+        row.update(
+            vs_best="tied" if p_holm >= ALPHA else "behind",
+            paired=test["n"],
+            diff=test["diff"],
+            diff_low=test["ci_low"],
+            diff_high=test["ci_high"],
+            p=test["mcnemar_p"],
+            p_holm=round(float(p_holm), 4),
+        )
+    return rows
+
+
+def leaderboard_frame(rows: list[dict]) -> pd.DataFrame:
+    columns = ["rank", "system", "n", "correct", "accuracy", "low", "high", "vs_best", "paired", "diff"]
+    columns += ["diff_low", "diff_high", "p", "p_holm", "wrong_money"]
+    return pd.DataFrame(rows, columns=columns)

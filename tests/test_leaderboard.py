@@ -1,0 +1,68 @@
+"""The leaderboard: ranks that follow accuracy, Wilson intervals, and the best one's lead over each other
+system tested paired by question with Holm's adjustment."""
+
+from __future__ import annotations
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from ragpipe.evaluation.compare import compare
+from ragpipe.evaluation.leaderboard import leaderboard
+
+
+def _grades(right: set[int], n: int = 100) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "question_id": [f"q{i:03d}" for i in range(n)],
+            "verdict": ["correct" if i in right else "wrong" for i in range(n)],
+            "declined": False,
+            "rule": "r",
+            "failure": None,
+        }
+    )
+
+
+SYSTEMS = {
+    "close": _grades(set(range(88))),
+    "best": _grades(set(range(90))),
+    "far": _grades(set(range(60))),
+    "same": _grades(set(range(2, 92))),  # as accurate as the best, on other questions
+}
+
+
+def _holm(ps: list[float]) -> list[float]:
+    """Holm's step-down adjustment by hand: the i-th smallest p times (m - i), made monotone, capped at 1."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    out, running = [0.0] * len(ps), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def test_ranks_intervals_and_the_lead_of_the_best():
+    rows = leaderboard(SYSTEMS)
+    assert [(r["system"], r["rank"]) for r in rows] == [("best", 1), ("same", 1), ("close", 3), ("far", 4)]
+    for r in rows:
+        ci = binomtest(r["correct"], r["n"]).proportion_ci(method="wilson")
+        assert (r["low"], r["high"]) == (round(ci.low, 4), round(ci.high, 4))
+        assert r["low"] <= r["accuracy"] <= r["high"]
+    tests = {r["system"]: compare("best", SYSTEMS["best"], r["system"], SYSTEMS[r["system"]]) for r in rows[1:]}
+    holm = dict(zip(tests, _holm([t["mcnemar_p"] for t in tests.values()])))
+    for r in rows[1:]:
+        t = tests[r["system"]]
+        assert (r["diff"], r["diff_low"], r["diff_high"], r["p"]) == (
+            t["diff"],
+            t["ci_low"],
+            t["ci_high"],
+            t["mcnemar_p"],
+        )
+        assert r["p_holm"] == round(holm[r["system"]], 4) and r["p_holm"] >= r["p"]
+    said = {r["system"]: r["vs_best"] for r in rows}
+    assert said == {"best": "best", "same": "tied", "close": "tied", "far": "behind"}
+
+
+def test_one_system_is_the_best_and_no_system_is_an_empty_board():
+    (only,) = leaderboard({"best": SYSTEMS["best"]})
+    assert (only["rank"], only["vs_best"], only["p_holm"]) == (1, "best", None)
+    assert leaderboard({}) == []
