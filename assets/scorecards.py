@@ -13,6 +13,7 @@ from ragpipe.evaluation.scorecard import (
     scorecard_markdown,
     scorecards_for_pair,
 )
+from ragpipe.evaluation.slices import pair_slices
 from ragpipe.history.record import record_scorecards
 from ragpipe.warehouse.tables import store
 
@@ -27,13 +28,16 @@ from ragpipe.warehouse.tables import store
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar,
     per answer set; retrieval scores and where the misses are (`failure_attribution`) for the sets that
-    answered from the pair's retrieval."""
+    answered from the pair's retrieval. Beside them, `scorecard_slices`: the same counts per question type
+    and per question kind."""
     corpus, config = pair_of(context.partition_key)
     with duckdb.get_connection() as conn:
         cards, attributed = scorecards_for_pair(conn, corpus, config)
         frame = pd.DataFrame(cards, columns=SCORECARD_COLUMNS)
         path = store(conn, project.root, "scorecards", frame, {"corpus": corpus, "config": config})
         store(conn, project.root, "failure_attribution", attributed, {"corpus": corpus, "config": config})
+        slices = pair_slices(conn, corpus, config)
+        store(conn, project.root, "scorecard_slices", slices, {"corpus": corpus, "config": config})
         record_scorecards(conn, frame, context.run.run_id, pd.Timestamp.now(tz="UTC"))
     return MaterializeResult(
         data_version=data_version(frame.drop(columns="grading_event")),
@@ -42,6 +46,7 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
             "parquet": str(path),
             "scorecard": MetadataValue.md("\n\n".join(scorecard_markdown(c) for c in cards)),
             "answer_sets": len(cards),
+            "slices": len(slices),
             # per system, so the asset's plots follow each one over time
             **{f"overall_pct {c['answer_set']}": c["overall_pct"] for c in cards},
             "money_bar": money_bar_summary(cards),

@@ -20,7 +20,7 @@ import pandas as pd
 from ragpipe.warehouse.tables import read_partition, replace_partition, table_exists, transaction, write_parquet
 
 # the tables with a row per answer, current state only (grade_history keeps the past)
-PER_ANSWER_SET_TABLES = ("answers", "grades", "scorecards", "failure_attribution")
+PER_ANSWER_SET_TABLES = ("answers", "grades", "scorecards", "scorecard_slices", "failure_attribution")
 
 
 def store_answer_sets(

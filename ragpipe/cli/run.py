@@ -261,11 +261,17 @@ def scorecard(
     config: str | None = typer.Option(None, help="only this configuration"),
     as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per pair"),
     wide: bool = typer.Option(False, "--wide", help="every column (the default fits 100 columns)"),
+    by: str | None = typer.Option(
+        None, "--by", help="counts per slice: question_type or kind (the `scorecard_slices` table)"
+    ),
 ) -> None:
     """The latest scorecards from the warehouse (read-only); warns when a pair was graded again since."""
     from ragpipe.evaluation.scorecard import stale_scorecards
     from ragpipe.warehouse.tables import connect
 
+    if by is not None:
+        print_slices(corpus, config, by, as_json)
+        return
     cards = read_scorecards(corpus, config)
     if cards:
         conn = connect(database_path(), read_only=True)
@@ -281,3 +287,40 @@ def scorecard(
         console.print("no scorecards yet: run `ragpipe run` first")
         raise typer.Exit(1)
     print_scorecards(cards, wide=wide)
+
+
+def print_slices(corpus: str | None, config: str | None, by: str, as_json: bool) -> None:
+    """The stored slices of the latest scorecards, one table per pair."""
+    from ragpipe.evaluation.slices import DIMENSIONS
+    from ragpipe.warehouse.nulls import records
+    from ragpipe.warehouse.sql import readonly_connection
+    from ragpipe.warehouse.tables import table_exists
+
+    if by not in DIMENSIONS:
+        console.print(f"--by takes {' or '.join(DIMENSIONS)}, not {by!r}", style="red")
+        raise typer.Exit(2)
+    with readonly_connection(database_path()) as conn:
+        if not table_exists(conn, "scorecard_slices"):
+            console.print("no slices yet: run `ragpipe run` (or `ragpipe regrade`) first", style="red")
+            raise typer.Exit(1)
+        frame = conn.execute(
+            "SELECT * FROM scorecard_slices WHERE slice_by = ? AND (? IS NULL OR corpus = ?) "
+            "AND (? IS NULL OR config = ?) ORDER BY corpus, config, answer_set, slice",
+            [by, corpus, corpus, config, config],
+        ).df()
+    rows = records(frame)
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, default=str))
+        return
+    if not rows:
+        console.print("no scorecards for that corpus and configuration: run `ragpipe run` first", style="red")
+        raise typer.Exit(1)
+    for (c, k), group in frame.groupby(["corpus", "config"], sort=True):
+        table = Table(title=f"{c}/{k} by {by}")
+        for column in ("answers", by, "c/p/w/u", "correct % [95%]", "declined", "wrong money"):
+            table.add_column(column, overflow="fold")
+        for r in records(group):
+            pct = "-" if r["overall_pct"] is None else f"{r['overall_pct']} [{r['low_pct']}, {r['high_pct']}]"
+            cpwu = f"{r['correct']}/{r['partial']}/{r['wrong']}/{r['ungradable']}"
+            table.add_row(r["answer_set"], r["slice"], cpwu, pct, str(r["declined"]), str(r["wrong_money"]))
+        console.print(table)

@@ -17,6 +17,7 @@ from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.evaluation.agreement import confusion_matrix, grader_class
 from ragpipe.evaluation.leaderboard import leaderboard
 from ragpipe.evaluation.scorecard import calibrated_columns, people_text, scorecards_for
+from ragpipe.evaluation.slices import slice_rows
 from ragpipe.grading.rules import Rules, parse_rules
 from ragpipe.history.delta import event_delta, grade_delta
 from ragpipe.history.record import answer_sha, grader_versions, stored_rules, verdicts_at
@@ -47,6 +48,7 @@ class Review:
     seed: int = 0
     versions: list[str] = field(default_factory=list)
     leaderboard: list[dict] = field(default_factory=list)  # every answer set of the pair, ranked
+    slices: list[dict] = field(default_factory=list)  # counts per question type and kind, per answer set
 
 
 def _grades(conn, corpus: str, config: str, grader: str | None) -> tuple[pd.DataFrame, str]:
@@ -128,7 +130,8 @@ def load_review(
                 f"it has: {', '.join(sorted(set(grades['answer_set'])))}"
             )
         grades, answers = grades[grades["answer_set"] == answer_set], answers[answers["answer_set"] == answer_set]
-    questions = read_partition(conn, "questions", {"corpus": corpus}).set_index("question_id")
+    question_rows = read_partition(conn, "questions", {"corpus": corpus})
+    questions = question_rows.set_index("question_id")
     chunks = _cited_pages(conn, corpus, config)
     attribution = _attributions(conn, corpus, config)
     by_answer = answers.set_index("answer_id")
@@ -222,6 +225,7 @@ def load_review(
         seed=seed,
         versions=versions,
         leaderboard=ranked if len(ranked) > 1 else [],
+        slices=records(slice_rows(grades, question_rows)),
     )
 
 

@@ -1,0 +1,94 @@
+"""Scorecards by slice: each answer set's verdicts counted per question type or per question kind, so a
+system that is good on figures and bad on yes/no questions says so.
+
+One row per (answer set, dimension, slice). The counts add up as the
+scorecard's do: total = correct + partial + wrong + ungradable, and the
+slices of one dimension sum to the set's total. A question with no type is
+the slice `(none)`. Accuracy is correct over the graded, with a Wilson 95%
+interval: a slice of 12 questions is a rough number, and the interval says
+how rough.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from scipy.stats import binomtest
+
+from ragpipe.grading.outcomes import WRONG_MONEY
+
+DIMENSIONS = ("question_type", "kind")
+NONE = "(none)"
+SLICE_COLUMNS = [
+    "corpus",
+    "config",
+    "answer_set",
+    "grader_version",
+    "slice_by",
+    "slice",
+    "total",
+    "graded",
+    "correct",
+    "partial",
+    "wrong",
+    "ungradable",
+    "overall_pct",
+    "low_pct",
+    "high_pct",
+    "declined",
+    "wrong_money",
+]
+
+
+def _wilson(correct: int, graded: int) -> tuple[float | None, float | None]:
+    if not graded:
+        return None, None
+    ci = binomtest(correct, graded).proportion_ci(method="wilson")
+    return round(100 * ci.low, 1), round(100 * ci.high, 1)
+
+
+def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSIONS) -> pd.DataFrame:
+    """Per (answer set, dimension, slice) counts of `grades` (one pair's), each question's type read from
+    `questions` (question_id, question_type); `kind` is the grades' own."""
+    types = questions.set_index("question_id")["question_type"] if len(questions) else pd.Series(dtype=object)
+    frame = grades.assign(question_type=grades["question_id"].map(types))
+    rows = []
+    for by in dimensions:
+        if by not in DIMENSIONS:
+            raise ValueError(f"slices are by {' or '.join(DIMENSIONS)}, not {by!r}")
+        values = frame[by].where(frame[by].notna() & (frame[by] != ""), NONE)
+        for (answer_set, value), g in frame.groupby([frame["answer_set"], values], sort=True):
+            verdicts = g["verdict"].value_counts()
+            counts = {v: int(verdicts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")}
+            graded = len(g) - counts["ungradable"]
+            low, high = _wilson(counts["correct"], graded)
+            first = g.iloc[0]
+            rows.append(
+                {
+                    "corpus": first["corpus"],
+                    "config": first["config"],
+                    "answer_set": answer_set,
+                    "grader_version": first["grader_version"],
+                    "slice_by": by,
+                    "slice": value,
+                    "total": len(g),
+                    "graded": graded,
+                    **counts,
+                    "overall_pct": round(100 * counts["correct"] / graded, 1) if graded else None,
+                    "low_pct": low,
+                    "high_pct": high,
+                    "declined": int(g["declined"].astype(bool).sum()),
+                    "wrong_money": int((g["failure"] == WRONG_MONEY).sum()),
+                }
+            )
+    rows.sort(key=lambda r: (r["answer_set"], list(dimensions).index(r["slice_by"]), r["slice"]))
+    return pd.DataFrame(rows, columns=SLICE_COLUMNS)
+
+
+def pair_slices(conn, corpus: str, config: str) -> pd.DataFrame:
+    """The slices of one (corpus, configuration)'s grades, from the warehouse."""
+    from ragpipe.warehouse.tables import read_partition
+
+    grades = read_partition(conn, "grades", {"corpus": corpus, "config": config})
+    if grades.empty:
+        return pd.DataFrame(columns=SLICE_COLUMNS)
+    return slice_rows(grades, read_partition(conn, "questions", {"corpus": corpus}))
