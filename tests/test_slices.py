@@ -37,7 +37,7 @@ def test_slices_add_up_and_say_how_rough_they_are():
         {"question_id": ["q0", "q1", "q2", "q3", "q4"], "question_type": ["money"] * 3 + ["", None]}
     )
     rows = slice_rows(_grades(), questions)
-    for by, group in rows.groupby("slice_by"):
+    for _, group in rows.groupby("slice_by"):
         assert group["total"].sum() == 6 and group["correct"].sum() == 3
         assert (group["total"] == group[["correct", "partial", "wrong", "ungradable"]].sum(axis=1)).all()
     types = rows[rows["slice_by"] == "question_type"].set_index("slice")
