@@ -9,6 +9,7 @@ from assets.versions import data_version
 from ragpipe.corpus.adapters import pdf_folder, read_corpus_questions
 from ragpipe.corpus.ingest import ingest_folder, stored_ingest
 from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.passages import locate_passages
 from ragpipe.corpus.preflight import CorpusRefused, check_corpus
 from ragpipe.corpus.questions import problems_frame, question_from_row, questions_frame
 from ragpipe.warehouse.nulls import records
@@ -102,7 +103,7 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
             ),
             group_name="corpus",
             kinds={"duckdb"},
-            deps=["documents", "failed_documents"],
+            deps=["documents", "failed_documents", "pages"],
         ),
         AssetSpec(
             "question_problems",
@@ -117,7 +118,8 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     partitions_def=corpus_partitions,
 )
 def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
-    """Read the corpus's questions through its adapter."""
+    """Read the corpus's questions through its adapter; a golden passage without a page is located in
+    the pages of its document (corpus/passages.py), so section qrels become page qrels."""
     corpus = context.partition_key
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:
@@ -127,7 +129,9 @@ def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
         loaded = read_corpus_questions(project.manifest(corpus), docs)
         if loaded.problems:  # the file changed since ingest checked it: still refused, nothing written
             raise CorpusRefused(corpus, loaded.problems)
-        frame = questions_frame(corpus, loaded.questions)
+        # a golden passage without a page (a benchmark's section) is located in its document's pages
+        located = locate_passages(loaded.questions, read_partition(conn, "pages", keys))
+        frame = questions_frame(corpus, located)
         problems = problems_frame(corpus, loaded.problems)
         path = store(conn, project.root, "questions", frame, keys)
         store(conn, project.root, "question_problems", problems, keys)

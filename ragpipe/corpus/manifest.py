@@ -65,13 +65,26 @@ class AnswerImport(BaseModel):
     path_env: str | None = Field(None, description="environment variable that overrides path")
 
 
+class Sample(BaseModel):
+    """How a corpus is drawn from a larger benchmark (the openragbench adapter): N golden papers whose
+    questions are asked, M distractor papers in the corpus but not asked about, K negative questions
+    about papers left out; seeded, so one seed is one corpus."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    golden: int = Field(20, ge=1, description="papers whose questions are asked (answerable)")
+    distractors: int = Field(10, ge=0, description="papers in the corpus that no question is about")
+    negatives: int = Field(20, ge=0, description="questions about papers left out of the corpus")
+    per_paper: int | None = Field(5, ge=1, description="questions asked per golden paper (None: all)")
+    seed: int = 0
+
+
 class CorpusManifest(BaseModel):
     """One corpus: its adapter, data folder and question set."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
-    adapter: Literal["demo", "folder", "financebench", "aragog"]
+    adapter: Literal["demo", "folder", "financebench", "aragog", "openragbench"]
     description: str = ""
     data_dir: str | None = Field(None, description="the corpus's data folder, relative to the manifest")
     data_dir_env: str | None = Field(None, description="environment variable that overrides data_dir")
@@ -80,6 +93,7 @@ class CorpusManifest(BaseModel):
     questions: str | None = Field(None, description="demo/folder adapters: questions file, relative to the manifest")
     config_overrides: dict[str, dict[str, Any]] = Field(default_factory=dict)
     imports: list[AnswerImport] = Field(default_factory=list)
+    sample: Sample | None = Field(None, description="openragbench adapter: the papers and questions drawn")
 
     # set by the loader, not the file
     manifest_path: Path | None = Field(None, exclude=True)

@@ -111,6 +111,11 @@ def gold_pages(question: Question, pages: pd.DataFrame) -> pd.DataFrame:
 
 
 def gold_texts(question: Question, pages: pd.DataFrame) -> list[GoldText]:
+    """Where a needle must be found: the golden pages (or documents) plus upstream evidence passages;
+    the passages alone when none has a page (a benchmark's golden section, narrower than its paper and
+    than the pages it lies on: a word elsewhere in the paper is no key to it)."""
+    if question.evidence and all(e.page is None for e in question.evidence):
+        return [GoldText(e.doc_id, None, e.text, "evidence") for e in question.evidence]
     units = [
         GoldText(d, int(p), t, "page")
         for d, p, t in zip(*(gold_pages(question, pages)[c] for c in ("doc_id", "page", "text")))

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragpipe.corpus.adapters import aragog, demo, financebench, folder
+from ragpipe.corpus.adapters import aragog, demo, financebench, folder, openragbench
 from ragpipe.corpus.manifest import CorpusManifest
 from ragpipe.corpus.questions import LoadedQuestions
 
-ADAPTERS = {"demo": demo, "folder": folder, "financebench": financebench, "aragog": aragog}
+ADAPTERS = {
+    "demo": demo,
+    "folder": folder,
+    "financebench": financebench,
+    "aragog": aragog,
+    "openragbench": openragbench,
+}
 
 
 class DataMissing(FileNotFoundError):
@@ -41,6 +47,8 @@ def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
     """The corpus's PDF folder (the demo's is generated under the warehouse first)."""
     if manifest.adapter == "demo":
         return demo.pdf_folder(manifest, warehouse)
+    if manifest.adapter == "openragbench":  # a drawn sample: links to the chosen PDFs under the warehouse
+        return openragbench.pdf_folder(manifest, data_dir(manifest), warehouse)
     return ADAPTERS[manifest.adapter].pdf_folder(manifest, data_dir(manifest))
 
 
