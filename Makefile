@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test chromium dev bench bench-quick clean lock
+.PHONY: run test chromium dev bench bench-quick clean lock docs
 
 # installs exactly the versions in requirements.lock (constraints): a fresh clone gets what the suite passed on
 $(BIN)/ragpipe: pyproject.toml requirements.lock
@@ -29,6 +29,14 @@ run: $(BIN)/ragpipe
 	$(BIN)/ragpipe run --corpus demo
 	$(BIN)/ragpipe run --corpus demo --config default --engine extractive --setting min_support=0.8 --answer-set extractive-strict
 	$(BIN)/ragpipe compare --corpus demo --config default --a extractive --b extractive-strict --limit 0
+
+# the docs' real-output blocks (<!-- output SOURCE: COMMAND -->) rewritten from the warehouse: after `make run` for
+# the demo's, and with FinanceBench's default pair when ../shared/data has it (tests check both: tests/doc_outputs.py)
+docs: run
+	$(BIN)/python -m tests.doc_outputs --source demo --write
+	if [ -d ../shared/data/financebench ]; then \
+	  $(BIN)/ragpipe run --corpus financebench --config default >/dev/null || true; \
+	  $(BIN)/python -m tests.doc_outputs --source financebench --write; fi
 
 # the house first (lint, format, layers: seconds), then the suite on every core (pytest-xdist, a file per
 # worker, the longest files first: tests/conftest.py); TEST_WORKERS=0 runs it in one process

@@ -16,6 +16,7 @@ import pytest
 
 from tests.commands import invoke
 from tests.conftest import ROOT
+from tests.doc_outputs import DOCS, blocks, stale
 
 README = (ROOT / "README.md").read_text()
 
@@ -56,6 +57,8 @@ def test_every_command_of_the_tour_runs_as_written_after_make_run(tmp_path):
     for command in make_run_commands(bin_dir):  # what `make run` does, in the test's warehouse
         setup = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         assert setup.returncode == 0, f"{command}\n{setup.stderr[-2000:]}"
+    stale_blocks = stale(blocks({"demo"}), env)  # the docs' real output, as the code prints it now
+    assert not stale_blocks, "\n\n".join(stale_blocks) + "\n(`make docs` rewrites them)"
     commands = tour_commands()
     assert any("regrade" in c for c in commands) and any(c.startswith(".venv/bin/ragpipe delta") for c in commands)
     outputs = []
@@ -78,3 +81,18 @@ def test_every_command_in_the_readmes_table_exists():
     for command in commands:
         shown = invoke(*command.split(), "--help")
         assert shown.exit_code == 0 and "Usage" in shown.output, f"ragpipe {command}: {shown.output[-500:]}"
+
+
+def test_real_output_blocks_name_a_source_and_a_ragpipe_command():
+    """Every fenced block after a `<!-- output SOURCE: COMMAND -->` marker is found; an unmarked block that
+    says it is real output is a block no test regenerates."""
+    found = blocks()
+    assert {b.source for b in found} == {"demo", "financebench"} and len(found) >= 6
+    assert all(b.command.startswith("ragpipe ") and b.expected.strip() for b in found)
+    for path in DOCS:
+        text = path.read_text()
+        for said in re.finditer(r"\(real output[^)]*\):\n\n", text):
+            follows = text[said.end() :]
+            assert follows.startswith("<!-- output "), (
+                f"{path.name}: {text[said.start() : said.end()]!r} is not regenerated"
+            )

@@ -31,6 +31,17 @@ def test_nine_pairs_nine_scorecards(warehouse):
             assert card["correct"] + card["partial"] + card["wrong"] + card["ungradable"] == card["total"]
 
 
+def test_the_docs_financebench_outputs_are_what_the_code_prints(warehouse):
+    import os
+
+    from tests.doc_outputs import blocks, stale
+
+    found = blocks({"financebench"})
+    assert found
+    diffs = stale(found, {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse)})
+    assert not diffs, "\n\n".join(diffs) + "\n(`make docs` rewrites them)"
+
+
 def test_corpus_stats_on_the_warehouse(warehouse):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         fb = corpus_stats(conn, "financebench")
