@@ -65,7 +65,12 @@ class ChatServer:
                 question = _question_of(body)
                 with server.lock:
                     server.requests.append(
-                        {"path": self.path, "question": question, "auth": self.headers.get("authorization")}
+                        {
+                            "path": self.path,
+                            "question": question,
+                            "auth": self.headers.get("authorization"),
+                            "body": body,
+                        }
                     )
                     server.in_flight += 1
                     server.max_in_flight = max(server.max_in_flight, server.in_flight)
@@ -126,10 +131,14 @@ class ChatServer:
                     payload = {
                         "answer": f"The answer to {body.get('question_id')} is in the lease.",
                         "citations": ["apartment-lease"],
+                        "usage": {"prompt_tokens": len(question.split()), "completion_tokens": 9},
                     }
                 else:
                     source = _first_source(body)
                     payload = {"choices": [{"message": {"role": "assistant", "content": f"{source} [1]"}}]}
+                    if action != "no-usage":  # what the server spent, as OpenAI-compatible servers say it
+                        prompt = sum(len(str(m.get("content", "")).split()) for m in body.get("messages", []))
+                        payload["usage"] = {"prompt_tokens": prompt, "completion_tokens": len(source.split()) + 1}
                 with server.lock:
                     server.served.append(question)
                 self._send(200, json.dumps(payload).encode())

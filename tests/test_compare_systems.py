@@ -241,38 +241,6 @@ def test_ragpipe_compare_and_the_review_compare_view_on_two_real_systems(two_sys
     assert len(order) == 31 and order == sorted(order, key=lambda f: f != "yes")  # the flips first
 
 
-def test_removing_an_answer_set_is_explicit_and_history_keeps_its_verdicts(two_systems):
-    warehouse, _, _ = two_systems
-    with duckdb.connect(str(warehouse / "ragpipe.duckdb")) as conn:
-        history = conn.execute(f"SELECT count(*) FROM grade_history WHERE answer_set = '{HTTP}'").fetchall()[0][0]
-        with pytest.raises(LookupError, match="holds no answer set 'nope'"):
-            remove_answer_set(conn, warehouse, "demo", "default", "nope")
-        removed = remove_answer_set(conn, warehouse, "demo", "default", HTTP)
-        assert removed["answers"] == 31 and removed["grades"] == 31
-        left = conn.execute("SELECT DISTINCT answer_set FROM answers").fetchall()
-        kept = conn.execute(f"SELECT count(*) FROM grade_history WHERE answer_set = '{HTTP}'").fetchall()[0][0]
-    assert left == [("extractive",)] and kept == history > 0
-    parquet = pd.read_parquet(warehouse / "parquet" / "answers" / "corpus=demo" / "config=default" / "data.parquet")
-    assert set(parquet["answer_set"]) == {"extractive"}
-
-
-def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_questions(tmp_path):
-    from ragpipe.answering.answer_sets import store_answer_sets
-    from ragpipe.answering.record import AnswerRecord
-
-    def answers(answer_set: str, questions: list[str]) -> pd.DataFrame:
-        return AnswerRecord.frame(
-            AnswerRecord("c", "k", answer_set, q, f"{answer_set}-{q}", f"{answer_set} says {q}") for q in questions
-        )
-
-    with duckdb.connect(str(tmp_path / "w.duckdb")) as conn:
-        store_answer_sets(conn, tmp_path, answers("a", ["q1", "q2"]), "c", "k", {"q1", "q2"})
-        pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1", "q2"]), "c", "k", {"q1", "q2"})
-        assert pruned == 0 and sorted(set(pair["answer_set"])) == ["a", "b"] and len(pair) == 4
-        pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1"]), "c", "k", {"q1"})  # q2 is gone
-    assert pruned == 1 and sorted(zip(pair["answer_set"], pair["question_id"])) == [("a", "q1"), ("b", "q1")]
-
-
 def test_the_leaderboard_ranks_every_system_of_the_pair_and_the_review_shows_it(two_systems, tmp_path):
     warehouse, _, _ = two_systems
     env = {"RAGPIPE_WAREHOUSE": str(warehouse), "PATH": "/usr/bin:/bin"}
@@ -320,3 +288,51 @@ def test_the_leaderboard_ranks_every_system_of_the_pair_and_the_review_shows_it(
     assert view.returncode == 0, view.stderr
     rows = __import__("re").findall(r'<tr data-system="([^"]+)"><td>(\d+)</td>', out.read_text())
     assert rows == [(r["system"], str(r["rank"])) for r in systems]
+
+
+def test_scorecards_sum_the_tokens_an_endpoint_reports(two_systems):
+    """The RAG service reports usage on every answer; the built-in engine reports none (n/a, never 0)."""
+    warehouse, _, _ = two_systems
+    sums = _rows(
+        warehouse,
+        "SELECT answer_set, count(prompt_tokens) AS reported, sum(prompt_tokens) AS p, sum(completion_tokens) AS c "
+        "FROM answers WHERE config = 'default' GROUP BY 1",
+    ).set_index("answer_set")
+    cards = _rows(warehouse, "SELECT * FROM scorecards WHERE config = 'default'").set_index("answer_set")
+    assert sums.loc[HTTP, "reported"] == 31 and sums.loc["extractive", "reported"] == 0
+    http = cards.loc[HTTP]
+    assert (http["usage_reported"], http["prompt_tokens"], http["completion_tokens"]) == tuple(sums.loc[HTTP])
+    assert cards.loc["extractive", "usage_reported"] == 0 and pd.isna(cards.loc["extractive", "prompt_tokens"])
+    assert http["total_latency_s"] > 0
+
+
+def test_removing_an_answer_set_is_explicit_and_history_keeps_its_verdicts(two_systems):
+    warehouse, _, _ = two_systems
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb")) as conn:
+        history = conn.execute(f"SELECT count(*) FROM grade_history WHERE answer_set = '{HTTP}'").fetchall()[0][0]
+        with pytest.raises(LookupError, match="holds no answer set 'nope'"):
+            remove_answer_set(conn, warehouse, "demo", "default", "nope")
+        removed = remove_answer_set(conn, warehouse, "demo", "default", HTTP)
+        assert removed["answers"] == 31 and removed["grades"] == 31
+        left = conn.execute("SELECT DISTINCT answer_set FROM answers").fetchall()
+        kept = conn.execute(f"SELECT count(*) FROM grade_history WHERE answer_set = '{HTTP}'").fetchall()[0][0]
+    assert left == [("extractive",)] and kept == history > 0
+    parquet = pd.read_parquet(warehouse / "parquet" / "answers" / "corpus=demo" / "config=default" / "data.parquet")
+    assert set(parquet["answer_set"]) == {"extractive"}
+
+
+def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_questions(tmp_path):
+    from ragpipe.answering.answer_sets import store_answer_sets
+    from ragpipe.answering.record import AnswerRecord
+
+    def answers(answer_set: str, questions: list[str]) -> pd.DataFrame:
+        return AnswerRecord.frame(
+            AnswerRecord("c", "k", answer_set, q, f"{answer_set}-{q}", f"{answer_set} says {q}") for q in questions
+        )
+
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as conn:
+        store_answer_sets(conn, tmp_path, answers("a", ["q1", "q2"]), "c", "k", {"q1", "q2"})
+        pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1", "q2"]), "c", "k", {"q1", "q2"})
+        assert pruned == 0 and sorted(set(pair["answer_set"])) == ["a", "b"] and len(pair) == 4
+        pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1"]), "c", "k", {"q1"})  # q2 is gone
+    assert pruned == 1 and sorted(zip(pair["answer_set"], pair["question_id"])) == [("a", "q1"), ("b", "q1")]

@@ -36,6 +36,24 @@ def test_chat_answer_with_citations_and_the_key_in_the_header(context, monkeypat
         and a.cited_chunks[0].startswith("apartment-lease#")
     )
     assert server.requests[0]["auth"] == "Bearer sk-test-header"
+    words = sum(len(str(m["content"]).split()) for m in server.requests[0]["body"]["messages"])
+    assert (a.prompt_tokens, a.completion_tokens) == (words, len(a.answer.split()))  # the server's usage, as sent
+
+
+def test_tokens_are_what_the_endpoint_reports_or_none():
+    from ragpipe.answering.engines.usage import usage_of
+
+    assert usage_of({"usage": {"prompt_tokens": 812, "completion_tokens": 0, "total_tokens": 812}}) == (812, 0)
+    for said in ({}, {"usage": None}, {"usage": {"prompt_tokens": "812"}}, {"usage": {"prompt_tokens": -1}}, []):
+        assert usage_of(said) == (None, None), said
+    assert usage_of({"usage": {"prompt_tokens": True, "completion_tokens": 4.0}}) == (None, None)
+
+
+def test_an_answer_without_usage_records_no_tokens(context, monkeypatch):
+    monkeypatch.setenv("RAGPIPE_TEST_KEY", "sk-test")
+    with ChatServer(default="no-usage") as server:
+        frame = answer_questions(openai(server), [Q], context, "demo", "t", "openai:test-model", {})
+    assert frame[["prompt_tokens", "completion_tokens"]].isna().all(axis=None)
 
 
 def test_500_429_and_a_dropped_connection_are_retried(context):
@@ -87,6 +105,7 @@ def test_http_service_contract(context):
         server.script = ["malformed"]
         frame = answer_questions(engine, [Q], context, "demo", "t", "http", {})
     assert a.answer == "The answer to rent is in the lease." and a.citations == ["apartment-lease"]
+    assert (a.prompt_tokens, a.completion_tokens) == (len(Q.text.split()), 9)
     assert server.requests[0]["question"] == Q.text
     assert "not JSON" in frame["error"].iloc[0]
 
@@ -147,7 +166,8 @@ def test_killed_run_resumes_without_losing_or_repeating_answers_and_never_stores
 def test_import_engine_reads_the_generic_format(context, tmp_path):
     path = tmp_path / "mine.jsonl"
     path.write_text(
-        '{"question_id": "rent", "answer": "Monthly rent is $2,150 [1].", "citations": ["apartment-lease"], "latency_ms": 812}\n'
+        '{"question_id": "rent", "answer": "Monthly rent is $2,150 [1].", "citations": ["apartment-lease"], "latency_ms": 812,'
+        ' "usage": {"prompt_tokens": 1500, "completion_tokens": 12}}\n'
         "not json\n"
     )
     engine = make_engine("import", {"path": str(path)})
@@ -157,6 +177,7 @@ def test_import_engine_reads_the_generic_format(context, tmp_path):
     rows = frame.set_index("question_id")
     assert rows.loc["rent", "answer"] == "Monthly rent is $2,150 [1]." and rows.loc["rent", "latency_ms"] == 812
     assert list(rows.loc["rent", "citations"]) == ["apartment-lease"] and engine.answer_set == "import:mine"
+    assert (rows.loc["rent", "prompt_tokens"], rows.loc["rent", "completion_tokens"]) == (1500, 12)
     assert "no answer for question 'other'" in rows.loc["other", "error"]
     assert [(p.line, p.field) for p in engine.problems] == [(2, "(line)")]
 

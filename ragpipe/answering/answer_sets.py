@@ -29,6 +29,8 @@ def store_answer_sets(
     """Make `frame`'s rows the rows of each answer set it holds, leave the pair's other sets as they are,
     except their answers to questions the corpus no longer has (`known` are the ones it has), which
     nothing can grade; returns (every answer of the pair now, its Parquet copy's path, answers pruned)."""
+    # token counts are whole numbers or NULL: typed so, whatever pandas made of a column with gaps
+    frame = frame.astype({c: "Int64" for c in ("prompt_tokens", "completion_tokens") if c in frame})
     for answer_set, rows in frame.groupby("answer_set", sort=True):
         replace_partition(conn, "answers", rows, {"corpus": corpus, "config": config, "answer_set": answer_set})
     orphans = [q for q in _question_ids(conn, corpus, config) if q not in known]

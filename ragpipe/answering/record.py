@@ -22,6 +22,8 @@ class AnswerRecord(Record):
     citations: list[str] = field(default_factory=list)  # document ids the answer cites
     cited_chunks: list[str] = field(default_factory=list)
     latency_ms: float | None = None
+    prompt_tokens: int | None = None  # as the endpoint reported them (usage), None where it did not
+    completion_tokens: int | None = None
     engine: str = ""
     engine_settings: str = "{}"  # JSON, keys sorted: what the answer depends on besides the question
     error: str | None = None  # the engine's failure, if it failed

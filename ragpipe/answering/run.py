@@ -97,6 +97,8 @@ def answer_questions(
                 citations=result.citations,
                 cited_chunks=result.cited_chunks,
                 latency_ms=round(latency, 3),
+                prompt_tokens=result.prompt_tokens,
+                completion_tokens=result.completion_tokens,
                 engine=engine.name,
                 engine_settings=recorded,
                 error=result.error,

@@ -44,6 +44,7 @@ SCORECARD_FIELDS = [
     ("answerable", "answerable"),
     ("honesty", "negatives declined"),
     ("median_latency_ms", "median ms"),
+    ("tokens", "tokens prompt/completion"),
     ("money", "ZERO-WRONG-MONEY"),
     ("retrieval", "R@k/hit@k"),
     ("misses", "miss r/g"),
@@ -121,6 +122,7 @@ def _shown(card: dict) -> dict:
         "cpwu": f"{c['correct']}/{c['partial']}/{c['wrong']}/{c.get('ungradable', 0)}",
         "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
         "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
+        "tokens": "-" if not c.get("usage_reported") else f"{c['prompt_tokens']}/{c['completion_tokens']}",
     }
 
 

@@ -48,6 +48,10 @@ SCORECARD_COLUMNS = [
     "ungradable",
     "errors",
     "median_latency_ms",
+    "total_latency_s",
+    "usage_reported",
+    "prompt_tokens",
+    "completion_tokens",
     "wrong_money",
     "money_bar",
     "blocked",
@@ -112,6 +116,8 @@ def build_scorecard(
         "ungradable": int(grades["ungradable"].sum()),
         "errors": int(grades["error"].notna().sum()),
         "median_latency_ms": round(float(statistics.median(latencies)), 3) if len(latencies) else None,
+        "total_latency_s": round(float(latencies.sum()) / 1000, 3) if len(latencies) else None,
+        **usage_totals(answers),
         "wrong_money": wrong_money,
         "money_bar": "PASS" if wrong_money == 0 else "FAIL",
         "blocked": wrong_money > 0 and not people_labelled(answers),  # this set alone; see money_bar.py
@@ -121,6 +127,17 @@ def build_scorecard(
         "grading_event": None,  # which grading of the pair these numbers come from (set from the ledger)
         "judged_as": _judged_as(answers),
     }
+
+
+def usage_totals(answers: pd.DataFrame) -> dict:
+    """Tokens the endpoint reported, summed over the answers that report them (`usage_reported` says how
+    many): None where no answer reported any, never 0, which would read as free."""
+    columns = ("prompt_tokens", "completion_tokens")
+    if not all(c in answers for c in columns):
+        return {"usage_reported": 0, **dict.fromkeys(columns)}
+    reported = answers[list(columns)].notna().any(axis=1)
+    sums = {c: int(answers.loc[reported, c].fillna(0).sum()) if reported.any() else None for c in columns}
+    return {"usage_reported": int(reported.sum()), **sums}
 
 
 def _judged_as(answers: pd.DataFrame) -> str:
@@ -252,7 +269,9 @@ def scorecard_markdown(card: dict) -> str:
         f"({card['answerable_pct']}%) |",
         f"| honesty (negatives declined) | {card['negatives_declined']} of {card['negatives_total']} |",
         f"| ambiguous correct | {card['ambiguous_correct']} of {card['ambiguous_total']} |",
-        f"| median latency | {card['median_latency_ms']} ms |",
+        f"| median latency (total) | {card['median_latency_ms']} ms ({card.get('total_latency_s')} s) |",
+        f"| tokens, prompt / completion (answers reporting them) | {card.get('prompt_tokens')} / "
+        f"{card.get('completion_tokens')} ({card.get('usage_reported', 0)}) |",
         f"| ZERO-WRONG-MONEY | {money_bar_text(card)} |",
         f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
         f"| question rows refused | {card['question_problems']} |",

@@ -26,6 +26,8 @@ class EngineAnswer(BaseModel):
     cited_chunks: list[str] = Field(default_factory=list)
     error: str | None = None
     latency_ms: float | None = Field(None, description="as reported by an imported answer; otherwise measured")
+    prompt_tokens: int | None = Field(None, description="as the endpoint reports them (usage), else None")
+    completion_tokens: int | None = None
 
 
 @dataclass

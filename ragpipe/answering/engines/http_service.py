@@ -1,7 +1,8 @@
 """An external RAG service that retrieves for itself.
 
 Contract: POST {"question_id": "...", "question": "..."} to the configured URL;
-the service answers 200 with {"answer": "...", "citations": ["doc-id", ...]}.
+the service answers 200 with {"answer": "...", "citations": ["doc-id", ...]}, and may add
+{"usage": {"prompt_tokens": N, "completion_tokens": M}} for what its model spent.
 Failures are retried like the chat engine's; a body without `answer` is an
 error with the raw body kept.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
 from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, body_text, engine_client, post_json
+from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
 
 
@@ -40,4 +42,10 @@ class HttpServiceEngine:
         citations = body.get("citations") or []
         if not isinstance(citations, list):
             raise EngineFailure("malformed response: `citations` is not a list", body_text(body))
-        return EngineAnswer(answer=body["answer"], citations=[str(c) for c in citations])
+        prompt, completion = usage_of(body)
+        return EngineAnswer(
+            answer=body["answer"],
+            citations=[str(c) for c in citations],
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+        )

@@ -1,5 +1,6 @@
 """Answers someone else produced, from a JSONL file: one line per answer,
-`{"question_id", "answer", "citations", "latency_ms"}`. A question the file
+`{"question_id", "answer", "citations", "latency_ms", "usage"}` (usage: {"prompt_tokens",
+"completion_tokens"}, as the system reported them). A question the file
 does not answer gets an error row, not a silent gap."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
 from ragpipe.answering.engines.retrying import EngineFailure
+from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
@@ -37,4 +39,6 @@ class ImportEngine:
             answer=row["answer"],
             citations=[str(c) for c in row.get("citations") or []],
             latency_ms=float(latency) if isinstance(latency, (int, float)) else None,
+            prompt_tokens=usage_of(row)[0],
+            completion_tokens=usage_of(row)[1],
         )

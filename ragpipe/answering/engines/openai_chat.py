@@ -15,6 +15,7 @@ import re
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
 from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, body_text, engine_client, post_json
 from ragpipe.answering.engines.secrets import KeyRefused, checked_key, redact, secrets_of
+from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
 
 SYSTEM = (
@@ -110,4 +111,11 @@ class OpenAIChatEngine:
         for n in numbers:
             if sources[n - 1][1] not in docs:
                 docs.append(sources[n - 1][1])
-        return EngineAnswer(answer=content, citations=docs, cited_chunks=[sources[n - 1][0] for n in numbers])
+        prompt, completion = usage_of(body)
+        return EngineAnswer(
+            answer=content,
+            citations=docs,
+            cited_chunks=[sources[n - 1][0] for n in numbers],
+            prompt_tokens=prompt,
+            completion_tokens=completion,
+        )
