@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test chromium dev bench bench-quick clean lock docs
+.PHONY: run test chromium services cluster dev bench bench-quick clean lock docs
 
 # installs exactly the versions in requirements.lock (constraints): a fresh clone gets what the suite passed on
 $(BIN)/ragpipe: pyproject.toml requirements.lock
@@ -30,6 +30,20 @@ run: $(BIN)/ragpipe
 	$(BIN)/ragpipe run --corpus demo --config default --engine extractive --setting min_support=0.8 --answer-set extractive-strict
 	$(BIN)/ragpipe compare --corpus demo --config default --a extractive --b extractive-strict --limit 0
 
+# PostgreSQL and Redis from Debian's packages, for the distributed tests and `make cluster` (docs/deploy.md);
+# without them those tests skip, saying why
+services:
+	@{ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && command -v redis-server >/dev/null 2>&1; } || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo "sudo -n" ); \
+	  ( $$SUDO apt-get install -y --no-install-recommends postgresql redis-server || \
+	    { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends postgresql redis-server; } ) >/dev/null 2>&1 \
+	  || echo "postgresql and redis-server could not be installed here: the distributed tests will skip"; }
+
+# a cluster on this machine: PostgreSQL, Redis, two shard workers and the warehouse host's worker; it prints
+# the variables to export in another terminal (then `make dev`, `ragpipe run --executor celery`)
+cluster: $(BIN)/ragpipe services
+	$(BIN)/python -m assets.cluster
+
 # the docs' real-output blocks (<!-- output SOURCE: COMMAND -->) rewritten from the warehouse: after `make run` for
 # the demo's, and with FinanceBench's default pair when ../shared/data has it (tests check both: tests/doc_outputs.py)
 docs: run
@@ -41,7 +55,7 @@ docs: run
 # the house first (lint, format, layers: seconds), then the suite on every core (pytest-xdist, a file per
 # worker, the longest files first: tests/conftest.py); TEST_WORKERS=0 runs it in one process
 TEST_WORKERS ?= auto
-test: $(BIN)/ragpipe chromium
+test: $(BIN)/ragpipe chromium services
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
@@ -72,6 +86,7 @@ bench-quick: $(BIN)/ragpipe
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
+	$(BIN)/python -m assets.instance  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (docs/deploy.md)
 	$(BIN)/dagster dev -w workspace.yaml -h 127.0.0.1  # localhost only
 
 clean:

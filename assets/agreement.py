@@ -4,6 +4,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
+from assets.queues import ON_WAREHOUSE_HOST
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
 from ragpipe.evaluation.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
@@ -12,6 +13,7 @@ from ragpipe.warehouse.tables import read_partition, store
 
 
 @asset(
+    op_tags=ON_WAREHOUSE_HOST,
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},

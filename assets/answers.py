@@ -24,12 +24,13 @@ from dagster_duckdb import DuckDBResource
 
 from assets.liveness import run_is_live
 from assets.partitions import pair_of, pair_partitions
+from assets.queues import ON_WAREHOUSE_HOST, ran_on
 from assets.resources import Project
 from assets.versions import data_version
 from ragpipe.answering.answer_sets import store_answer_sets
 from ragpipe.answering.engines import RetrievalContext
 from ragpipe.answering.imports import import_answers
-from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers
+from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers, logged_in_file
 from ragpipe.answering.progress import progress_reporter
 from ragpipe.answering.run import answer_questions
 from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
@@ -40,7 +41,7 @@ from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import parquet_path, read_partition, write_parquet
 
 
-@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
+@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict), tags=ON_WAREHOUSE_HOST)
 def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
     """Absorb earlier shard logs, then hand each shard its questions (Parquet) and its already-logged answers."""
     corpus, config = pair_of(context.partition_key)
@@ -68,9 +69,9 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
     chunk_rows = read(parquet_path(project.root, "chunks", {"corpus": corpus, "config": config})).set_index("chunk_id")
     retrieval = RetrievalContext(ChunkIndex.load(project.index_dir(corpus, config)), chunk_rows, system.knobs.top_k)
     qs = [question_from_row(r) for r in records(read(shard["questions"]))]
-    log = FileLog(
-        log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl", system.settings_key
-    )
+    log_path = log_dir(project.root, corpus, config) / f"{context.run_id}-{shard['shard']}.jsonl"
+    done = {**shard["done"], **logged_in_file(log_path, system.settings_key)}  # a redelivered step resumes
+    log = FileLog(log_path, system.settings_key)
     try:
         frame = answer_questions(
             system.engine,
@@ -84,16 +85,17 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
                 context.log, f"{system.answer_set} shard {shard['shard']}", project.progress_bar
             ),
             concurrency=system.knobs.concurrency,
-            done=shard["done"],
+            done=done,
             on_answer=log,
         )
     finally:
         log.close()
     path = write(frame, Path(shard["questions"]).with_name(f"answers-{shard['shard']}.parquet"))
-    return {"path": path, "asked": len(qs) - len(shard["done"]), "resumed": len(shard["done"])}
+    context.add_output_metadata(ran_on())
+    return {"path": path, "asked": len(qs) - len(done), "resumed": len(done)}
 
 
-@op
+@op(tags=ON_WAREHOUSE_HOST)
 def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[dict]) -> Output:
     """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets, each
     replacing its own answer set's rows; the pair's other answer sets are left as they are."""

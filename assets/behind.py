@@ -23,6 +23,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.grades import grades
+from assets.queues import ON_WAREHOUSE_HOST
 from assets.resources import Project
 from assets.scorecards import scorecards
 from ragpipe.history.behind import Behind, behind
@@ -42,7 +43,9 @@ def _result(finding: Behind) -> AssetCheckResult:
     )
 
 
-@asset_check(asset=grades, name=CHECK, blocking=False, description=DESCRIBED.format(table="grades"))
+@asset_check(
+    op_tags=ON_WAREHOUSE_HOST, asset=grades, name=CHECK, blocking=False, description=DESCRIBED.format(table="grades")
+)
 def grades_by_current_grader(
     context: AssetCheckExecutionContext, duckdb: DuckDBResource, project: Project
 ) -> AssetCheckResult:
@@ -50,7 +53,13 @@ def grades_by_current_grader(
         return _result(behind(conn, "grades", project.rules().version))
 
 
-@asset_check(asset=scorecards, name=CHECK, blocking=False, description=DESCRIBED.format(table="scorecards"))
+@asset_check(
+    op_tags=ON_WAREHOUSE_HOST,
+    asset=scorecards,
+    name=CHECK,
+    blocking=False,
+    description=DESCRIBED.format(table="scorecards"),
+)
 def scorecards_by_current_grader(
     context: AssetCheckExecutionContext, duckdb: DuckDBResource, project: Project
 ) -> AssetCheckResult:

@@ -3,7 +3,7 @@
 from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
 
 from assets import agreement, answers, behind, corpus, delta, grades, index, review, scorecards
-from assets.jobs import pair_in_processes, regrade_in_processes
+from assets.jobs import pair_in_processes, pair_on_celery, regrade_in_processes, regrade_on_celery
 from assets.resources import default_resources
 
 _modules = [corpus, index, answers, grades, scorecards, behind, agreement, delta, review]
@@ -11,7 +11,7 @@ _modules = [corpus, index, answers, grades, scorecards, behind, agreement, delta
 defs = Definitions(
     assets=load_assets_from_modules(_modules),
     asset_checks=load_asset_checks_from_modules(_modules),
-    jobs=[pair_in_processes, regrade_in_processes],
+    jobs=[pair_in_processes, regrade_in_processes, pair_on_celery, regrade_on_celery],
     sensors=[behind.grader_watch],
     resources=default_resources(),
     executor=in_process_executor,  # one DuckDB writer at a time
@@ -25,3 +25,11 @@ def pair_in_processes_job():
 
 def regrade_in_processes_job():
     return defs.resolve_job_def("regrade_in_processes")
+
+
+def pair_on_celery_job():
+    return defs.resolve_job_def("pair_on_celery")
+
+
+def regrade_on_celery_job():
+    return defs.resolve_job_def("regrade_on_celery")

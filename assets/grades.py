@@ -23,6 +23,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.liveness import run_is_live
 from assets.partitions import pair_of, pair_partitions
+from assets.queues import ON_WAREHOUSE_HOST, ran_on
 from assets.resources import Project
 from assets.versions import GRADER_VERSION, data_version
 from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
@@ -32,7 +33,7 @@ from ragpipe.history.record import store_grading
 from ragpipe.warehouse.tables import read_partition
 
 
-@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict))
+@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict), tags=ON_WAREHOUSE_HOST)
 def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
     """Export the pair's answers, cut by question-id hash, with its questions and needles, as Parquet."""
     corpus, config = pair_of(context.partition_key)
@@ -54,10 +55,11 @@ def grade_shard(context: OpExecutionContext, project: Project, shard: dict) -> s
     frame = grade_answers(
         read(shard["answers"]), read(folder / "questions.parquet"), read(folder / "needles.parquet"), project.rules()
     )
+    context.add_output_metadata(ran_on())
     return write(frame, folder / f"grades-{shard['shard']}.parquet")
 
 
-@op
+@op(tags=ON_WAREHOUSE_HOST)
 def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[str]) -> Output:
     """The one writer: the shards' grades, in one process's order, into DuckDB, Parquet and grade_history."""
     corpus, config = pair_of(context.partition_key)
@@ -111,6 +113,7 @@ def grades(answers, questions, needles):
 
 
 @asset_check(
+    op_tags=ON_WAREHOUSE_HOST,
     asset=grades,
     blocking=False,
     description="ZERO-WRONG-MONEY: no answer may assert a wrong money figure. Per system: a failing answer set's "

@@ -4,6 +4,7 @@ from dagster import AssetExecutionContext, DataVersion, MaterializeResult, Metad
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
+from assets.queues import ON_WAREHOUSE_HOST
 from assets.resources import Project
 from assets.versions import data_version
 from ragpipe.corpus.questions import question_from_row
@@ -15,7 +16,9 @@ from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import parquet_path, read_partition, store, table_exists
 
 
-@asset(partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb"}, deps=["pages"])
+@asset(
+    op_tags=ON_WAREHOUSE_HOST, partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb"}, deps=["pages"]
+)
 def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Overlapping chunks of whole lines, each with its document and page span (chunk_size/overlap in words)."""
     corpus, config = pair_of(context.partition_key)
@@ -48,7 +51,13 @@ def chunks(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     )
 
 
-@asset(partitions_def=pair_partitions, group_name="retrieval", kinds={"duckdb", "bm25"}, deps=["chunks"])
+@asset(
+    op_tags=ON_WAREHOUSE_HOST,
+    partitions_def=pair_partitions,
+    group_name="retrieval",
+    kinds={"duckdb", "bm25"},
+    deps=["chunks"],
+)
 def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """A BM25 index (bm25s, Lucene idf, k1=1.5, b=0.75) over the pair's chunks, saved beside the warehouse;
     copied from another configuration of the corpus that cut the same chunks, when one did."""
@@ -80,6 +89,7 @@ def chunk_index(context: AssetExecutionContext, duckdb: DuckDBResource, project:
 
 
 @asset(
+    op_tags=ON_WAREHOUSE_HOST,
     partitions_def=pair_partitions,
     group_name="retrieval",
     kinds={"duckdb"},

@@ -3,13 +3,14 @@
 The default executor runs everything in one process, which is fastest for a
 small corpus. The `*_in_processes` jobs use Dagster's multiprocess executor:
 answer and grade shards (`RAGPIPE_SHARDS`) run side by side, each writing
-Parquet, while DuckDB steps wait for the one writer's lock. On a cluster the
-same jobs run with `k8s_job_executor` or `celery_executor` (see the README).
+Parquet, while DuckDB steps wait for the one writer's lock. The `*_on_celery`
+jobs run the same steps on Celery workers (docs/deploy.md).
 """
 
 import os
 
 from dagster import AssetSelection, define_asset_job, multiprocess_executor
+from dagster_celery import celery_executor
 
 CORPUS_ASSETS = AssetSelection.assets(
     "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
@@ -49,4 +50,19 @@ regrade_in_processes = define_asset_job(
     selection=REGRADE_ASSETS,
     executor_def=_processes,
     description="Grades to deltas for one (corpus, configuration), grade shards in parallel processes.",
+)
+
+# the same steps on Celery workers (docs/deploy.md): shard steps on any worker, the steps that open
+# DuckDB on the warehouse host's queue (assets/queues.py); broker and settings come as run config
+pair_on_celery = define_asset_job(
+    "pair_on_celery",
+    selection=PAIR_ASSETS,
+    executor_def=celery_executor,
+    description="Chunks to scorecards for one (corpus, configuration), its steps on Celery workers.",
+)
+regrade_on_celery = define_asset_job(
+    "regrade_on_celery",
+    selection=REGRADE_ASSETS,
+    executor_def=celery_executor,
+    description="Grades to deltas for one (corpus, configuration), its steps on Celery workers.",
 )

@@ -15,24 +15,57 @@ from pathlib import Path
 from dagster import DagsterInstance
 from filelock import FileLock
 
+from assets.instance import write_instance_yaml
 from assets.resources import default_resources
-from assets.runner import busy_in, failed_money_checks, failure_in, regrade_pair, run_corpus, run_corpus_stages
+from assets.runner import (
+    busy_in,
+    failed_money_checks,
+    failure_in,
+    regrade_pair,
+    run_corpus,
+    run_corpus_stages,
+    run_failures,
+)
+from assets.service_errors import down_in_error_info, down_in_exception
 from ragpipe.cli.orchestrator import Outcome, RunSettings
 from ragpipe.warehouse.settings import warehouse_dir
 
 
 def dagster_instance() -> DagsterInstance:
-    """The instance at $DAGSTER_HOME. Opened under a lock in that folder: two commands starting at
-    once on a new home would otherwise both create its SQLite schema and one would fail."""
+    """The instance at $DAGSTER_HOME, its dagster.yaml written from the environment first. Opened under
+    a lock in that folder: two commands starting at once on a new home would otherwise both create its
+    SQLite schema and one would fail."""
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home")))
     home.mkdir(parents=True, exist_ok=True)
+    if os.environ.get("RAGPIPE_POSTGRES_URL"):
+        quiet_storage_retries()
     with FileLock(str(home / ".init.lock")):
-        config = home / "dagster.yaml"
-        if not config.exists():
-            config.write_text(
-                "telemetry:\n  enabled: false  # this machine reaches no network but package registries\n"
-            )
+        write_instance_yaml(home)  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (assets/instance.py)
         return DagsterInstance.get()
+
+
+def quiet_storage_retries() -> None:
+    """dagster-postgres says each reconnection attempt on the root logger ("Retrying failed database
+    connection"); if they all fail, ragpipe says so in one line (assets/service_errors.py)."""
+    import logging
+    import sys
+
+    logging.getLogger().addFilter(lambda record: not record.getMessage().startswith("Retrying failed database"))
+    if not isinstance(sys.stderr, _WithoutLines):  # and Dagster writes its lost event log lines to stderr
+        sys.stderr = _WithoutLines(sys.stderr, ("Exception while writing logger call to event log",))
+
+
+class _WithoutLines:
+    """A text stream that drops the writes starting with one of `prefixes`, and passes on the rest."""
+
+    def __init__(self, stream, prefixes: tuple[str, ...]):
+        self._stream, self._prefixes = stream, prefixes
+
+    def write(self, text: str) -> int:
+        return len(text) if text.startswith(self._prefixes) else self._stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def project_config(settings: RunSettings) -> dict:
@@ -67,16 +100,26 @@ class DagsterOrchestrator:
 
     def materialize(self, corpus: str, configs: list[str], settings: RunSettings) -> Outcome:
         resources = default_resources(**project_config(settings))
-        return outcome_of(
-            run_corpus(
+        try:
+            results = run_corpus(
                 corpus,
                 configs,
                 instance=self.instance,
                 resources=resources,
                 in_processes=settings.in_processes,
+                on_celery=settings.on_celery,
                 project=project_config(settings),
             )
-        )
+        except Exception as exc:  # PostgreSQL gone: Dagster's storage raises out of the run
+            down = down_in_exception(exc)
+            if down is None:
+                raise
+            raise down from None
+        for error in run_failures(results):  # Redis gone: the run fails, its event says why
+            down = down_in_error_info(error)
+            if down is not None:
+                raise down
+        return outcome_of(results)
 
     def materialize_corpus_stages(self, corpus: str) -> Outcome:
         return outcome_of([run_corpus_stages(corpus, instance=self.instance)])

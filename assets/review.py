@@ -6,6 +6,7 @@ from dagster import AssetExecutionContext, DataVersion, MaterializeResult, Metad
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import pair_of, pair_partitions
+from assets.queues import ON_WAREHOUSE_HOST
 from assets.resources import Project
 from assets.versions import GRADER_VERSION
 from ragpipe.review.data import load_review
@@ -13,6 +14,7 @@ from ragpipe.review.render import write_report
 
 
 @asset(
+    op_tags=ON_WAREHOUSE_HOST,
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"html"},

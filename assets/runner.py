@@ -8,10 +8,18 @@ from __future__ import annotations
 
 import os
 import socket
+import sys
+import warnings
 
 from dagster import DagsterInstance, execute_job, materialize, reconstructable
 
-from assets.definitions import defs, pair_in_processes_job, regrade_in_processes_job
+from assets.definitions import (
+    defs,
+    pair_in_processes_job,
+    pair_on_celery_job,
+    regrade_in_processes_job,
+    regrade_on_celery_job,
+)
 from assets.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
 from assets.liveness import HOST_TAG, PID_TAG
 from assets.partitions import CONFIGS, pair_key, pair_partitions
@@ -52,6 +60,7 @@ def run_corpus(
     instance: DagsterInstance | None = None,
     resources: dict | None = None,
     in_processes: bool = False,
+    on_celery: bool = False,
     project: dict | None = None,
 ) -> list:
     """Materialize everything for `corpus` and each configuration; returns the run results.
@@ -60,6 +69,9 @@ def run_corpus(
     resources = resources or default_resources()
     results = [run_corpus_stages(corpus, instance, resources)]
     for config in configs or CONFIGS:
+        if on_celery:
+            results.append(run_pair_on_celery(corpus, config, instance, project=project))
+            continue
         if in_processes:
             results.append(run_pair_in_processes(corpus, config, instance, project=project))
             continue
@@ -123,6 +135,16 @@ def failure_in(results: list) -> str | None:
     return None
 
 
+def run_failures(results: list):
+    """The error of each failed run (not a step's: the run's own, as when its executor lost its broker)."""
+    from dagster import DagsterEventType
+
+    for result in results:
+        for event in result.all_events:
+            if event.event_type == DagsterEventType.RUN_FAILURE and event.event_specific_data is not None:
+                yield event.event_specific_data.error
+
+
 def failed_money_checks(results: list) -> list[dict]:
     """The ZERO-WRONG-MONEY evaluations that failed in these runs, with their metadata."""
     failed = []
@@ -162,6 +184,46 @@ def run_pair_in_processes(
         )
     finally:
         _stop_forkserver()
+
+
+def run_pair_on_celery(
+    corpus: str, config: str, instance: DagsterInstance, regrade_only: bool = False, project: dict | None = None
+):
+    """One pair's stages on Celery workers (assets/celery.py, docs/deploy.md): this process plans and
+    waits; workers run the steps and report to the instance, which must be one they reach too
+    (PostgreSQL, RAGPIPE_POSTGRES_URL)."""
+    from assets.celery import executor_config
+
+    job = regrade_on_celery_job if regrade_only else pair_on_celery_job
+    # the terminal gets ragpipe's one line on failure, not the run's error log (it stays in the run's history)
+    quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+    run_config = {**quiet, "execution": {"config": executor_config()}}
+    _quiet_celery_teardown()
+    # dagster-celery makes its task once per step submitted; Celery warns each time after the first
+    warnings.filterwarnings("ignore", message="Task name 'execute_plan' is already registered")
+    if project:
+        run_config["resources"] = {"project": {"config": _project_config(project)}}
+    return execute_job(
+        reconstructable(job),
+        instance=instance,
+        run_config=run_config,
+        tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
+    )
+
+
+def _quiet_celery_teardown() -> None:
+    """Celery's pending results, collected at exit after Redis went away, print "Exception ignored in
+    AsyncResult.__del__" tracebacks; the failure itself has been said in one line."""
+    previous = sys.unraisablehook
+    if getattr(previous, "ragpipe_quiet", False):
+        return
+
+    def hook(unraisable) -> None:
+        if not str(getattr(unraisable.object, "__module__", "")).startswith("celery"):
+            previous(unraisable)
+
+    hook.ragpipe_quiet = True
+    sys.unraisablehook = hook
 
 
 def _stop_forkserver() -> None:

@@ -80,3 +80,16 @@ def absorb_file_logs(conn: duckdb.DuckDBPyConnection, folder: Path) -> int:
             added += append_new_rows(conn, TABLE, frame, ["answer_id", "settings_key", "logged_at"])
         path.unlink()
     return added
+
+
+def logged_in_file(path: Path, settings_key: str) -> dict[str, dict]:
+    """question id -> a successful answer already in one shard's log file: a step run again on the same
+    shard of the same run (a Celery task redelivered after its worker was killed) asks only the rest."""
+    if not path.is_file():
+        return {}
+    rows = [row for _, row in read_jsonl(path, [])]
+    return {
+        r["question_id"]: {k: v for k, v in r.items() if k not in ("settings_key", "logged_at")}
+        for r in rows
+        if r.get("settings_key") == settings_key and r.get("error") is None
+    }

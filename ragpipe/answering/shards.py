@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ragpipe.warehouse.tables import write_parquet_file
@@ -44,10 +45,14 @@ def read(path: str | Path) -> pd.DataFrame:
 
 
 def consolidate(paths: list[str], sort_by: list[str]) -> pd.DataFrame:
-    """The union of the shard outputs, in the order one process would have produced."""
-    frames = [read(p) for p in sorted(paths)]
-    frames = [f for f in frames if len(f)] or frames[:1]
-    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    """The union of the shard outputs, in the order one process would have produced, with the column
+    types one table of all the rows would have: Arrow promotes a shard's all-null column to its
+    siblings' type, so four shards store the same bytes as one (pandas' concat made such a column
+    `object` where one shard made it `str`)."""
+    tables = [pq.read_table(p) for p in sorted(paths)]
+    if not tables:
+        return pd.DataFrame()
+    frame = pa.concat_tables(tables, promote_options="permissive").to_pandas()
     return frame.sort_values(sort_by, kind="stable").reset_index(drop=True) if len(frame) else frame
 
 

@@ -44,7 +44,7 @@ SCORECARD_FIELDS = [
     ("answerable", "answerable"),
     ("honesty", "negatives declined"),
     ("median_latency_ms", "median ms"),
-    ("tokens", "tokens prompt/completion"),
+    ("tokens", "tokens p/c"),
     ("money", "ZERO-WRONG-MONEY"),
     ("retrieval", "R@k/hit@k"),
     ("misses", "miss r/g"),
@@ -132,7 +132,8 @@ def print_scorecards(cards: list[dict], wide: bool = False) -> None:
     if wide:
         table = _table("ragpipe scorecards", SCORECARD_FIELDS, cards, wrap=False)
         natural = Measurement.get(console, console.options.update(width=10_000), table).maximum
-        console.print(table, width=natural, crop=False)
+        # rich caps print(width=) at the console's width (200 in a pipe): a console as wide as the table
+        Console(width=natural, markup=False, file=console.file).print(table, crop=False)
         return
     width = min(console.width, NARROW_WIDTH)
     pairs = dict.fromkeys((c["corpus"], c["config"]) for c in cards)

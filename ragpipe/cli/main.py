@@ -16,7 +16,7 @@ from ragpipe.cli import grading, labels, ledger, sql  # noqa: F401
 
 # isort: on
 from ragpipe.cli.app import app, console
-from ragpipe.cli.orchestrator import Orchestrator, set_command, use
+from ragpipe.cli.orchestrator import Orchestrator, ServiceUnavailable, set_command, use
 from ragpipe.warehouse.lock import (
     SettingRefused,
     WarehouseBusy,
@@ -28,7 +28,7 @@ from ragpipe.warehouse.settings import database_path
 
 # what a command refuses with, said in one line (exit 1; a busy warehouse exits 3); with those of the
 # manifests, names and rules, imported when an error is looked at (a command that works never loads them)
-REFUSALS = (SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwritable)
+REFUSALS = (SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwritable, ServiceUnavailable)
 
 
 def refusal_in(exc: BaseException) -> Exception | None:

@@ -21,6 +21,7 @@ class RunSettings:
     engine_override: dict | None = None  # {"engine", "settings", "concurrency"}; names a key's variable, never a key
     progress_bar: bool = False  # a rich bar for answering, on the terminal that started it
     in_processes: bool = False  # each pair's steps in worker processes, shards side by side
+    on_celery: bool = False  # each pair's steps on Celery workers (docs/deploy.md)
 
     def __post_init__(self) -> None:
         if not isinstance(self.shards, int) or self.shards < 1:
@@ -55,6 +56,10 @@ class Orchestrator(Protocol):
 
     def regrade(self, corpus: str, config: str) -> Outcome:
         """Grades and everything downstream of one pair, from its stored answers."""
+
+
+class ServiceUnavailable(RuntimeError):
+    """A server a distributed run depends on (PostgreSQL, Redis) stopped answering: said in one line."""
 
 
 COMMAND_TAG = "ragpipe/command"  # on every run a command starts: which one, shown in the UI's run list

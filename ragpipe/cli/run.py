@@ -107,6 +107,11 @@ def run(
     processes: bool = typer.Option(
         False, "--processes", help="run each pair's steps, shards side by side, in worker processes"
     ),
+    executor: str = typer.Option(
+        "in-process",
+        "--executor",
+        help="in-process, processes (= --processes), or celery: steps on Celery workers (docs/deploy.md)",
+    ),
     engine_settings: list[str] = typer.Option(
         None, "--setting", help="with --engine: an engine setting KEY=VALUE (repeatable), e.g. min_support=0.3"
     ),
@@ -123,7 +128,11 @@ def run(
     from ragpipe.corpus.adapters import data_available
     from ragpipe.corpus.manifest import list_corpora, load_configs
 
-    settings = RunSettings(shards=shards or 1, in_processes=processes)
+    if executor not in ("in-process", "processes", "celery"):
+        raise typer.BadParameter(f"--executor takes in-process, processes or celery, not {executor!r}")
+    settings = RunSettings(
+        shards=shards or 1, in_processes=processes or executor == "processes", on_celery=executor == "celery"
+    )
     if engine:
         override = _engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file)
         override["settings"].update(_parse_settings(engine_settings or []))

@@ -58,6 +58,7 @@ VERDICT_MODULES = (
     "corpus/adapters/folder.py",
     "corpus/adapters/financebench.py",
     "corpus/adapters/aragog.py",
+    "corpus/adapters/openragbench.py",
 )
 
 
