@@ -76,6 +76,7 @@ bench: $(BIN)/ragpipe
 	$(BIN)/python bench/regrade.py
 	$(BIN)/python bench/review_markup.py
 	$(BIN)/python bench/step_start.py
+	$(BIN)/python bench/cluster.py
 
 bench-quick: $(BIN)/ragpipe
 	$(BIN)/python bench/ingest.py --quick
@@ -83,6 +84,7 @@ bench-quick: $(BIN)/ragpipe
 	$(BIN)/python bench/regrade.py --quick
 	$(BIN)/python bench/review_markup.py --quick
 	$(BIN)/python bench/step_start.py --quick
+	$(BIN)/python bench/cluster.py --quick
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
