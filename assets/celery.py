@@ -39,9 +39,3 @@ def worker_settings(env=os.environ) -> dict:
         "result_backend_transport_options": {"visibility_timeout": int(env.get(REDELIVER, "300"))},
         "broker_connection_retry_on_startup": True,
     }
-
-
-def executor_config(env=os.environ) -> dict:
-    """The `celery_executor`'s run config."""
-    url = redis_url(env)
-    return {"broker": url, "backend": url, "config_source": worker_settings(env)}

@@ -90,6 +90,11 @@ class Cluster:
         self.postgres.stop()
 
 
+def celery_run(corpus: str, shards: int = 4) -> list[str]:
+    """`ragpipe run`'s arguments for a corpus's default pair on the workers, cut into `shards`."""
+    return ["run", "--corpus", corpus, "--config", "default", "--executor", "celery", "--shards", str(shards)]
+
+
 def start_cluster(folder: Path) -> Cluster:
     return Cluster(folder, Postgres(folder / "postgres").start(), Redis(folder / "redis").start())
 
@@ -115,7 +120,7 @@ def main(argv: list[str] | None = None) -> None:
         print("a cluster on 127.0.0.1 (Ctrl-C stops it): in another terminal,\n")
         print("\n".join(f"export {k}={v}" for k, v in exports.items()))
         print("make dev                                   # the UI, its runs in PostgreSQL")
-        print(".venv/bin/ragpipe run --corpus demo --executor celery --shards 4\n")
+        print(f".venv/bin/ragpipe {' '.join(celery_run('demo'))}\n")
         print(f"workers' logs: {folder}/worker-*/worker.log")
         while all(p.poll() is None for p in cluster.workers.values()):
             time.sleep(1)

@@ -12,6 +12,8 @@ import os
 from dagster import AssetSelection, define_asset_job, multiprocess_executor
 from dagster_celery import celery_executor
 
+from assets.celery import REDIS, worker_settings
+
 CORPUS_ASSETS = AssetSelection.assets(
     "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
 )
@@ -53,16 +55,20 @@ regrade_in_processes = define_asset_job(
 )
 
 # the same steps on Celery workers (docs/deploy.md): shard steps on any worker, the steps that open
-# DuckDB on the warehouse host's queue (assets/queues.py); broker and settings come as run config
+# DuckDB on the warehouse host's queue (assets/queues.py); Redis from RAGPIPE_REDIS_URL where the run is
+# launched (the CLI or the UI: nothing to type in the launchpad)
+_celery = celery_executor.configured(
+    {"broker": {"env": REDIS}, "backend": {"env": REDIS}, "config_source": worker_settings()}
+)
 pair_on_celery = define_asset_job(
     "pair_on_celery",
     selection=PAIR_ASSETS,
-    executor_def=celery_executor,
+    executor_def=_celery,
     description="Chunks to scorecards for one (corpus, configuration), its steps on Celery workers.",
 )
 regrade_on_celery = define_asset_job(
     "regrade_on_celery",
     selection=REGRADE_ASSETS,
-    executor_def=celery_executor,
+    executor_def=_celery,
     description="Grades to deltas for one (corpus, configuration), its steps on Celery workers.",
 )

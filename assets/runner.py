@@ -192,12 +192,13 @@ def run_pair_on_celery(
     """One pair's stages on Celery workers (assets/celery.py, docs/deploy.md): this process plans and
     waits; workers run the steps and report to the instance, which must be one they reach too
     (PostgreSQL, RAGPIPE_POSTGRES_URL)."""
-    from assets.celery import executor_config
+    from assets.celery import redis_url
 
     job = regrade_on_celery_job if regrade_only else pair_on_celery_job
     # the terminal gets ragpipe's one line on failure, not the run's error log (it stays in the run's history)
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
-    run_config = {**quiet, "execution": {"config": executor_config()}}
+    redis_url()  # said in one line when it is not set
+    run_config = dict(quiet)
     _quiet_celery_teardown()
     # dagster-celery makes its task once per step submitted; Celery warns each time after the first
     warnings.filterwarnings("ignore", message="Task name 'execute_plan' is already registered")

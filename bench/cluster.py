@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main  # noqa: E402
 
-from assets.cluster import start_cluster  # noqa: E402
+from assets.cluster import celery_run, start_cluster  # noqa: E402
 
 RAGPIPE = str(Path(sys.executable).parent / "ragpipe")
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,18 +49,7 @@ def _pair_seconds(corpus: str, base: Path, shard_workers: int) -> float:
                 cluster.start_worker(f"w{k + 1}", "dagster")
             cluster.start_worker("wh", "warehouse", RAGPIPE_WAREHOUSE=str(warehouse))
             env = cluster.env("home-launcher", RAGPIPE_WAREHOUSE=str(warehouse))
-            command = [
-                RAGPIPE,
-                "run",
-                "--corpus",
-                corpus,
-                "--config",
-                "default",
-                "--executor",
-                "celery",
-                "--shards",
-                "4",
-            ]
+            command = [RAGPIPE, *celery_run(corpus)]
             start = time.perf_counter()
             done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True)
             seconds = time.perf_counter() - start

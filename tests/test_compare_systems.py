@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -23,6 +21,7 @@ from ragpipe.evaluation.attribution import attribute
 from ragpipe.evaluation.compare import bootstrap_interval, compare, mcnemar_exact
 from ragpipe.retrieval.scoring import score_run
 from tests.chat_server import ChatServer
+from tests.commands import ragpipe as run_ragpipe
 from tests.conftest import ROOT
 
 HTTP = "http-rag"
@@ -202,39 +201,19 @@ def test_the_bootstrap_interval_covers_the_truth_when_there_is_no_difference():
 def test_ragpipe_compare_and_the_review_compare_view_on_two_real_systems(two_systems, tmp_path):
     warehouse, _, _ = two_systems
     env = {"RAGPIPE_WAREHOUSE": str(warehouse), "PATH": "/usr/bin:/bin"}
-    ragpipe = str(Path(sys.executable).parent / "ragpipe")
-    done = subprocess.run(
-        [ragpipe, "compare", "--corpus", "demo", "--a", "extractive", "--b", HTTP, "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_ragpipe(env, "compare", "--corpus", "demo", "--a", "extractive", "--b", HTTP, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     keys = {"a", "b", "n", "a_correct", "b_correct", "wins", "losses", "ties", "diff", "ci_low", "ci_high", "mcnemar_p"}
     assert keys <= set(result) and result["n"] == 31 and result["wins"] + result["losses"] == len(result["flips"])
     assert all("#a-" in f["a_link"] for f in result["flips"])
     for first, second in (("extractive", HTTP), (HTTP, "extractive")):  # said in the order typed, A then B
-        line = subprocess.run(
-            [ragpipe, "compare", "--corpus", "demo", "--a", first, "--b", second, "--limit", "0"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        ).stdout
+        line = run_ragpipe(env, "compare", "--corpus", "demo", "--a", first, "--b", second, "--limit", "0").stdout
         assert line.startswith(f"A {first} vs B {second} on demo/default"), line
         assert "B - A" in line, line
     out = tmp_path / "compare.html"
-    view = subprocess.run(
-        [ragpipe, "review", "--corpus", "demo", "--answers", "extractive", "--compare", HTTP, "--out", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    view = run_ragpipe(
+        env, "review", "--corpus", "demo", "--answers", "extractive", "--compare", HTTP, "--out", str(out)
     )
     assert view.returncode == 0, view.stderr
     order = [flag for flag in __import__("re").findall(r'data-flip="(yes|no)"', out.read_text())]
@@ -244,15 +223,7 @@ def test_ragpipe_compare_and_the_review_compare_view_on_two_real_systems(two_sys
 def test_the_leaderboard_ranks_every_system_of_the_pair_and_the_review_shows_it(two_systems, tmp_path):
     warehouse, _, _ = two_systems
     env = {"RAGPIPE_WAREHOUSE": str(warehouse), "PATH": "/usr/bin:/bin"}
-    ragpipe = str(Path(sys.executable).parent / "ragpipe")
-    done = subprocess.run(
-        [ragpipe, "leaderboard", "--corpus", "demo", "--config", "default", "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_ragpipe(env, "leaderboard", "--corpus", "demo", "--config", "default", "--json")
     assert done.returncode == 0, done.stderr
     systems = json.loads(done.stdout)["systems"]
     grades = _rows(
@@ -265,26 +236,12 @@ def test_the_leaderboard_ranks_every_system_of_the_pair_and_the_review_shows_it(
     assert [r["accuracy"] for r in systems] == sorted((r["accuracy"] for r in systems), reverse=True)
     best, other = systems
     pair = json.loads(
-        subprocess.run(
-            [ragpipe, "compare", "--corpus", "demo", "--a", best["system"], "--b", other["system"], "--json"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        ).stdout
+        run_ragpipe(env, "compare", "--corpus", "demo", "--a", best["system"], "--b", other["system"], "--json").stdout
     )
     assert (other["diff"], other["diff_low"], other["diff_high"]) == (pair["diff"], pair["ci_low"], pair["ci_high"])
     assert other["p_holm"] == pair["mcnemar_p"]  # one test: Holm leaves it as it is
     out = tmp_path / "review.html"
-    view = subprocess.run(
-        [ragpipe, "review", "--corpus", "demo", "--out", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    view = run_ragpipe(env, "review", "--corpus", "demo", "--out", str(out))
     assert view.returncode == 0, view.stderr
     rows = __import__("re").findall(r'<tr data-system="([^"]+)"><td>(\d+)</td>', out.read_text())
     assert rows == [(r["system"], str(r["rank"])) for r in systems]

@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from assets.cluster import celery_run
 from tests.chat_server import ChatServer
 from tests.commands import RAGPIPE, openai_run
 from tests.conftest import ROOT
@@ -61,19 +62,7 @@ def test_four_shards_on_two_workers_grade_byte_for_byte_as_one_process(cluster, 
     warehouse = cluster.storage_root / "warehouse-a"
     _workers(cluster, warehouse)
     try:
-        run = _ragpipe(
-            cluster,
-            warehouse,
-            "run",
-            "--corpus",
-            "demo",
-            "--config",
-            "default",
-            "--executor",
-            "celery",
-            "--shards",
-            "4",
-        )
+        run = _ragpipe(cluster, warehouse, *celery_run("demo"))
         out, err = run.communicate(timeout=600)
         assert run.returncode == 0, out + err
     finally:
