@@ -25,6 +25,7 @@ from assets.runner import (
     run_corpus,
     run_corpus_stages,
     run_failures,
+    run_pair_on_celery,
 )
 from assets.service_errors import down_in_error_info, down_in_exception
 from ragpipe.cli.orchestrator import Outcome, RunSettings
@@ -124,5 +125,18 @@ class DagsterOrchestrator:
     def materialize_corpus_stages(self, corpus: str) -> Outcome:
         return outcome_of([run_corpus_stages(corpus, instance=self.instance)])
 
-    def regrade(self, corpus: str, config: str) -> Outcome:
-        return outcome_of([regrade_pair(corpus, config, instance=self.instance)])
+    def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
+        if not on_celery:
+            return outcome_of([regrade_pair(corpus, config, instance=self.instance)])
+        try:
+            results = [run_pair_on_celery(corpus, config, self.instance, regrade_only=True)]
+        except Exception as exc:
+            down = down_in_exception(exc)
+            if down is None:
+                raise
+            raise down from None
+        for error in run_failures(results):
+            down = down_in_error_info(error)
+            if down is not None:
+                raise down
+        return outcome_of(results)

@@ -198,12 +198,11 @@ def run_pair_on_celery(
     # the terminal gets ragpipe's one line on failure, not the run's error log (it stays in the run's history)
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
     redis_url()  # said in one line when it is not set
-    run_config = dict(quiet)
+    # the launcher's paths and rules travel with the run: a worker's own environment names none of them
+    run_config = {**quiet, "resources": {"project": {"config": _project_config(project or {})}}}
     _quiet_celery_teardown()
     # dagster-celery makes its task once per step submitted; Celery warns each time after the first
     warnings.filterwarnings("ignore", message="Task name 'execute_plan' is already registered")
-    if project:
-        run_config["resources"] = {"project": {"config": _project_config(project)}}
     return execute_job(
         reconstructable(job),
         instance=instance,

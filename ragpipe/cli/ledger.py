@@ -81,9 +81,14 @@ def regrade(
     rules_file: Path | None = typer.Option(
         None, "--rules", exists=True, dir_okay=False, help="grade with this rules file (as RAGPIPE_RULES does)"
     ),
+    executor: str = typer.Option(
+        "in-process", "--executor", help="in-process, or celery: grade shards on Celery workers (docs/deploy.md)"
+    ),
 ) -> None:
     """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
     (corpus, configuration) pair with stored answers. Answers are never regenerated."""
+    if executor not in ("in-process", "celery"):
+        raise typer.BadParameter(f"--executor takes in-process or celery, not {executor!r}")
     from ragpipe.evaluation.whatif import stored_pairs
 
     rules = _rules(rules_file)
@@ -99,7 +104,7 @@ def regrade(
             console.status(Text(f"regrading {corpus}/{config} with grader {rules.version}")),
             writing(warehouse_dir(), "ragpipe regrade"),
         ):
-            outcome = orchestrator().regrade(corpus, config)
+            outcome = orchestrator().regrade(corpus, config, on_celery=executor == "celery")
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)

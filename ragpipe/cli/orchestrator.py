@@ -54,8 +54,8 @@ class Orchestrator(Protocol):
     def materialize_corpus_stages(self, corpus: str) -> Outcome:
         """Ingest, questions and needles of `corpus`."""
 
-    def regrade(self, corpus: str, config: str) -> Outcome:
-        """Grades and everything downstream of one pair, from its stored answers."""
+    def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
+        """Grades and everything downstream of one pair, from its stored answers (on Celery workers)."""
 
 
 class ServiceUnavailable(RuntimeError):

@@ -65,6 +65,9 @@ def test_four_shards_on_two_workers_grade_byte_for_byte_as_one_process(cluster, 
         run = _ragpipe(cluster, warehouse, *celery_run("demo"))
         out, err = run.communicate(timeout=600)
         assert run.returncode == 0, out + err
+        regrade = _ragpipe(cluster, warehouse, "regrade", "--executor", "celery")  # the grade steps, on the workers
+        out, err = regrade.communicate(timeout=600)
+        assert regrade.returncode == 0 and "regraded 1 pair(s)" in out, out + err
     finally:
         cluster.stop_workers()
     reference = tmp_path / "reference"  # one process, one shard, SQLite: the default path
@@ -86,6 +89,7 @@ def test_four_shards_on_two_workers_grade_byte_for_byte_as_one_process(cluster, 
     from dagster import DagsterRunStatus, RunsFilter
 
     instance = _instance(cluster, monkeypatch, tmp_path / "home-reader")
+    assert len(instance.get_run_records(RunsFilter(job_name="regrade_on_celery"))) == 1
     (record,) = instance.get_run_records(RunsFilter(job_name="pair_on_celery"))
     assert record.dagster_run.status == DagsterRunStatus.SUCCESS
     assert record.dagster_run.tags["dagster/partition/corpus"] == "demo"
