@@ -35,7 +35,11 @@ def said(service: str, detail: str) -> ServiceUnavailable:
 
 
 def _which(modules_or_paths: list[str]) -> str | None:
+    """The service these modules or stack paths belong to, among the ones this run uses (Dagster's own
+    SQLite storage raises SQLAlchemy's errors too: without RAGPIPE_POSTGRES_URL they are not PostgreSQL's)."""
     for service, signs in SIGNS.items():
+        if not os.environ.get(VARIABLES[service]):
+            continue
         for where in modules_or_paths:
             if any(where.startswith(s + ".") or where == s or f"/{s}/" in where for s in signs):
                 return service
