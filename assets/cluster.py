@@ -96,7 +96,13 @@ def celery_run(corpus: str, shards: int = 4) -> list[str]:
 
 
 def start_cluster(folder: Path) -> Cluster:
-    return Cluster(folder, Postgres(folder / "postgres").start(), Redis(folder / "redis").start())
+    postgres = Postgres(folder / "postgres").start()
+    try:
+        redis = Redis(folder / "redis").start()
+    except BaseException:  # no redis-server: PostgreSQL is not left running
+        postgres.stop()
+        raise
+    return Cluster(folder, postgres, redis)
 
 
 def main(argv: list[str] | None = None) -> None:
