@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from dagster import DagsterInstance
@@ -87,6 +88,23 @@ def outcome_of(results: list) -> Outcome:
     )
 
 
+def outcome_or_service_down(start: Callable[[], list]) -> Outcome:
+    """The outcome of the runs `start` makes, or ServiceUnavailable naming a server they lost: PostgreSQL
+    gone raises out of the run (Dagster's storage), Redis gone fails the run (its event says why)."""
+    try:
+        results = start()
+    except Exception as exc:
+        down = down_in_exception(exc)
+        if down is None:
+            raise
+        raise down from None
+    for error in run_failures(results):
+        down = down_in_error_info(error)
+        if down is not None:
+            raise down
+    return outcome_of(results)
+
+
 class DagsterOrchestrator:
     """Materializes through Dagster, opening the instance once, on first use."""
 
@@ -101,8 +119,8 @@ class DagsterOrchestrator:
 
     def materialize(self, corpus: str, configs: list[str], settings: RunSettings) -> Outcome:
         resources = default_resources(**project_config(settings))
-        try:
-            results = run_corpus(
+        return outcome_or_service_down(
+            lambda: run_corpus(
                 corpus,
                 configs,
                 instance=self.instance,
@@ -111,16 +129,7 @@ class DagsterOrchestrator:
                 on_celery=settings.on_celery,
                 project=project_config(settings),
             )
-        except Exception as exc:  # PostgreSQL gone: Dagster's storage raises out of the run
-            down = down_in_exception(exc)
-            if down is None:
-                raise
-            raise down from None
-        for error in run_failures(results):  # Redis gone: the run fails, its event says why
-            down = down_in_error_info(error)
-            if down is not None:
-                raise down
-        return outcome_of(results)
+        )
 
     def materialize_corpus_stages(self, corpus: str) -> Outcome:
         return outcome_of([run_corpus_stages(corpus, instance=self.instance)])
@@ -128,15 +137,4 @@ class DagsterOrchestrator:
     def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
         if not on_celery:
             return outcome_of([regrade_pair(corpus, config, instance=self.instance)])
-        try:
-            results = [run_pair_on_celery(corpus, config, self.instance, regrade_only=True)]
-        except Exception as exc:
-            down = down_in_exception(exc)
-            if down is None:
-                raise
-            raise down from None
-        for error in run_failures(results):
-            down = down_in_error_info(error)
-            if down is not None:
-                raise down
-        return outcome_of(results)
+        return outcome_or_service_down(lambda: [run_pair_on_celery(corpus, config, self.instance, regrade_only=True)])

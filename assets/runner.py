@@ -176,14 +176,19 @@ def run_pair_in_processes(
     job = regrade_in_processes_job if regrade_only else pair_in_processes_job
     run_config = {**QUIET, "resources": {"project": {"config": _project_config(project)}}} if project else QUIET
     try:
-        return execute_job(
-            reconstructable(job),
-            instance=instance,
-            run_config=run_config,
-            tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
-        )
+        return _execute_pair(job, corpus, config, instance, run_config)
     finally:
         _stop_forkserver()
+
+
+def _execute_pair(job, corpus: str, config: str, instance: DagsterInstance, run_config: dict):
+    """One pair's job run from its module-level factory, so other processes can load it."""
+    return execute_job(
+        reconstructable(job),
+        instance=instance,
+        run_config=run_config,
+        tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
+    )
 
 
 def run_pair_on_celery(
@@ -203,12 +208,7 @@ def run_pair_on_celery(
     _quiet_celery_teardown()
     # dagster-celery makes its task once per step submitted; Celery warns each time after the first
     warnings.filterwarnings("ignore", message="Task name 'execute_plan' is already registered")
-    return execute_job(
-        reconstructable(job),
-        instance=instance,
-        run_config=run_config,
-        tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
-    )
+    return _execute_pair(job, corpus, config, instance, run_config)
 
 
 def _quiet_celery_teardown() -> None:

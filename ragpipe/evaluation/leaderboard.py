@@ -3,7 +3,7 @@ of the others tested, paired by question.
 
 - accuracy: the share of a system's answered questions graded `correct` (an
   ungradable question counts as not correct, as in `compare`), with a Wilson
-  95% interval (scipy's `binomtest(...).proportion_ci`);
+  95% interval (evaluation/wilson.py);
 - rank: competition ranking by accuracy (1, 2, 2, 4), ties broken by name for
   the order only;
 - against the best: `compare(best, other)` on the questions both answered
@@ -17,19 +17,17 @@ of the others tested, paired by question.
 from __future__ import annotations
 
 import pandas as pd
-from scipy.stats import binomtest
 
 from ragpipe.evaluation.compare import compare
+from ragpipe.evaluation.wilson import wilson
 from ragpipe.grading.outcomes import WRONG_MONEY
 
 ALPHA = 0.05
 
 
 def _interval(correct: int, n: int) -> tuple[float | None, float | None]:
-    if n == 0:
-        return None, None
-    ci = binomtest(correct, n).proportion_ci(confidence_level=0.95, method="wilson")
-    return round(ci.low, 4), round(ci.high, 4)
+    low, high = wilson(correct, n)
+    return (None, None) if low is None else (round(low, 4), round(high, 4))
 
 
 def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:

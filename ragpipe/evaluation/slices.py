@@ -12,8 +12,8 @@ how rough.
 from __future__ import annotations
 
 import pandas as pd
-from scipy.stats import binomtest
 
+from ragpipe.evaluation.wilson import wilson
 from ragpipe.grading.outcomes import WRONG_MONEY
 
 DIMENSIONS = ("question_type", "kind")
@@ -39,11 +39,9 @@ SLICE_COLUMNS = [
 ]
 
 
-def _wilson(correct: int, graded: int) -> tuple[float | None, float | None]:
-    if not graded:
-        return None, None
-    ci = binomtest(correct, graded).proportion_ci(method="wilson")
-    return round(100 * ci.low, 1), round(100 * ci.high, 1)
+def _wilson_pct(correct: int, graded: int) -> tuple[float | None, float | None]:
+    low, high = wilson(correct, graded)
+    return (None, None) if low is None else (round(100 * low, 1), round(100 * high, 1))
 
 
 def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSIONS) -> pd.DataFrame:
@@ -60,7 +58,7 @@ def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSI
             verdicts = g["verdict"].value_counts()
             counts = {v: int(verdicts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")}
             graded = len(g) - counts["ungradable"]
-            low, high = _wilson(counts["correct"], graded)
+            low, high = _wilson_pct(counts["correct"], graded)
             first = g.iloc[0]
             rows.append(
                 {

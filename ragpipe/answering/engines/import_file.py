@@ -35,10 +35,11 @@ class ImportEngine:
         if row is None:
             raise EngineFailure(f"{self.path} has no answer for question {question.id!r}")
         latency = row.get("latency_ms")
+        prompt, completion = usage_of(row)
         return EngineAnswer(
             answer=row["answer"],
             citations=[str(c) for c in row.get("citations") or []],
             latency_ms=float(latency) if isinstance(latency, (int, float)) else None,
-            prompt_tokens=usage_of(row)[0],
-            completion_tokens=usage_of(row)[1],
+            prompt_tokens=prompt,
+            completion_tokens=completion,
         )

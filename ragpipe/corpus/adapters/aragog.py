@@ -8,7 +8,6 @@ kept only when the golden paper contains them.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -16,26 +15,18 @@ from pydantic import ValidationError
 from ragpipe.corpus.ingest import doc_id_for
 from ragpipe.corpus.manifest import CorpusManifest
 from ragpipe.corpus.questions import LoadedQuestions, Question, validation_problems
+from ragpipe.inputs.json_file import read_json_object
 from ragpipe.inputs.problems import Problem
-from ragpipe.inputs.text import valid_json
 
 
 def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:
     return data / "pdfs"
 
 
-def _load(path: Path, problems: list[Problem]) -> dict | None:
-    try:
-        return valid_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        problems.append(Problem(str(path), getattr(exc, "lineno", 0), "(file)", f"cannot read: {exc}"))
-        return None
-
-
 def read_questions(manifest: CorpusManifest, folder: Path, documents: set[str]) -> LoadedQuestions:
     problems: list[Problem] = []
-    bench = _load(folder / "benchmark.json", problems)
-    qrels = _load(folder / "qrels.json", problems)
+    bench = read_json_object(folder / "benchmark.json", problems)
+    qrels = read_json_object(folder / "qrels.json", problems)
     if bench is None or qrels is None:
         return LoadedQuestions([], problems)
     texts, truths = bench.get("questions", []), bench.get("ground_truths", [])

@@ -23,7 +23,6 @@ does not (corpus/needles.py: a passage without pages is the finest gold text the
 
 from __future__ import annotations
 
-import json
 import os
 import random
 from dataclasses import dataclass
@@ -33,8 +32,8 @@ from pydantic import ValidationError
 
 from ragpipe.corpus.manifest import CorpusManifest, Sample
 from ragpipe.corpus.questions import Evidence, LoadedQuestions, Question, validation_problems
+from ragpipe.inputs.json_file import read_json_object
 from ragpipe.inputs.problems import Problem
-from ragpipe.inputs.text import valid_json
 
 
 @dataclass(frozen=True)
@@ -48,15 +47,8 @@ class Drawn:
 
 
 def _load(path: Path, problems: list[Problem]) -> dict:
-    try:
-        data = valid_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        problems.append(Problem(str(path), getattr(exc, "lineno", 0), "(file)", f"cannot read: {exc}"))
-        return {}
-    if not isinstance(data, dict):
-        problems.append(Problem(str(path), 1, "(file)", "expected a JSON object keyed by id"))
-        return {}
-    return data
+    """The file's object, or {} with a problem said (its questions are then missing, and named)."""
+    return read_json_object(path, problems) or {}
 
 
 def _papers_with_pdf(data: Path) -> list[str]:
