@@ -49,6 +49,7 @@ VERDICT_MODULES = (
     "text/sentences.py",
     "text/stated.py",
     "inputs/text.py",
+    "inputs/json_file.py",
     "warehouse/nulls.py",
     "corpus/needles.py",
     "corpus/gold_text.py",
