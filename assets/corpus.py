@@ -1,96 +1,19 @@
-"""Corpus-level assets: PDFs to pages, questions, and needles mined from gold answers."""
+"""Corpus-level assets after ingest (assets/ingest.py): questions, and needles mined from gold answers."""
 
 from dagster import AssetExecutionContext, AssetSpec, MaterializeResult, MetadataValue, asset, multi_asset
 from dagster_duckdb import DuckDBResource
 
 from assets.partitions import corpus_partitions
+from assets.queues import ON_WAREHOUSE_HOST
 from assets.resources import Project
 from assets.versions import data_version
-from ragpipe.corpus.adapters import pdf_folder, read_corpus_questions
-from ragpipe.corpus.ingest import ingest_folder, stored_ingest
+from ragpipe.corpus.adapters import read_corpus_questions
 from ragpipe.corpus.needles import mine_needles
 from ragpipe.corpus.passages import locate_passages
-from ragpipe.corpus.preflight import CorpusRefused, check_corpus
+from ragpipe.corpus.preflight import CorpusRefused
 from ragpipe.corpus.questions import problems_frame, question_from_row, questions_frame
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, store
-
-
-@multi_asset(
-    specs=[
-        AssetSpec(
-            "documents",
-            description="One row per readable PDF: content hash, page count, characters, extractor.",
-            group_name="corpus",
-            kinds={"duckdb", "pdf"},
-        ),
-        AssetSpec(
-            "pages",
-            description="Text of every page (1-indexed) of every readable PDF.",
-            group_name="corpus",
-            kinds={"duckdb"},
-        ),
-        AssetSpec(
-            "failed_documents",
-            description="PDFs that could not be read, with the reason in words; the rest still ingest.",
-            group_name="corpus",
-            kinds={"duckdb"},
-        ),
-    ],
-    partitions_def=corpus_partitions,
-)
-def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
-    """Extract every PDF of the corpus (pypdfium2, pypdf fallback); a PDF whose path and content hash
-    the warehouse already holds is reused, not parsed again."""
-    corpus = context.partition_key
-    manifest = project.manifest(corpus)
-    folder = pdf_folder(manifest, project.root)
-    check_corpus(manifest, folder)  # bad questions refuse the corpus here, before anything is written
-    project.root.mkdir(parents=True, exist_ok=True)  # a new warehouse folder (RAGPIPE_WAREHOUSE) starts empty
-    keys = {"corpus": corpus}
-    with duckdb.get_connection() as conn:
-        previous = stored_ingest(conn, corpus)
-    result = ingest_folder(corpus, folder, previous=previous)  # unchanged PDFs are not parsed again
-    with duckdb.get_connection() as conn:
-        paths = {
-            name: store(conn, project.root, name, frame, keys)
-            for name, frame in [
-                ("documents", result.documents),
-                ("pages", result.pages),
-                ("failed_documents", result.failed),
-            ]
-        }
-    yield MaterializeResult(
-        asset_key="documents",
-        data_version=data_version(result.documents),
-        metadata={
-            "dagster/row_count": len(result.documents),
-            "folder": str(folder),
-            "parquet": str(paths["documents"]),
-            "pdfs_parsed": result.parsed,
-            "pdfs_reused": result.reused,
-            "pages": int(result.documents["pages"].sum()),
-        },
-    )
-    yield MaterializeResult(
-        asset_key="pages",
-        data_version=data_version(result.pages),
-        metadata={
-            "dagster/row_count": len(result.pages),
-            "empty_pages": int((result.pages["chars"] == 0).sum()),
-            "parquet": str(paths["pages"]),
-        },
-    )
-    yield MaterializeResult(
-        asset_key="failed_documents",
-        data_version=data_version(result.failed),
-        metadata={
-            "dagster/row_count": len(result.failed),
-            "failures": MetadataValue.md(
-                "\n".join(f"- `{r.file}`: {r.reason}" for r in result.failed.itertuples()) or "none"
-            ),
-        },
-    )
 
 
 @multi_asset(
@@ -116,6 +39,7 @@ def ingest(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
         ),
     ],
     partitions_def=corpus_partitions,
+    op_tags=ON_WAREHOUSE_HOST,
 )
 def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project):
     """Read the corpus's questions through its adapter; a golden passage without a page is located in
@@ -155,7 +79,13 @@ def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
     )
 
 
-@asset(partitions_def=corpus_partitions, group_name="corpus", kinds={"duckdb"}, deps=["pages", "questions"])
+@asset(
+    op_tags=ON_WAREHOUSE_HOST,
+    partitions_def=corpus_partitions,
+    group_name="corpus",
+    kinds={"duckdb"},
+    deps=["pages", "questions"],
+)
 def needles(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Figures mined from gold answers: kept when the gold text has them and the question does not,
     else rejected with the reason."""

@@ -2,16 +2,16 @@
 
 from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
 
-from assets import agreement, answers, behind, corpus, delta, grades, index, review, scorecards
-from assets.jobs import pair_in_processes, pair_on_celery, regrade_in_processes, regrade_on_celery
+from assets import agreement, answers, behind, corpus, delta, grades, index, ingest, review, scorecards
+from assets.jobs import corpus_on_celery, pair_in_processes, pair_on_celery, regrade_in_processes, regrade_on_celery
 from assets.resources import default_resources
 
-_modules = [corpus, index, answers, grades, scorecards, behind, agreement, delta, review]
+_modules = [ingest, corpus, index, answers, grades, scorecards, behind, agreement, delta, review]
 
 defs = Definitions(
     assets=load_assets_from_modules(_modules),
     asset_checks=load_asset_checks_from_modules(_modules),
-    jobs=[pair_in_processes, regrade_in_processes, pair_on_celery, regrade_on_celery],
+    jobs=[pair_in_processes, regrade_in_processes, corpus_on_celery, pair_on_celery, regrade_on_celery],
     sensors=[behind.grader_watch],
     resources=default_resources(),
     executor=in_process_executor,  # one DuckDB writer at a time
@@ -33,3 +33,7 @@ def pair_on_celery_job():
 
 def regrade_on_celery_job():
     return defs.resolve_job_def("regrade_on_celery")
+
+
+def corpus_on_celery_job():
+    return defs.resolve_job_def("corpus_on_celery")

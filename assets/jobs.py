@@ -60,6 +60,12 @@ regrade_in_processes = define_asset_job(
 _celery = celery_executor.configured(
     {"broker": {"env": REDIS}, "backend": {"env": REDIS}, "config_source": worker_settings()}
 )
+corpus_on_celery = define_asset_job(
+    "corpus_on_celery",
+    selection=CORPUS_ASSETS,
+    executor_def=_celery,
+    description="Ingest, questions and needles of one corpus, the PDFs parsed in shards on Celery workers.",
+)
 pair_on_celery = define_asset_job(
     "pair_on_celery",
     selection=PAIR_ASSETS,

@@ -14,6 +14,7 @@ import warnings
 from dagster import DagsterInstance, execute_job, materialize, reconstructable
 
 from assets.definitions import (
+    corpus_on_celery_job,
     defs,
     pair_in_processes_job,
     pair_on_celery_job,
@@ -22,7 +23,7 @@ from assets.definitions import (
 )
 from assets.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
 from assets.liveness import HOST_TAG, PID_TAG
-from assets.partitions import CONFIGS, pair_key, pair_partitions
+from assets.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
 from assets.resources import default_resources
 from ragpipe.cli.orchestrator import COMMAND_TAG, command
 
@@ -67,7 +68,12 @@ def run_corpus(
     `in_processes`: each pair through the multiprocess job, `project` (the project resource's
     fields a run sets: shards, engine override) passed as its run config."""
     resources = resources or default_resources()
-    results = [run_corpus_stages(corpus, instance, resources)]
+    if on_celery:  # a failed run is a result here (in one process, it raises)
+        results = [run_corpus_stages_on_celery(corpus, instance, project=project)]
+        if not results[0].success:
+            return results
+    else:
+        results = [run_corpus_stages(corpus, instance, resources)]
     for config in configs or CONFIGS:
         if on_celery:
             results.append(run_pair_on_celery(corpus, config, instance, project=project))
@@ -183,12 +189,11 @@ def run_pair_in_processes(
 
 def _execute_pair(job, corpus: str, config: str, instance: DagsterInstance, run_config: dict):
     """One pair's job run from its module-level factory, so other processes can load it."""
-    return execute_job(
-        reconstructable(job),
-        instance=instance,
-        run_config=run_config,
-        tags=_tags(pair_partitions.get_tags_for_partition_key(pair_key(corpus, config))),
-    )
+    return _execute(job, pair_partitions.get_tags_for_partition_key(pair_key(corpus, config)), instance, run_config)
+
+
+def _execute(job, partition_tags: dict, instance: DagsterInstance, run_config: dict):
+    return execute_job(reconstructable(job), instance=instance, run_config=run_config, tags=_tags(partition_tags))
 
 
 def run_pair_on_celery(
@@ -197,18 +202,34 @@ def run_pair_on_celery(
     """One pair's stages on Celery workers (assets/celery.py, docs/deploy.md): this process plans and
     waits; workers run the steps and report to the instance, which must be one they reach too
     (PostgreSQL, RAGPIPE_POSTGRES_URL)."""
+    job = regrade_on_celery_job if regrade_only else pair_on_celery_job
+    return _execute_pair(job, corpus, config, instance, _celery_run_config(project))
+
+
+def run_corpus_stages_on_celery(corpus: str, instance: DagsterInstance, project: dict | None = None):
+    """Ingest, questions and needles of `corpus` on Celery workers: the PDFs parsed in shards on any
+    worker that reaches the corpus folder, the rest on the warehouse host's queue."""
+    return _execute(
+        corpus_on_celery_job,
+        corpus_partitions.get_tags_for_partition_key(corpus),
+        instance,
+        _celery_run_config(project),
+    )
+
+
+def _celery_run_config(project: dict | None) -> dict:
+    """A Celery run's config, this process readied for it: Redis named or said missing in one line,
+    Celery's teardown and re-registration noise silenced."""
     from assets.celery import redis_url
 
-    job = regrade_on_celery_job if regrade_only else pair_on_celery_job
     # the terminal gets ragpipe's one line on failure, not the run's error log (it stays in the run's history)
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
     redis_url()  # said in one line when it is not set
-    # the launcher's paths and rules travel with the run: a worker's own environment names none of them
-    run_config = {**quiet, "resources": {"project": {"config": _project_config(project or {})}}}
     _quiet_celery_teardown()
     # dagster-celery makes its task once per step submitted; Celery warns each time after the first
     warnings.filterwarnings("ignore", message="Task name 'execute_plan' is already registered")
-    return _execute_pair(job, corpus, config, instance, run_config)
+    # the launcher's paths and rules travel with the run: a worker's own environment names none of them
+    return {**quiet, "resources": {"project": {"config": _project_config(project or {})}}}
 
 
 def _quiet_celery_teardown() -> None:

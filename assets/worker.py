@@ -30,10 +30,17 @@ def settings_module(folder: Path, env=os.environ) -> Path:
     return folder
 
 
+def pool(concurrency: int) -> str:
+    """Celery's pool: `solo` (steps run in the worker's own process) for one step at a time, threads for
+    more. Not prefork: its pool processes are daemonic, and a daemonic process may not start the
+    capped processes an ingest shard parses its PDFs in (ragpipe/corpus/extract_pool.py)."""
+    return "solo" if concurrency == 1 else "threads"
+
+
 def command(name: str, queues: list[str], concurrency: int) -> list[str]:
     celery = str(Path(sys.executable).parent / "celery")
     args = [celery, "-A", "dagster_celery.app", "worker", "-n", f"{name}@%h", "--concurrency", str(concurrency)]
-    args += ["--loglevel", "INFO", "--without-gossip", "--without-mingle", "--pool", "prefork"]
+    args += ["--loglevel", "INFO", "--without-gossip", "--without-mingle", "--pool", pool(concurrency)]
     for queue in queues:
         args += ["-Q", queue]
     return args

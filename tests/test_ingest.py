@@ -3,7 +3,7 @@
 import pytest
 
 from ragpipe.corpus.extract import ExtractionError, extract_pdf
-from ragpipe.corpus.ingest import ingest_folder
+from ragpipe.corpus.ingest import assemble, extract_files, ingest_folder, plan_ingest, shard_files
 from tests.reliability.pdfs import text_pdf as _pdf
 
 
@@ -96,3 +96,49 @@ def test_rows_an_older_extractor_wrote_are_read_again(tmp_path):
     assert (again.parsed, again.reused) == (1, 0)
     legacy = first.documents.drop(columns=["extractor_version"])  # a warehouse from before the column existed
     assert ingest_folder("t", tmp_path, previous=type(first)(legacy, first.pages, first.failed)).parsed == 1
+
+
+def test_an_ingest_cut_into_shards_stores_what_one_process_stores(tmp_path):
+    """Plan where the warehouse is, parse the shards anywhere (here one after another), assemble:
+    the same rows, in the same order, as one process; unchanged files are reused, not dealt out."""
+    for n in range(5):
+        _pdf(tmp_path / f"doc{n}.pdf", [f"Document {n} says ${n},100.00." * (1 + 40 * (n % 3))])
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\ngarbage")
+    whole = ingest_folder("t", tmp_path, workers=1)
+    plan = plan_ingest("t", tmp_path)
+    parts = shard_files(plan, 3)
+    assert sorted(f for part in parts for f in part) == sorted(plan.to_parse)  # every file once
+    assert all(part == sorted(part, key=plan.to_parse.index) for part in parts) and all(parts)
+    sizes = [sum(plan.sizes[rel] for rel, _ in part) for part in parts]
+    assert max(sizes) <= sum(sizes) / 3 + max(plan.sizes.values())  # dealt by size: no shard holds them all
+    # the shards' outputs arrive in any order
+    sharded = assemble("t", plan, [extract_files("t", tmp_path, part, workers=1) for part in parts][::-1])
+    for name in ("documents", "pages", "failed"):
+        assert getattr(sharded, name).equals(getattr(whole, name)), name
+    assert (sharded.parsed, sharded.reused) == (6, 0)
+
+    _pdf(tmp_path / "doc1.pdf", ["Document 1 was replaced."])
+    again = plan_ingest("t", tmp_path, previous=whole)
+    assert again.to_parse == [("doc1.pdf", dict(again.files)["doc1.pdf"])]  # only the changed file is parsed again
+    assert [len(p) for p in shard_files(again, 3)] == [1, 0, 0]
+    updated = assemble("t", again, [extract_files("t", tmp_path, again.to_parse, workers=1)], previous=whole)
+    assert (updated.parsed, updated.reused) == (1, 5)
+    assert "replaced" in updated.pages.set_index("doc_id").loc["doc1", "text"]
+    assert updated.documents.drop(index=1).equals(whole.documents.drop(index=1))  # doc1 is row 1 (broken.pdf failed)
+
+
+def test_a_file_neither_parsed_nor_stored_is_an_error_not_a_lost_row(tmp_path):
+    _pdf(tmp_path / "a.pdf", ["Rent is $2,150 a month."])
+    plan = plan_ingest("t", tmp_path)
+    with pytest.raises(RuntimeError, match="a.pdf was neither parsed nor held"):
+        assemble("t", plan, [])
+
+
+def test_extract_workers_come_from_the_environment(monkeypatch):
+    from ragpipe.corpus.extract_pool import extract_workers
+
+    monkeypatch.setenv("RAGPIPE_EXTRACT_WORKERS", "1")
+    assert extract_workers() == 1
+    monkeypatch.setenv("RAGPIPE_EXTRACT_WORKERS", "two")
+    with pytest.raises(ValueError, match="RAGPIPE_EXTRACT_WORKERS='two'"):
+        extract_workers()

@@ -32,8 +32,9 @@ def split(frame: pd.DataFrame, shards: int) -> list[pd.DataFrame]:
 
 
 def work_dir(root: Path, stage: str, corpus: str, config: str, run_id: str) -> Path:
-    """Where one run's shards of one stage exchange Parquet files."""
-    return root / "shards" / stage / f"corpus={corpus}" / f"config={config}" / f"run={run_id}"
+    """Where one run's shards of one stage exchange Parquet files (`config` "" for a corpus-level stage)."""
+    folder = root / "shards" / stage / f"corpus={corpus}"
+    return (folder / f"config={config}" if config else folder) / f"run={run_id}"
 
 
 def write(frame: pd.DataFrame, path: Path) -> str:

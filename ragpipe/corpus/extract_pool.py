@@ -36,6 +36,17 @@ def time_limit_s() -> float:
     return float(os.environ.get("RAGPIPE_EXTRACT_TIMEOUT", "300"))
 
 
+def extract_workers() -> int:
+    """Extraction processes one ingest (or one ingest shard) runs at once (RAGPIPE_EXTRACT_WORKERS,
+    default one per core). A Celery worker sharing its machine with others sets its share of the cores."""
+    value = os.environ.get("RAGPIPE_EXTRACT_WORKERS", "").strip()
+    if not value:
+        return os.cpu_count() or 1
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"RAGPIPE_EXTRACT_WORKERS={value!r}: give a whole number of at least 1")
+    return int(value)
+
+
 def _serve(conn, limit_bytes: int) -> None:
     """A worker: read paths, send back outcomes, under the memory cap until the parent hangs up."""
     resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
@@ -101,7 +112,7 @@ def extract_bounded(paths: list[Path], workers: int | None = None) -> Iterator[t
     (spawned: no forked threads). More than one worker only when the files are big enough to pay."""
     if not paths:
         return
-    wanted = workers or os.cpu_count() or 1
+    wanted = workers or extract_workers()
     if sum(p.stat().st_size for p in paths) < PARALLEL_MIN_BYTES:
         wanted = 1
     context = multiprocessing.get_context("spawn")

@@ -65,10 +65,110 @@ def pdf_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() == ".pdf" and p.is_file())
 
 
-def ingest_folder(
-    corpus: str, folder: Path, progress=None, previous: Ingested | None = None, workers: int | None = None
-) -> Ingested:
-    """Extract every `*.pdf` under `folder` (sorted, so row order is stable).
+@dataclass
+class IngestPlan:
+    """What an ingest will do, decided where the warehouse is: every PDF as (path under the folder,
+    sha256), in order, and which of them must be parsed (new, changed, or stored by an older
+    extractor). The parsing can happen anywhere (`extract_files`); `assemble` puts the rows together."""
+
+    folder: Path
+    files: list[tuple[str, str]]
+    to_parse: list[tuple[str, str]]
+    sizes: dict[str, int]
+
+
+def plan_ingest(corpus: str, folder: Path, previous: Ingested | None = None) -> IngestPlan:
+    """Hash every `*.pdf` under `folder` and compare with what the warehouse holds for `corpus`."""
+    if not folder.is_dir():
+        raise FileNotFoundError(f"corpus {corpus!r}: PDF folder {folder} does not exist")
+    files = [(str(path.relative_to(folder)), _sha256(path)) for path in pdf_files(folder)]
+    known_docs, known_failed, _ = _known(previous, files)
+    to_parse = [
+        (rel, digest)
+        for rel, digest in files
+        if (rel, digest) not in known_docs and (rel, digest) not in known_failed and not unreadable_name(rel)
+    ]
+    return IngestPlan(folder, files, to_parse, {rel: (folder / rel).stat().st_size for rel, _ in to_parse})
+
+
+def extract_files(corpus: str, folder: Path, files: list[tuple[str, str]], workers: int | None = None) -> Ingested:
+    """The rows of these files (path under `folder`, sha256), each parsed by a capped worker process
+    (`extract_pool`; up to `workers`, default RAGPIPE_EXTRACT_WORKERS or one per core). Reads PDFs only:
+    one shard of an ingest, runnable on any machine that reaches the folder."""
+    docs, pages, failed = [], [], []
+    outcomes = extract_bounded([folder / rel for rel, _ in files], workers)
+    for (rel, digest), (size, extracted) in zip(files, outcomes, strict=True):
+        doc_id = doc_id_for(Path(rel), Path())
+        if isinstance(extracted, str):
+            failed.append([corpus, doc_id, rel, digest, extracted, EXTRACTOR_VERSION])
+            continue
+        texts = extracted.pages
+        docs.append(
+            [
+                corpus,
+                doc_id,
+                rel,
+                digest,
+                size,
+                len(texts),
+                sum(len(t) for t in texts),
+                sum(1 for t in texts if not t.strip()),
+                extracted.extractor,
+                "; ".join(extracted.warnings),
+                EXTRACTOR_VERSION,
+            ]
+        )
+        pages.extend([corpus, doc_id, i + 1, t, len(t)] for i, t in enumerate(texts))
+    return _frames(docs, pages, failed, parsed=len(files))
+
+
+def shard_files(plan: IngestPlan, shards: int) -> list[list[tuple[str, str]]]:
+    """The files to parse, dealt to `shards` shards by size (largest first, each to the lightest shard
+    so far), so shards finish together; each shard in the plan's order. Which shard parses a file
+    never changes a row: `assemble` orders them."""
+    loads, out = [0] * shards, [[] for _ in range(shards)]
+    order = {file: i for i, file in enumerate(plan.to_parse)}
+    for file in sorted(plan.to_parse, key=lambda f: (-plan.sizes[f[0]], order[f])):
+        lightest = loads.index(min(loads))
+        out[lightest].append(file)
+        loads[lightest] += plan.sizes[file[0]]
+    return [sorted(part, key=order.__getitem__) for part in out]
+
+
+def assemble(corpus: str, plan: IngestPlan, parsed: list[Ingested], previous: Ingested | None = None) -> Ingested:
+    """The three tables in the plan's file order: rows `previous` holds for unchanged files, the
+    `parsed` shards' rows for the rest, a failed row for a name that cannot be stored."""
+    known_docs, known_failed, known_pages = _known(previous, plan.files)
+    new_docs, new_failed, new_pages = {}, {}, {}
+    for shard in parsed:
+        new_docs.update({(r[2], r[3]): r for r in _rows(shard.documents, DOCUMENT_COLUMNS)})
+        new_failed.update({(r[2], r[3]): r for r in _rows(shard.failed, FAILED_COLUMNS)})
+        for r in _rows(shard.pages, PAGE_COLUMNS):
+            new_pages.setdefault(r[1], []).append(r)
+    docs, pages, failed, reused = [], [], [], 0
+    for rel, digest in plan.files:
+        key, doc_id = (rel, digest), doc_id_for(Path(rel), Path())
+        if refused := unreadable_name(rel):
+            failed.append([corpus, valid_text(doc_id), valid_text(rel), digest, refused, EXTRACTOR_VERSION])
+        elif key in new_docs:
+            docs.append(new_docs[key])
+            pages.extend(new_pages.get(doc_id, []))
+        elif key in new_failed:
+            failed.append(new_failed[key])
+        elif key in known_docs:
+            reused += 1
+            docs.append(known_docs[key])
+            pages.extend(known_pages.get(doc_id, []))
+        elif key in known_failed:
+            reused += 1
+            failed.append(known_failed[key])
+        else:
+            raise RuntimeError(f"corpus {corpus!r}: {rel} was neither parsed nor held by the warehouse; ingest again")
+    return _frames(docs, pages, failed, parsed=sum(s.parsed for s in parsed), reused=reused)
+
+
+def ingest_folder(corpus: str, folder: Path, previous: Ingested | None = None, workers: int | None = None) -> Ingested:
+    """Extract every `*.pdf` under `folder` (sorted, so row order is stable), in this process.
 
     With `previous` (what the warehouse already holds for this corpus), a file
     whose path and content hash are unchanged is not parsed again: its rows
@@ -79,60 +179,11 @@ def ingest_folder(
     each under a memory cap and a time limit (`extract_pool`); they only
     return text, and the caller is the one writer that stores it.
     """
-    if not folder.is_dir():
-        raise FileNotFoundError(f"corpus {corpus!r}: PDF folder {folder} does not exist")
-    known_docs, known_failed, known_pages = _previous(previous)
-    docs, pages, failed = [], [], []
-    parsed = reused = 0
-    files = pdf_files(folder)
-    hashed = [(path, str(path.relative_to(folder)), _sha256(path)) for path in files]
-    # a row stored under another id (a subfolder's file, ingested when ids were bare file names) is read again
-    for known in (known_docs, known_failed):
-        for path, rel, digest in hashed:
-            if (rel, digest) in known and known[(rel, digest)][1] != doc_id_for(path, folder):
-                del known[(rel, digest)]
-    to_parse = [
-        path
-        for path, rel, digest in hashed
-        if (rel, digest) not in known_docs and (rel, digest) not in known_failed and not unreadable_name(rel)
-    ]
-    outcomes = extract_bounded(to_parse, workers)
-    for path, rel, digest in hashed:
-        doc_id = doc_id_for(path, folder)
-        if refused := unreadable_name(rel):
-            failed.append([corpus, valid_text(doc_id), valid_text(rel), digest, refused, EXTRACTOR_VERSION])
-        elif (rel, digest) in known_docs:
-            reused += 1
-            docs.append(known_docs[(rel, digest)])
-            pages.extend(known_pages.get(doc_id, []))
-        elif (rel, digest) in known_failed:
-            reused += 1
-            failed.append(known_failed[(rel, digest)])
-        else:
-            parsed += 1
-            size, extracted = next(outcomes)
-            if isinstance(extracted, str):
-                failed.append([corpus, doc_id, rel, digest, extracted, EXTRACTOR_VERSION])
-            else:
-                texts = extracted.pages
-                docs.append(
-                    [
-                        corpus,
-                        doc_id,
-                        rel,
-                        digest,
-                        size,
-                        len(texts),
-                        sum(len(t) for t in texts),
-                        sum(1 for t in texts if not t.strip()),
-                        extracted.extractor,
-                        "; ".join(extracted.warnings),
-                        EXTRACTOR_VERSION,
-                    ]
-                )
-                pages.extend([corpus, doc_id, i + 1, t, len(t)] for i, t in enumerate(texts))
-        if progress is not None:
-            progress(path)
+    plan = plan_ingest(corpus, folder, previous)
+    return assemble(corpus, plan, [extract_files(corpus, folder, plan.to_parse, workers)], previous)
+
+
+def _frames(docs: list, pages: list, failed: list, parsed: int = 0, reused: int = 0) -> Ingested:
     return Ingested(
         documents=pd.DataFrame(docs, columns=DOCUMENT_COLUMNS),
         pages=pd.DataFrame(pages, columns=PAGE_COLUMNS),
@@ -140,6 +191,10 @@ def ingest_folder(
         parsed=parsed,
         reused=reused,
     )
+
+
+def _rows(frame: pd.DataFrame, columns: list[str]) -> list[list]:
+    return [list(r.values()) for r in records(frame[columns])] if len(frame) else []
 
 
 def _sha256(path: Path) -> str:
@@ -150,9 +205,11 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:
-    """Rows of a previous ingest, keyed by (file, sha256), and its pages by document. Rows an older
-    extractor wrote (another `extractor_version`, or none) are not reused: the file is read again."""
+def _known(previous: Ingested | None, files: list[tuple[str, str]]) -> tuple[dict, dict, dict]:
+    """Rows of a previous ingest that `files` may reuse, keyed by (file, sha256), and its pages by
+    document. Rows an older extractor wrote (another `extractor_version`, or none) are not reused, nor
+    a row stored under another id (a subfolder's file, ingested when ids were bare file names): the
+    file is read again."""
     if previous is None:
         return {}, {}, {}
 
@@ -168,6 +225,10 @@ def _previous(previous: Ingested | None) -> tuple[dict, dict, dict]:
     pages: dict[str, list] = {}
     for r in rows(previous.pages.sort_values(["doc_id", "page"]), PAGE_COLUMNS):
         pages.setdefault(r["doc_id"], []).append(list(r.values()))
+    for known in (docs, failed):
+        for rel, digest in files:
+            if (rel, digest) in known and known[(rel, digest)][1] != doc_id_for(Path(rel), Path()):
+                del known[(rel, digest)]
     return docs, failed, pages
 
 

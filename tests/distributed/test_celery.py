@@ -85,11 +85,19 @@ def test_four_shards_on_two_workers_grade_byte_for_byte_as_one_process(cluster, 
     )
     assert plain.returncode == 0, plain.stderr
     assert (warehouse / GRADES).read_bytes() == (reference / GRADES).read_bytes()
+    for table in ("documents", "pages", "failed_documents"):  # the PDFs parsed in 4 shards on the workers
+        stored = Path("parquet") / table / "corpus=demo" / "data.parquet"
+        assert (warehouse / stored).read_bytes() == (reference / stored).read_bytes(), table
 
     from dagster import DagsterRunStatus, RunsFilter
 
     instance = _instance(cluster, monkeypatch, tmp_path / "home-reader")
     assert len(instance.get_run_records(RunsFilter(job_name="regrade_on_celery"))) == 1
+    (ingest,) = instance.get_run_records(RunsFilter(job_name="corpus_on_celery"))
+    assert ingest.dagster_run.status == DagsterRunStatus.SUCCESS
+    extracted = _step_metadata(instance, ingest.dagster_run.run_id, "ingest.extract_shard")
+    assert len(extracted) == 4 and sum(m["pdfs"] for m in extracted.values()) == 11  # every demo PDF parsed once
+    assert {m["worker"] for m in extracted.values()} <= {"w1", "w2"}  # on the shard workers, not the warehouse's
     (record,) = instance.get_run_records(RunsFilter(job_name="pair_on_celery"))
     assert record.dagster_run.status == DagsterRunStatus.SUCCESS
     assert record.dagster_run.tags["dagster/partition/corpus"] == "demo"

@@ -1,0 +1,148 @@
+"""Ingest: PDFs to documents, pages and failed documents, the parsing cut into shards.
+
+One step plans where the warehouse is (hash every PDF, compare with what is
+stored), shard steps parse their share of the new or changed files on any
+worker that reaches the corpus folder (Parquet out, no warehouse connection),
+and one step stores the three tables in the plan's order, so the number of
+shards never changes a row (`RAGPIPE_SHARDS`; `ragpipe run --executor celery`).
+"""
+
+from pathlib import Path
+
+from dagster import (
+    AssetOut,
+    DynamicOut,
+    DynamicOutput,
+    MetadataValue,
+    OpExecutionContext,
+    Out,
+    Output,
+    graph_multi_asset,
+    op,
+)
+from dagster_duckdb import DuckDBResource
+
+from assets.liveness import run_is_live
+from assets.partitions import corpus_partitions
+from assets.queues import ON_WAREHOUSE_HOST, ran_on
+from assets.resources import Project
+from assets.versions import data_version
+from ragpipe.answering.shards import clean, clean_stale, read, work_dir, write
+from ragpipe.corpus.adapters import pdf_folder
+from ragpipe.corpus.ingest import Ingested, IngestPlan, assemble, extract_files, plan_ingest, shard_files, stored_ingest
+from ragpipe.corpus.preflight import check_corpus
+from ragpipe.warehouse.tables import store
+
+TABLES = {"documents": "documents", "pages": "pages", "failed": "failed_documents"}
+
+
+@op(out={"plan": Out(dict), "shards": DynamicOut(dict)}, tags=ON_WAREHOUSE_HOST)
+def plan_ingest_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
+    """Refuse a corpus whose questions are bad before anything is written; hash its PDFs; hand each
+    shard its share (by size) of the files the warehouse does not hold yet."""
+    corpus = context.partition_key
+    manifest = project.manifest(corpus)
+    folder = pdf_folder(manifest, project.root)
+    check_corpus(manifest, folder)
+    project.root.mkdir(parents=True, exist_ok=True)  # a new warehouse folder (RAGPIPE_WAREHOUSE) starts empty
+    with duckdb.get_connection() as conn:
+        previous = stored_ingest(conn, corpus)
+    plan = plan_ingest(corpus, folder, previous)
+    work = work_dir(project.root, "ingest", corpus, "", context.run_id)
+    yield Output(
+        {"folder": str(folder), "files": plan.files, "to_parse": plan.to_parse, "sizes": plan.sizes, "work": str(work)},
+        output_name="plan",
+    )
+    for k, files in enumerate(shard_files(plan, project.shards)):
+        yield DynamicOutput(
+            {"folder": str(folder), "files": files, "work": str(work), "shard": k},
+            mapping_key=f"shard_{k}",
+            output_name="shards",
+        )
+
+
+@op
+def extract_shard(context: OpExecutionContext, shard: dict) -> dict:
+    """Parse one shard's PDFs (capped worker processes, `RAGPIPE_EXTRACT_WORKERS` of them) to Parquet."""
+    result = extract_files(context.partition_key, Path(shard["folder"]), shard["files"])
+    work = Path(shard["work"])
+    paths = {name: write(getattr(result, name), work / f"{name}-{shard['shard']}.parquet") for name in TABLES}
+    context.add_output_metadata({"pdfs": len(shard["files"]), **ran_on()})
+    return {**paths, "parsed": result.parsed}
+
+
+@op(out={table: Out() for table in TABLES.values()}, tags=ON_WAREHOUSE_HOST)
+def store_ingest(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, plan: dict, shards: list[dict]):
+    """The one writer: the warehouse's rows for unchanged files and the shards' for the rest, in file
+    order, replacing the corpus's three tables."""
+    corpus = context.partition_key
+    keys = {"corpus": corpus}
+    parsed = [
+        Ingested(read(s["documents"]), read(s["pages"]), read(s["failed"]), parsed=s["parsed"])
+        for s in sorted(shards, key=lambda s: s["documents"])
+    ]
+    layout = IngestPlan(Path(plan["folder"]), plan["files"], plan["to_parse"], plan["sizes"])
+    with duckdb.get_connection() as conn:
+        result = assemble(corpus, layout, parsed, stored_ingest(conn, corpus))
+        paths = {table: store(conn, project.root, table, getattr(result, name), keys) for name, table in TABLES.items()}
+    clean(Path(plan["work"]))
+    stale = clean_stale(project.root, "ingest", corpus, "", context.run_id, lambda r: run_is_live(context.instance, r))
+    if stale:
+        context.log.info(f"removed {len(stale)} shard folder(s) left by runs no longer live")
+    yield Output(
+        None,
+        "documents",
+        data_version=data_version(result.documents),
+        metadata={
+            "dagster/row_count": len(result.documents),
+            "folder": plan["folder"],
+            "parquet": str(paths["documents"]),
+            "pdfs_parsed": result.parsed,
+            "pdfs_reused": result.reused,
+            "pages": int(result.documents["pages"].sum()),
+            "shards": len(shards),
+        },
+    )
+    yield Output(
+        None,
+        "pages",
+        data_version=data_version(result.pages),
+        metadata={
+            "dagster/row_count": len(result.pages),
+            "empty_pages": int((result.pages["chars"] == 0).sum()),
+            "parquet": str(paths["pages"]),
+        },
+    )
+    yield Output(
+        None,
+        "failed_documents",
+        data_version=data_version(result.failed),
+        metadata={
+            "dagster/row_count": len(result.failed),
+            "failures": MetadataValue.md(
+                "\n".join(f"- `{r.file}`: {r.reason}" for r in result.failed.itertuples()) or "none"
+            ),
+        },
+    )
+
+
+@graph_multi_asset(
+    outs={
+        "documents": AssetOut(
+            description="One row per readable PDF: content hash, page count, characters, extractor.",
+            kinds={"duckdb", "pdf"},
+        ),
+        "pages": AssetOut(description="Text of every page (1-indexed) of every readable PDF.", kinds={"duckdb"}),
+        "failed_documents": AssetOut(
+            description="PDFs that could not be read, with the reason in words; the rest still ingest.",
+            kinds={"duckdb"},
+        ),
+    },
+    partitions_def=corpus_partitions,
+    group_name="corpus",
+)
+def ingest():
+    """Extract every PDF of the corpus (pypdfium2, pypdf fallback); a PDF whose path and content hash
+    the warehouse already holds is reused, not parsed again."""
+    plan, shards = plan_ingest_shards()
+    return store_ingest(plan, shards.map(extract_shard).collect())
