@@ -36,7 +36,7 @@ from ragpipe.warehouse.tables import store
 TABLES = {"documents": "documents", "pages": "pages", "failed": "failed_documents"}
 
 
-@op(out={"plan": Out(dict), "shards": DynamicOut(dict)}, tags=ON_WAREHOUSE_HOST)
+@op(out={"plan": Out(IngestPlan), "shards": DynamicOut(dict)}, tags=ON_WAREHOUSE_HOST)
 def plan_ingest_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
     """Refuse a corpus whose questions are bad before anything is written; hash its PDFs; hand each
     shard its share (by size) of the files the warehouse does not hold yet."""
@@ -46,13 +46,10 @@ def plan_ingest_shards(context: OpExecutionContext, duckdb: DuckDBResource, proj
     check_corpus(manifest, folder)
     project.root.mkdir(parents=True, exist_ok=True)  # a new warehouse folder (RAGPIPE_WAREHOUSE) starts empty
     with duckdb.get_connection() as conn:
-        previous = stored_ingest(conn, corpus)
+        previous = stored_ingest(conn, corpus, pages=False)
     plan = plan_ingest(corpus, folder, previous)
     work = work_dir(project.root, "ingest", corpus, "", context.run_id)
-    yield Output(
-        {"folder": str(folder), "files": plan.files, "to_parse": plan.to_parse, "sizes": plan.sizes, "work": str(work)},
-        output_name="plan",
-    )
+    yield Output(plan, output_name="plan")
     for k, files in enumerate(shard_files(plan, project.shards)):
         yield DynamicOutput(
             {"folder": str(folder), "files": files, "work": str(work), "shard": k},
@@ -72,20 +69,21 @@ def extract_shard(context: OpExecutionContext, shard: dict) -> dict:
 
 
 @op(out={table: Out() for table in TABLES.values()}, tags=ON_WAREHOUSE_HOST)
-def store_ingest(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, plan: dict, shards: list[dict]):
+def store_ingest(
+    context: OpExecutionContext, duckdb: DuckDBResource, project: Project, plan: IngestPlan, shards: list[dict]
+):
     """The one writer: the warehouse's rows for unchanged files and the shards' for the rest, in file
     order, replacing the corpus's three tables."""
     corpus = context.partition_key
     keys = {"corpus": corpus}
     parsed = [
         Ingested(read(s["documents"]), read(s["pages"]), read(s["failed"]), parsed=s["parsed"])
-        for s in sorted(shards, key=lambda s: s["documents"])
+        for s in shards  # in any order: `assemble` puts the rows in the plan's
     ]
-    layout = IngestPlan(Path(plan["folder"]), plan["files"], plan["to_parse"], plan["sizes"])
     with duckdb.get_connection() as conn:
-        result = assemble(corpus, layout, parsed, stored_ingest(conn, corpus))
+        result = assemble(corpus, plan, parsed, stored_ingest(conn, corpus))
         paths = {table: store(conn, project.root, table, getattr(result, name), keys) for name, table in TABLES.items()}
-    clean(Path(plan["work"]))
+    clean(work_dir(project.root, "ingest", corpus, "", context.run_id))
     stale = clean_stale(project.root, "ingest", corpus, "", context.run_id, lambda r: run_is_live(context.instance, r))
     if stale:
         context.log.info(f"removed {len(stale)} shard folder(s) left by runs no longer live")
@@ -95,7 +93,7 @@ def store_ingest(context: OpExecutionContext, duckdb: DuckDBResource, project: P
         data_version=data_version(result.documents),
         metadata={
             "dagster/row_count": len(result.documents),
-            "folder": plan["folder"],
+            "folder": str(plan.folder),
             "parquet": str(paths["documents"]),
             "pdfs_parsed": result.parsed,
             "pdfs_reused": result.reused,

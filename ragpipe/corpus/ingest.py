@@ -82,7 +82,7 @@ def plan_ingest(corpus: str, folder: Path, previous: Ingested | None = None) -> 
     if not folder.is_dir():
         raise FileNotFoundError(f"corpus {corpus!r}: PDF folder {folder} does not exist")
     files = [(str(path.relative_to(folder)), _sha256(path)) for path in pdf_files(folder)]
-    known_docs, known_failed, _ = _known(previous, files)
+    known_docs, known_failed = _known(previous, files)
     to_parse = [
         (rel, digest)
         for rel, digest in files
@@ -138,7 +138,8 @@ def shard_files(plan: IngestPlan, shards: int) -> list[list[tuple[str, str]]]:
 def assemble(corpus: str, plan: IngestPlan, parsed: list[Ingested], previous: Ingested | None = None) -> Ingested:
     """The three tables in the plan's file order: rows `previous` holds for unchanged files, the
     `parsed` shards' rows for the rest, a failed row for a name that cannot be stored."""
-    known_docs, known_failed, known_pages = _known(previous, plan.files)
+    known_docs, known_failed = _known(previous, plan.files)
+    known_pages = _known_pages(previous)
     new_docs, new_failed, new_pages = {}, {}, {}
     for shard in parsed:
         new_docs.update({(r[2], r[3]): r for r in _rows(shard.documents, DOCUMENT_COLUMNS)})
@@ -205,35 +206,43 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _known(previous: Ingested | None, files: list[tuple[str, str]]) -> tuple[dict, dict, dict]:
-    """Rows of a previous ingest that `files` may reuse, keyed by (file, sha256), and its pages by
-    document. Rows an older extractor wrote (another `extractor_version`, or none) are not reused, nor
-    a row stored under another id (a subfolder's file, ingested when ids were bare file names): the
-    file is read again."""
+def _known(previous: Ingested | None, files: list[tuple[str, str]]) -> tuple[dict, dict]:
+    """Document and failed rows of a previous ingest that `files` may reuse, keyed by (file, sha256).
+    Rows an older extractor wrote (another `extractor_version`, or none) are not reused, nor a row
+    stored under another id (a subfolder's file, ingested when ids were bare file names): the file is
+    read again."""
     if previous is None:
-        return {}, {}, {}
-
-    def rows(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
-        if "extractor_version" in columns:
-            if "extractor_version" not in frame.columns:
-                return []
-            frame = frame[frame["extractor_version"] == EXTRACTOR_VERSION]
-        return records(frame[columns])
-
-    docs = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.documents, DOCUMENT_COLUMNS)}
-    failed = {(r["file"], r["sha256"]): list(r.values()) for r in rows(previous.failed, FAILED_COLUMNS)}
-    pages: dict[str, list] = {}
-    for r in rows(previous.pages.sort_values(["doc_id", "page"]), PAGE_COLUMNS):
-        pages.setdefault(r["doc_id"], []).append(list(r.values()))
+        return {}, {}
+    docs = {(r["file"], r["sha256"]): list(r.values()) for r in _current(previous.documents, DOCUMENT_COLUMNS)}
+    failed = {(r["file"], r["sha256"]): list(r.values()) for r in _current(previous.failed, FAILED_COLUMNS)}
     for known in (docs, failed):
         for rel, digest in files:
             if (rel, digest) in known and known[(rel, digest)][1] != doc_id_for(Path(rel), Path()):
                 del known[(rel, digest)]
-    return docs, failed, pages
+    return docs, failed
 
 
-def stored_ingest(conn, corpus: str) -> Ingested | None:
-    """What the warehouse holds for `corpus` from earlier ingests, if anything."""
+def _known_pages(previous: Ingested | None) -> dict[str, list]:
+    """A previous ingest's page rows by document, in page order (only `assemble` needs them)."""
+    pages: dict[str, list] = {}
+    if previous is not None:
+        for r in _current(previous.pages.sort_values(["doc_id", "page"]), PAGE_COLUMNS):
+            pages.setdefault(r["doc_id"], []).append(list(r.values()))
+    return pages
+
+
+def _current(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
+    """`frame`'s rows as dicts of `columns`; of a table that records its extractor, only the current one's."""
+    if "extractor_version" in columns:
+        if "extractor_version" not in frame.columns:
+            return []
+        frame = frame[frame["extractor_version"] == EXTRACTOR_VERSION]
+    return records(frame[columns])
+
+
+def stored_ingest(conn, corpus: str, pages: bool = True) -> Ingested | None:
+    """What the warehouse holds for `corpus` from earlier ingests, if anything; without its `pages`
+    (an empty frame) for planning, which needs the documents' hashes alone."""
     from ragpipe.warehouse.tables import read_partition, table_exists
 
     if not all(table_exists(conn, t) for t in ("documents", "pages", "failed_documents")):
@@ -241,6 +250,6 @@ def stored_ingest(conn, corpus: str) -> Ingested | None:
     keys = {"corpus": corpus}
     return Ingested(
         documents=read_partition(conn, "documents", keys),
-        pages=read_partition(conn, "pages", keys),
+        pages=read_partition(conn, "pages", keys) if pages else pd.DataFrame(columns=PAGE_COLUMNS),
         failed=read_partition(conn, "failed_documents", keys),
     )
