@@ -69,8 +69,9 @@ chromium:
 	    { $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; } ) >/dev/null 2>&1 \
 	  || echo "chromium could not be installed here: the browser test will skip"; }
 
-# the benchmarks, each measuring its alternative in the same run (needs ../shared/data)
-bench: $(BIN)/ragpipe
+# the benchmarks, each measuring its alternative in the same run; one that needs ../shared/data (or PostgreSQL
+# and Redis) says so in one line and skips. bench-quick, a smaller sample of each, is .ci/run's smoke test
+bench: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/regrade.py
@@ -78,7 +79,7 @@ bench: $(BIN)/ragpipe
 	$(BIN)/python bench/step_start.py
 	$(BIN)/python bench/cluster.py
 
-bench-quick: $(BIN)/ragpipe
+bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py --quick
 	$(BIN)/python bench/retrieval.py --quick
 	$(BIN)/python bench/regrade.py --quick

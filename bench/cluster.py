@@ -23,9 +23,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import financebench_folder, main  # noqa: E402
+from common import Skipped, financebench_folder, main  # noqa: E402
 
 from assets.cluster import celery_run, start_cluster  # noqa: E402
+from assets.services import ServiceMissing  # noqa: E402
 
 RAGPIPE = str(Path(sys.executable).parent / "ragpipe")
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,7 +63,10 @@ def _run_seconds(cluster) -> dict[str, float]:
 
 def _trial(corpus: str, shard_workers: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        cluster = start_cluster(Path(tmp) / "cluster")
+        try:
+            cluster = start_cluster(Path(tmp) / "cluster")
+        except ServiceMissing as exc:
+            raise Skipped(f"{exc} (`make services` installs PostgreSQL and Redis)") from None
         try:
             warehouse = cluster.storage_root / "warehouse"
             one_core = {"RAGPIPE_EXTRACT_WORKERS": "1"}
@@ -80,7 +84,7 @@ def _trial(corpus: str, shard_workers: int) -> dict[str, float]:
 def run(quick: bool) -> dict:
     corpus = "demo" if quick else "financebench"
     if not quick:
-        financebench_folder()  # exits with the reason when the data is absent
+        financebench_folder()  # Skipped, with the reason, when the data is absent
     n = 1 if quick else 3
     trials: dict[int, list[dict]] = {1: [], 2: []}
     for _ in range(n):

@@ -59,7 +59,7 @@ def _time_long_answer(repeats: int) -> float:
 def run(quick: bool) -> dict:
     corpus = "demo" if quick else "financebench"
     if not quick:
-        financebench_folder()  # exits with the reason when the data is absent
+        financebench_folder()  # Skipped, with the reason, when the data is absent
     with tempfile.TemporaryDirectory(prefix="bench-regrade-") as tmp:
         folder = Path(tmp)
         instance = DagsterInstance.ephemeral()

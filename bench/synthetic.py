@@ -16,7 +16,8 @@ import re
 
 import pandas as pd
 
-from ragpipe.answering.run import ANSWER_COLUMNS, answer_id
+from ragpipe.answering.record import AnswerRecord
+from ragpipe.answering.run import answer_id
 
 OPENERS = [
     "",
@@ -85,22 +86,15 @@ def synthetic_answers(
             ).format(page=rng.randint(1, 400))
         answer_set = f"synthetic-{i // len(qs)}"
         rows.append(
-            [
-                q["corpus"],
-                "bench",
-                answer_set,
-                q["question_id"],
-                answer_id(q["corpus"], "bench", answer_set, q["question_id"]),
-                text,
-                [],
-                [],
-                0.0,
-                "synthetic",
-                "{}",
-                None,
-                None,
-                None,
-                None,
-            ]
+            AnswerRecord(
+                corpus=q["corpus"],
+                config="bench",
+                answer_set=answer_set,
+                question_id=q["question_id"],
+                answer_id=answer_id(q["corpus"], "bench", answer_set, q["question_id"]),
+                answer=text,
+                latency_ms=0.0,
+                engine="synthetic",
+            )
         )
-    return pd.DataFrame(rows, columns=ANSWER_COLUMNS)
+    return AnswerRecord.frame(rows)

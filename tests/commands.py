@@ -81,3 +81,24 @@ def start_dagster_dev(env: dict, port: int) -> subprocess.Popen:
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+
+
+def wait_until_open(process: subprocess.Popen, path: Path, bound: float = 300) -> None:
+    """Return once `process` holds `path` open (an event: its /proc file descriptors), not after a guess at
+    how long it takes to get there; fail if it ended first, or after `bound` seconds, which only catches
+    a hang (a loaded machine may take tens of seconds to start a process)."""
+    import time
+
+    target, deadline = str(Path(path).resolve()), time.monotonic() + bound
+    fds = Path(f"/proc/{process.pid}/fd")
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            out, err = process.communicate()
+            raise AssertionError(f"process {process.pid} ended ({process.returncode}) before opening {path}: {err}")
+        try:
+            if any(os.readlink(fd) == target for fd in fds.iterdir()):
+                return
+        except OSError:  # a descriptor closed while we read the list
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"process {process.pid} did not open {path} in {bound:.0f} s")

@@ -40,10 +40,12 @@ def env(tmp_path):
 
 @pytest.mark.end_to_end
 def test_run_all_skips_absent_data_then_scorecard_json(env, tmp_path):
-    env = {**env, "RAGPIPE_FINANCEBENCH_DIR": str(tmp_path / "none"), "RAGPIPE_ARAGOG_DIR": str(tmp_path / "none")}
+    (tmp_path / "empty").mkdir()  # a folder that exists but lacks the adapter's files is skipped too, saying what
+    env = {**env, "RAGPIPE_FINANCEBENCH_DIR": str(tmp_path / "none"), "RAGPIPE_ARAGOG_DIR": str(tmp_path / "empty")}
     out = ragpipe(env, "run", "--all", "--config", "default", check=True)
     assert "ZERO-WRONG-MONEY" in out.stdout and "demo" in out.stdout
-    assert "skipping aragog" in out.stdout and "skipping financebench" in out.stdout
+    assert "skipping corpus 'financebench'" in out.stdout and "does not exist" in out.stdout
+    assert f"skipping corpus 'aragog': its data folder {tmp_path / 'empty'} lacks benchmark.json" in out.stdout
     cards = json.loads(ragpipe(env, "scorecard", "--json", check=True).stdout)
     assert len(cards) == 1 and FIELDS <= set(cards[0])
     assert cards[0]["corpus"] == "demo" and cards[0]["config"] == "default" and cards[0]["total"] >= 24

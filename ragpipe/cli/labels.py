@@ -22,27 +22,30 @@ def import_labels(
     path: Path = typer.Argument(..., exists=True, dir_okay=False, help="JSONL: corpus, config, answer_set, ..."),
 ) -> None:
     """Import people's labels (one JSON object per line: corpus, config, answer_set, question_id, label
-    correct|incorrect|refusal, optional labeller and note). Bad lines are reported as file:line:field and
-    skipped; the pairs that got labels have their scorecards recomputed."""
+    correct|incorrect|refusal, optional labeller and note; what `labels export` writes imports as it is).
+    Bad lines are reported as file:line:field and skipped; of one labeller's lines on one answer the last
+    wins; the pairs that got labels have their scorecards recomputed."""
     from ragpipe.labels.import_lines import read_label_lines
     from ragpipe.labels.store import add_labels
 
     with writing(warehouse_dir(), "ragpipe labels import"):
         conn = open_for_writing(database_path())
         try:
-            rows, problems = read_label_lines(conn, path)
-            added = add_labels(conn, rows)
+            read = read_label_lines(conn, path)
+            added = add_labels(conn, read.rows)
         finally:
             conn.close()
-        for problem in problems:
+        for problem in read.problems:
             typer.echo(f"skipped {problem}", err=True)
-        pairs = sorted({(r.corpus, r.config) for r in rows})
+        pairs = sorted({(r.corpus, r.config) for r in read.rows}) if added else []
         for corpus, config in pairs:
             outcome = orchestrator().regrade(corpus, config)
             if outcome.busy:
                 raise WarehouseBusy(outcome.busy)
-    console.print(f"imported {added} label(s) ({len(rows)} read, {len(problems)} line(s) skipped)")
-    if problems and not rows:
+    unchanged = read.sound_lines - added
+    said = f", {unchanged} said again what is stored or what a later line says" if unchanged else ""
+    console.print(f"imported {added} label(s) ({read.lines_skipped} line(s) skipped{said})")
+    if read.problems and not read.sound_lines:
         raise typer.Exit(1)
 
 

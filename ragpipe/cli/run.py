@@ -125,7 +125,7 @@ def run(
 
     Each engine's answers are an answer set of the pair: running another engine (or the same one under
     another --answer-set) adds its set beside the ones there; re-running one refreshes only its own."""
-    from ragpipe.corpus.adapters import data_available
+    from ragpipe.corpus.adapters import missing_data
     from ragpipe.corpus.manifest import list_corpora, load_configs
 
     if executor not in ("in-process", "processes", "celery"):
@@ -146,9 +146,10 @@ def run(
     _check_names(config or [], configs_known, "configuration")
     _use_data_dir(corpus or [], data_dir)
     if all_corpora:
-        corpora = [name for name, m in sorted(manifests.items()) if data_available(m)]
+        missing = {name: missing_data(m) for name, m in sorted(manifests.items())}
+        corpora = [name for name, line in missing.items() if line is None]
         for name in sorted(set(manifests) - set(corpora)):
-            console.print(f"skipping {name}: its data folder {manifests[name].data_path} is absent", style="yellow")
+            console.print(f"skipping {missing[name]}", style="yellow", soft_wrap=True)
     else:
         corpora = corpus or ["demo"]
         _say_missing_data([manifests[name] for name in corpora])
@@ -174,7 +175,7 @@ def run(
 
 
 def _say_missing_data(manifests: list) -> None:
-    """Before any run starts: one line per corpus whose data folder is absent, and exit 1."""
+    """Before any run starts: one line per corpus whose data folder is absent or lacks its files, and exit 1."""
     from ragpipe.corpus.adapters import missing_data
 
     missing = [line for line in map(missing_data, manifests) if line]

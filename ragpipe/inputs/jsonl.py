@@ -13,17 +13,18 @@ from ragpipe.inputs.text import valid_json
 
 
 def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
-    """(line number, object) for every line that holds a JSON object; problems for the others."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        problems.append(Problem(str(path), 0, "(file)", f"not UTF-8 text (byte {exc.start})"))
-        return []
+    """(line number, object) for every line that holds a JSON object; problems for the others. A line
+    that is not UTF-8 is one problem: the file's other lines still load."""
     rows = []
     # JSON Lines ends a line at "\n" alone: str.splitlines() would also cut at U+2028, U+0085 and
-    # the like, which a valid JSON string may hold raw, and then misnumber every later line
-    for lineno, line in enumerate(text.split("\n"), 1):
-        line = line.removesuffix("\r")
+    # the like, which a valid JSON string may hold raw, and then misnumber every later line. Lines are
+    # cut as bytes, then decoded one by one, so one bad byte costs its own line only
+    for lineno, raw in enumerate(path.read_bytes().split(b"\n"), 1):
+        try:
+            line = raw.decode("utf-8").removeprefix("\ufeff" if lineno == 1 else "").removesuffix("\r")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(str(path), lineno, "(line)", f"not UTF-8 text (byte {exc.start} of the line)"))
+            continue
         if not line.strip():
             continue
         try:

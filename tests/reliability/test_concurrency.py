@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 
 import duckdb
 import pytest
 
 from ragpipe.warehouse.lock import writing
-from tests.commands import env_for, ragpipe, start
+from tests.commands import env_for, ragpipe, start, wait_until_open
 
 
 @pytest.fixture(scope="module")
@@ -57,15 +56,18 @@ def test_two_regrades_at_once_both_finish_and_lose_nothing(warehouse):
 @pytest.mark.end_to_end
 def test_a_regrade_while_a_long_sql_query_runs(warehouse):
     tmp, env = warehouse
+    # no step here waits a guessed time: the regrade starts once the reader holds the file (an event), and
+    # both bounds are generous, since on a loaded machine the count takes many times what it takes idle
     query = start(
         env,
         "sql",
+        "--timeout",
+        "900",
         "SELECT count(*) AS n FROM range(1500000000) r, (SELECT 1 FROM grades LIMIT 1) g WHERE r.range % 7 = 3",
     )
-    time.sleep(3)  # the query has the warehouse open (read-only) and is counting
-    assert query.poll() is None
-    regrade = ragpipe(env, "regrade", timeout=300)
-    out, err = query.communicate(timeout=300)
+    wait_until_open(query, tmp / "wh" / "ragpipe.duckdb")  # the query has the warehouse open (read-only)
+    regrade = ragpipe({**env, "RAGPIPE_LOCK_WAIT": "900"}, "regrade", timeout=1200)
+    out, err = query.communicate(timeout=1200)
     assert query.returncode == 0 and "214285714" in out, err  # the reader finished its answer
     assert regrade.returncode == 0, regrade.stdout + regrade.stderr  # the writer waited for it
     _history_is_clean(tmp)

@@ -23,17 +23,41 @@ ADAPTERS = {
 
 
 class DataMissing(FileNotFoundError):
-    """The corpus's data folder is absent (e.g. no ../shared on a fresh clone)."""
+    """The corpus's data folder is absent (e.g. no ../shared on a fresh clone), or lacks files its adapter reads."""
+
+
+def _lacking(manifest: CorpusManifest, folder: Path) -> list[str]:
+    """What of its adapter's REQUIRED layout the data folder lacks: a file by its name, a folder (`name/`)
+    that is absent or holds no PDF."""
+    lacking = []
+    for name in getattr(ADAPTERS[manifest.adapter], "REQUIRED", ()):
+        path = folder / name.rstrip("/")
+        if not name.endswith("/"):
+            lacking += [] if path.is_file() else [name]
+        elif not path.is_dir():
+            lacking.append(name)
+        elif not any(p.suffix.lower() == ".pdf" for p in path.iterdir()):
+            lacking.append(f"{name} (it holds no PDF)")
+    return lacking
 
 
 def missing_data(manifest: CorpusManifest) -> str | None:
-    """One line saying what is missing, where it was looked for and where to get it; None if present."""
-    folder = manifest.data_path
-    if manifest.adapter == "demo" or folder.is_dir():
+    """One line saying what is missing, where it was looked for and where to get it; None if present.
+    Checked before any run starts, so an empty or half-copied folder is this line, not a traceback
+    from deep inside ingest."""
+    if manifest.adapter == "demo":
         return None
+    folder = manifest.data_path
+    if not folder.is_dir():
+        what = "does not exist"
+    else:
+        lacking = _lacking(manifest, folder)
+        if not lacking:
+            return None
+        what = "lacks " + (", ".join(lacking[:-1]) + " and " + lacking[-1] if len(lacking) > 1 else lacking[0])
     hint = f"set {manifest.data_dir_env} or pass --data-dir" if manifest.data_dir_env else "pass --data-dir"
     get = f"; get it from {manifest.upstream} (docs/corpora.md)" if manifest.upstream else " (docs/corpora.md)"
-    return f"corpus {manifest.name!r}: its data folder {folder} does not exist ({hint}){get}"
+    return f"corpus {manifest.name!r}: its data folder {folder} {what} ({hint}){get}"
 
 
 def data_dir(manifest: CorpusManifest) -> Path:

@@ -18,6 +18,8 @@ from ragpipe.corpus.questions import LoadedQuestions, Question, validation_probl
 from ragpipe.inputs.json_file import read_json_object
 from ragpipe.inputs.problems import Problem
 
+REQUIRED = ("benchmark.json", "qrels.json", "pdfs/")  # checked before a run starts (adapters.missing_data)
+
 
 def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:
     return data / "pdfs"

@@ -22,6 +22,7 @@ from ragpipe.text.figures import find_figures
 
 QUESTIONS_FILE = "financebench_open_source.jsonl"
 DOCUMENTS_FILE = "financebench_document_information.jsonl"
+REQUIRED = (QUESTIONS_FILE, DOCUMENTS_FILE, "pdfs/")  # checked before a run starts (adapters.missing_data)
 
 
 def pdf_folder(manifest: CorpusManifest, data: Path) -> Path:

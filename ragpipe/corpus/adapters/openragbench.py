@@ -35,6 +35,8 @@ from ragpipe.corpus.questions import Evidence, LoadedQuestions, Question, valida
 from ragpipe.inputs.json_file import read_json_object
 from ragpipe.inputs.problems import Problem
 
+REQUIRED = ("queries.json", "answers.json", "qrels.json", "pdfs/")  # checked before a run (adapters.missing_data)
+
 
 @dataclass(frozen=True)
 class Drawn:
