@@ -11,11 +11,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from tests.browser import chromium
 from tests.commands import env_for, start
 
 pytestmark = pytest.mark.end_to_end  # a page served by `ragpipe label` in its own process, driven by Chromium
 
-CHROMIUM = Path("/usr/bin/chromium")
 LABEL = ("label", "--corpus", "demo", "--config", "default", "--answers", "extractive", "--n", "6", "--seed", "3")
 
 
@@ -33,19 +33,13 @@ def _rows(warehouse: Path, sql: str):
 
 
 def test_clicks_are_rows_a_kill_loses_nothing_and_a_restart_resumes(tmp_path, demo_warehouse_once):
-    if not CHROMIUM.exists() and not shutil.which("chromium"):
-        pytest.skip("Chromium is not installed (make test installs Debian's chromium package; it could not here)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is a dev dependency")
     env = env_for(tmp_path)
     shutil.copytree(demo_warehouse_once, tmp_path / "wh")
     (tmp_path / "dh").mkdir()
     warehouse = tmp_path / "wh"
 
     process, url = _serve(env, "--labeller", "ana")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")), args=["--no-sandbox"]
-        )
+    with chromium() as browser:
         tab = browser.new_page()
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
@@ -79,7 +73,6 @@ def test_clicks_are_rows_a_kill_loses_nothing_and_a_restart_resumes(tmp_path, de
         assert tab.locator("#labelled").inner_text() == "3" and tab.locator("#total").inner_text() == "6"
         assert tab.locator("#item").get_attribute("data-answer-id") == shown_next == drawn[3]
         assert errors == []
-        browser.close()
 
     process.send_signal(signal.SIGINT)  # stopped as a person stops it: the scorecards take the labels in
     out, err = process.communicate(timeout=300)

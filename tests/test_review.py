@@ -14,9 +14,8 @@ from assets.runner import regrade_pair
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.review.data import ReviewError, load_review
 from ragpipe.review.render import write_report
+from tests.browser import chromium
 from tests.conftest import warehouse_resources
-
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
@@ -75,22 +74,13 @@ def test_unknown_answer_set_or_version_names_what_exists(reviewed):
 
 @pytest.fixture(scope="module")
 def page(reviewed, tmp_path_factory):
-    if not CHROMIUM.exists() and not shutil.which("chromium"):
-        pytest.skip("Chromium is not installed (make test installs Debian's chromium package; it could not here)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="playwright is a dev dependency: pip install -e '.[dev]'"
-    )
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")), args=["--no-sandbox"]
-        )
+    with chromium() as browser:
         tab = browser.new_page(viewport={"width": 1200, "height": 1000}, accept_downloads=True)
         errors: list[str] = []
         tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         tab.on("pageerror", lambda e: errors.append(str(e)))
         tab.goto(reviewed["report"].as_uri())
         yield tab, errors
-        browser.close()
 
 
 def _visible(tab) -> int:

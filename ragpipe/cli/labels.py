@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -95,25 +96,21 @@ def label(
     port: int = typer.Option(0, "--port", min=0, max=65535, help="the page's port on 127.0.0.1 (0: any free one)"),
 ) -> None:
     """Label a random sample of a system's answers in the browser: a page on 127.0.0.1 only, each click
-    stored at once. Stop it with Ctrl-C; the pair's scorecards are then recomputed with the labels."""
+    stored at once. Stop it with Ctrl-C (or SIGTERM); the pair's scorecards are then recomputed with the labels."""
     from ragpipe.review.label_session import open_session
 
     session = open_session(corpus, config, answers, n, seed, labeller)
     if not session.items:
         console.print(f"no answers of {answers!r} in {corpus}/{config}", style="red")
         raise typer.Exit(1)
-    from ragpipe.review.label_page import make_server
+    from ragpipe.review.label_page import serve
 
-    server = make_server(session, port)
-    typer.echo(
-        f"labelling {len(session.items)} answers of {answers} at http://127.0.0.1:{server.server_port}/", err=False
-    )
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    def ready(bound: int) -> None:
+        typer.echo(f"labelling {len(session.items)} answers of {answers} at http://127.0.0.1:{bound}/ "
+                   "(Ctrl-C to stop)")  # fmt: skip
+        sys.stdout.flush()
+
+    serve(session, port, ready)  # until Ctrl-C or SIGTERM, which end it the same way
     with writing(warehouse_dir(), "ragpipe label"):
         outcome = orchestrator().regrade(corpus, config)
     if outcome.busy:

@@ -1,21 +1,32 @@
 """The labelling page (`ragpipe label`): one answer at a time, the person's verdict stored at each click.
 
-`ragpipe label` serves it on 127.0.0.1 only, from Python's standard HTTP server: no framework, no
-file or address beyond the page itself, nothing fetched from the network. Per answer it shows the
-question, the gold answer, the answer with the grader's highlights (review/annotate.py) and verdict,
-buttons correct / incorrect / refusal (keys c, i, r), a note and the progress. A click is one POST
-that writes one `human_labels` row under the warehouse's write lock, then the page moves to the next
-answer nobody labelled: a killed server loses nothing, and a restarted one resumes.
+`ragpipe label` serves it on 127.0.0.1 only, with Starlette on uvicorn (a kept server parses HTTP: a
+bad `Content-Length` is its 400, not a crashed or blocked handler here): no file or address beyond the
+page itself, nothing fetched from the network. Per answer it shows the question, the gold answer, the
+answer with the grader's highlights (review/annotate.py) and verdict, buttons correct / incorrect /
+refusal (keys c, i, r), a note and the progress. A click is one POST that writes one `human_labels` row
+under the warehouse's write lock, then the page moves to the next answer nobody labelled: a killed
+server loses nothing, and a restarted one resumes. A click that could not be stored is answered with
+the page again, saying so.
+
+Only the labeller writes labels: every request must name this server in its Host (a page elsewhere
+cannot reach it through a DNS name that points here), and a POST must come from this page (its Origin,
+when the browser sends one, and the form's token, drawn when the server starts and known to nobody
+else). Anything else is a 403.
 """
 
 from __future__ import annotations
 
-import json
+import hmac
+import re
+import secrets
+import signal
+import socket
 from collections.abc import Callable
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import parse_qs
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -54,74 +65,167 @@ class Session:
         return next((i for i, item in enumerate(self.items) if item.answer_id not in done), None)
 
 
-def render(session: Session, index: int | None, done: dict[str, str]) -> str:
+MAX_FORM_BYTES = 100_000
+CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'"
+_ITEM = re.compile(r"[0-9]{1,9}")  # ASCII digits: `?item=²` is not a number (str.isdigit says it is)
+
+
+def render(session: Session, index: int | None, done: dict[str, str], token: str = "", error: str = "") -> str:
     item = session.items[index] if index is not None else None
     return _TEMPLATES.get_template("label_page.html.j2").render(
-        session=session, item=item, index=index, done=done, total=len(session.items)
+        session=session, item=item, index=index, done=done, total=len(session.items), token=token, error=error
     )
 
 
-def make_server(session: Session, port: int = 0, now: Callable[[], str] | None = None) -> ThreadingHTTPServer:
-    """A server on 127.0.0.1 (port 0: any free one) for `session`; call serve_forever() to run it."""
+@dataclass
+class LabelPage:
+    """The page's app for one `session`, bound to 127.0.0.1:`port`, with its form token."""
+
+    session: Session
+    port: int
+    now: Callable[[], str]
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+
+    def app(self):
+        from starlette.applications import Starlette
+        from starlette.routing import Route
+
+        return Starlette(
+            routes=[
+                Route("/", self.page, methods=["GET"]),
+                Route("/progress", self.progress, methods=["GET"]),
+                Route("/label", self.label, methods=["POST"]),
+            ]
+        )
+
+    def _ours(self, request, posting: bool) -> bool:
+        """The request names this server, and a POST comes from its page (Origin, when sent, and the token
+        are checked by the caller once the form is read)."""
+        hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+        if request.headers.get("host", "") not in hosts:
+            return False
+        origin = request.headers.get("origin")
+        return not posting or origin is None or origin in {f"http://{h}" for h in hosts}
+
+    def _html(self, body: str, status: int = 200):
+        from starlette.responses import HTMLResponse
+
+        return HTMLResponse(body, status, headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
+
+    def _refused(self):
+        from starlette.responses import PlainTextResponse
+
+        return PlainTextResponse("refused: this page takes requests from its own page on 127.0.0.1 only", 403)
+
+    async def _labelled(self) -> dict[str, str]:
+        from starlette.concurrency import run_in_threadpool
+
+        return await run_in_threadpool(self.session.labelled)
+
+    async def page(self, request):
+        if not self._ours(request, posting=False):
+            return self._refused()
+        done = await self._labelled()
+        asked = request.query_params.get("item", "")
+        index = int(asked) if _ITEM.fullmatch(asked) and int(asked) < len(self.session.items) else None
+        return self._html(render(self.session, index if index is not None else self.session.next_open(done), done,
+                                 self.token))  # fmt: skip
+
+    async def progress(self, request):
+        from starlette.responses import JSONResponse
+
+        if not self._ours(request, posting=False):
+            return self._refused()
+        done = await self._labelled()
+        return JSONResponse({"labelled": sum(i.answer_id in done for i in self.session.items),
+                             "total": len(self.session.items)})  # fmt: skip
+
+    async def label(self, request):
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import PlainTextResponse, RedirectResponse
+
+        if not self._ours(request, posting=True):
+            return self._refused()
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_FORM_BYTES:
+                return PlainTextResponse("form too large", 413)
+        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+        if not hmac.compare_digest(form.get("token", "").encode(), self.token.encode()):
+            return self._refused()
+        index = next((i for i, it in enumerate(self.session.items) if it.answer_id == form.get("answer_id")), None)
+        label = form.get("label")
+        if index is None or label not in LABELS:
+            return PlainTextResponse("unknown answer or label", 400)
+        item = self.session.items[index]
+        note = (form.get("note") or "").strip()[:2000] or None
+        row = HumanLabelRecord(
+            corpus=self.session.corpus,
+            config=self.session.config,
+            answer_set=self.session.answer_set,
+            question_id=item.question_id,
+            answer_id=item.answer_id,
+            input_sha=item.input_sha,
+            label=label,
+            labeller=self.session.labeller,
+            labelled_at=self.now(),
+            note=note,
+            source="labelling page",
+        )
+        try:
+            await run_in_threadpool(self.session.store, row)
+        except Exception as exc:  # busy, full disk, ...: the click is answered, never dropped unsaid
+            said = f"not stored: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}. Click again."
+            try:
+                done = await self._labelled()
+            except Exception:
+                done = {}
+            return self._html(render(self.session, index, done, self.token, said), 503)
+        return RedirectResponse("/", 303)
+
+
+def _server(config):
+    """uvicorn's server, stopping on SIGINT and SIGTERM alike and then returning to its caller. uvicorn's
+    own raises the signal again once it has stopped, and a SIGTERM would then end the process before the
+    scorecards take the labels in; Ctrl-C and `kill` end the page the same way here."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        @contextmanager
+        def capture_signals(self):
+            def stop(signum, frame):
+                self.should_exit = True
+
+            before = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
+
+    return Server(config)
+
+
+def serve(session: Session, port: int = 0, on_ready: Callable[[int], None] | None = None,
+          now: Callable[[], str] | None = None) -> None:  # fmt: skip
+    """Serve the page on 127.0.0.1 (port 0: any free one) until SIGINT or SIGTERM; `on_ready(port)` is
+    called once the port listens."""
+    import uvicorn
+
     from ragpipe.labels.import_lines import now_iso
 
-    clock = now or now_iso
-    by_id = {item.answer_id: item for item in session.items}
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args) -> None:  # quiet: the terminal shows the URL and progress only
-            pass
-
-        def _send(self, status: int, body: str, kind: str = "text/html; charset=utf-8", location=None) -> None:
-            data = body.encode()
-            self.send_response(status)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "
-                             "script-src 'unsafe-inline'; form-action 'self'")  # fmt: skip
-            if location:
-                self.send_header("Location", location)
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            url = urlparse(self.path)
-            if url.path == "/progress":
-                done = session.labelled()
-                body = {"labelled": sum(i.answer_id in done for i in session.items), "total": len(session.items)}
-                return self._send(200, json.dumps(body), "application/json")
-            if url.path != "/":
-                return self._send(404, "not found", "text/plain")
-            done = session.labelled()
-            asked = parse_qs(url.query).get("item", [None])[0]
-            index = int(asked) if asked and asked.isdigit() and int(asked) < len(session.items) else None
-            self._send(200, render(session, index if index is not None else session.next_open(done), done))
-
-        def do_POST(self) -> None:
-            if urlparse(self.path).path != "/label":
-                return self._send(404, "not found", "text/plain")
-            length = min(int(self.headers.get("Content-Length") or 0), 100_000)
-            form = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode("utf-8", "replace")).items()}
-            item = by_id.get(form.get("answer_id", ""))
-            label = form.get("label")
-            if item is None or label not in LABELS:
-                return self._send(400, "unknown answer or label", "text/plain")
-            note = (form.get("note") or "").strip()[:2000] or None
-            session.store(
-                HumanLabelRecord(
-                    corpus=session.corpus,
-                    config=session.config,
-                    answer_set=session.answer_set,
-                    question_id=item.question_id,
-                    answer_id=item.answer_id,
-                    input_sha=item.input_sha,
-                    label=label,
-                    labeller=session.labeller,
-                    labelled_at=clock(),
-                    note=note,
-                    source="labelling page",
-                )
-            )
-            self._send(303, "", location="/")
-
-    return ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(64)
+    bound = sock.getsockname()[1]
+    page = LabelPage(session, bound, now or now_iso)
+    config = uvicorn.Config(page.app(), log_level="warning", access_log=False, timeout_graceful_shutdown=5,
+                            lifespan="off", server_header=False)  # fmt: skip
+    if on_ready:
+        on_ready(bound)
+    try:
+        _server(config).run(sockets=[sock])
+    finally:
+        sock.close()

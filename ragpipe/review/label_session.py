@@ -1,7 +1,14 @@
 """A labelling session over the warehouse: the drawn sample as page items, the labels so far, and the
-write of one label, each under the warehouse's write lock for as long as it takes."""
+write of one label, each under the warehouse's write lock for as long as it takes.
+
+The page serves requests on several threads, and DuckDB refuses a read-only connection to a file this
+process holds read-write (and the other way round): a page load during a click lost the click. So one
+lock owns the warehouse for the process, and every read and write of the page takes it in turn.
+"""
 
 from __future__ import annotations
+
+import threading
 
 from ragpipe.labels.record import HumanLabelRecord
 from ragpipe.labels.sample import recorded_sample
@@ -59,14 +66,16 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
             )  # fmt: skip
         )
 
+    owner = threading.Lock()  # the one way to the warehouse in this process
+
     def labelled() -> dict[str, str]:
-        with readonly_connection(database_path()) as conn:
+        with owner, readonly_connection(database_path()) as conn:
             latest = latest_labels(conn, corpus, config)
         latest = latest[latest["current"] & latest["answer_id"].isin(picked)]
         return dict(zip(latest["answer_id"], latest["label"]))
 
     def store(row: HumanLabelRecord) -> None:
-        with writing(warehouse_dir(), "ragpipe label"):
+        with owner, writing(warehouse_dir(), "ragpipe label"):
             conn = open_for_writing(database_path())
             try:
                 add_labels(conn, [row])
