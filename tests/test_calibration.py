@@ -59,6 +59,17 @@ def test_the_interval_holds_people_accuracy_as_promised():
     assert 0.90 <= s["coverage"] and s["width"] <= s["width_labels_only"]
 
 
+@pytest.mark.parametrize("said", [1, 0])
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_a_few_labels_that_agree_are_not_a_zero_width_interval(said, n):
+    """Three labels all "correct" once gave [100, 100]: Wilson's interval below MIN_TUNED_LABELS."""
+    human = np.full(n, said)
+    grader_all = np.full(200, said)
+    c = calibrate(human, human, grader_all)
+    assert not c.tuned and c.high - c.low > 0.3 and c.low <= c.estimate <= c.high
+    assert (c.low, c.high) == (c.labels_only_low, c.labels_only_high) and (c.high == 1.0 if said else c.low == 0.0)
+
+
 def test_no_labels_is_refused():
     with pytest.raises(ValueError, match="no labelled answer"):
         calibrate(np.array([]), np.array([]), np.array([1, 0, 1]))
@@ -76,7 +87,8 @@ def test_agreement_calibrate_on_a_jsonl_set(tmp_path):
             lines.append({"question": f"Who won race {i}?", "gold_answer": winner, "answer": f"{said} won race {i}.",
                           "label": "correct" if i < right else "incorrect", "system": system})  # fmt: skip
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    result = invoke("agreement", "--labels", str(path), "--calibrate", "10", "--repeats", "20", "--json")
+    # 30 labels of 40: the tuned interval is only reported from MIN_TUNED_LABELS labels on
+    result = invoke("agreement", "--labels", str(path), "--calibrate", "30", "--repeats", "20", "--json")
     assert result.exit_code == 0, result.output
     sim = json.loads(result.stdout)["calibration"]
     assert set(sim["sets"]) == {"labeled:good", "labeled:poor"}
@@ -111,3 +123,13 @@ def test_two_systems_difference_by_peoples_labels_on_the_questions_both_have():
     assert -1 <= said["people_low"] <= said["people_diff"] <= said["people_high"] <= 1
     assert said["people_high"] - said["people_low"] <= said["labels_only_high"] - said["labels_only_low"]
     assert people_difference(a, b, people[people.index.str.startswith("a-")]) is None
+
+
+def test_a_scorecard_with_three_labels_shows_an_honest_interval_and_its_n():
+    from ragpipe.evaluation.scorecard import calibrated_columns, people_short
+
+    grades = pd.DataFrame({"answer_id": [f"a{i}" for i in range(31)], "kind": "answerable", "verdict": "correct"})
+    people = pd.Series({"a0": "Correct Answer", "a1": "Correct Answer", "a2": "Correct Answer"})
+    card = calibrated_columns(grades, people)
+    assert card["labels"] == 3 and card["people_high"] == 100.0 and card["people_low"] < 50  # not [100, 100]
+    assert people_short(card) == f"100.0 [{card['people_low']}, 100.0] n=3"

@@ -8,6 +8,11 @@ predicts the people, so a useless grader costs nothing. Where the tuned interval
 wider than the labels alone give (a small sample's noise in the tuning), the labels-only interval is
 reported: it is never wider.
 
+At small n the CLT intervals lie: three labels that all say "correct" give a classical interval of
+[100, 100], and PPI's can be as narrow. So a share's labels-only interval is Wilson's score interval
+(evaluation/wilson.py), which stays honest at n = 1, and the power-tuned one is only reported from
+`MIN_TUNED_LABELS` labels on, where its normal approximation has something to stand on.
+
 What the interval covers: people's accuracy on *this* question set, as the people who labelled would
 label every answer, for labels drawn uniformly at random from the set. It says nothing of other
 questions, other people, or labels chosen by hand (the labelling page draws them at random, seeded).
@@ -20,6 +25,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 ALPHA = 0.05  # 95% intervals
+MIN_TUNED_LABELS = 30  # below it, the labels' own interval is reported (see the module's docstring)
 
 
 @dataclass(frozen=True)
@@ -73,10 +79,15 @@ def calibrate(
         return Calibrated(total, n, grader, alone, alone, alone, alone, alone, alone, False)
     from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate  # ~3 s: only where estimated
 
-    only = _interval(classical_mean_ci(y, alpha=ALPHA), bounds)
+    if bounds == (0.0, 1.0) and np.isin(y, (0.0, 1.0)).all():  # a share: Wilson's, honest at any n
+        from ragpipe.evaluation.wilson import wilson
+
+        only = wilson(int(y.sum()), n)
+    else:  # a difference of two systems' shares, per question
+        only = _interval(classical_mean_ci(y, alpha=ALPHA), bounds)
     interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA), bounds)  # lam=None: power-tuned (PPI++)
     estimate = float(np.ravel(ppi_mean_pointestimate(y, yhat, everyone))[0])
-    tuned = interval[1] - interval[0] <= only[1] - only[0] and np.isfinite(estimate)
+    tuned = n >= MIN_TUNED_LABELS and interval[1] - interval[0] <= only[1] - only[0] and bool(np.isfinite(estimate))
     if not tuned:
         estimate, interval = alone, only
     estimate = min(bounds[1], max(bounds[0], estimate))

@@ -205,8 +205,11 @@ def people_text(card: dict) -> str:
 
 
 def people_short(card: dict) -> str:
-    """`83.1 [76.0, 90.2]`: people's accuracy and its 95% interval, for a narrow table."""
-    return "-" if not card.get("labels") else f"{card['people_pct']} [{card['people_low']}, {card['people_high']}]"
+    """`83.1 [76.0, 90.2] n=50`: people's accuracy, its 95% interval and the labels it rests on, for a narrow
+    table (an interval shown without its n reads as firmer than 3 labels make it)."""
+    if not card.get("labels"):
+        return "-"
+    return f"{card['people_pct']} [{card['people_low']}, {card['people_high']}] n={card['labels']}"
 
 
 def stale_scorecards(conn, cards: list[dict]) -> list[str]:
