@@ -91,3 +91,16 @@ def remove_answer_set(conn: duckdb.DuckDBPyConnection, root: Path, corpus: str, 
             keys = {"corpus": corpus, "config": config}
             write_parquet(root, table, read_partition(conn, table, keys), keys)
     return removed
+
+
+def stored_settings(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, answer_set: str) -> dict | None:
+    """The engine settings the pair's stored answers of `answer_set` were made with; None if it holds none."""
+    import json
+
+    if not table_exists(conn, "answers"):
+        return None
+    row = conn.execute(
+        "SELECT engine_settings FROM answers WHERE corpus = ? AND config = ? AND answer_set = ? LIMIT 1",
+        [corpus, config, answer_set],
+    ).fetchone()
+    return json.loads(row[0]) if row and row[0] else None

@@ -46,7 +46,9 @@ def _engine_override(engine: str, base_url, model, api_key_env: str, url, concur
     elif engine == "import":
         if not answers_file:
             raise typer.BadParameter("--engine import needs --answers FILE")
-        settings = {"path": str(answers_file.resolve())}
+        from ragpipe.answering.engines.import_file import file_sha256
+
+        settings = {"path": str(answers_file.resolve()), "sha256": file_sha256(answers_file)}
     elif engine == "extractive":
         settings = {}
     else:
@@ -154,6 +156,8 @@ def run(
         corpora = corpus or ["demo"]
         _say_missing_data([manifests[name] for name in corpora])
     configs = config or configs_known
+    if engine == "import":
+        _say_replaced_import(settings.engine_override, corpora, configs)
     blocked: list[dict] = []
     for name in corpora:
         console.print(f"materializing {name} x {', '.join(configs)}")
@@ -172,6 +176,31 @@ def run(
     say_blocked(blocked)
     if blocked:
         raise typer.Exit(1)
+
+
+def _say_replaced_import(override: dict, corpora: list[str], configs: list[str]) -> None:
+    """One line per pair whose stored answers of this imported set came from other content (the file was
+    edited in place, or another file took its name): the run replaces them, and says so first."""
+    from ragpipe.answering.answer_sets import stored_settings
+    from ragpipe.answering.engines.import_file import ImportEngine
+    from ragpipe.warehouse.sql import readonly_connection
+
+    new = override["settings"]
+    name = answer_set_name(override.get("answer_set") or ImportEngine.set_name(Path(new["path"])))
+    if not database_path().exists():
+        return
+    with readonly_connection(database_path()) as conn:
+        for corpus in corpora:
+            for config in configs:
+                old = stored_settings(conn, corpus, config, name)
+                if old is not None and old.get("sha256") != new["sha256"]:
+                    was = f"sha256 {old['sha256'][:12]}" if old.get("sha256") else "content not recorded"
+                    console.print(
+                        f"answer set {name} on {corpus}/{config}: replaced, {new['path']} is not what its stored "
+                        f"answers came from ({was} -> {new['sha256'][:12]})",
+                        style="yellow",
+                        soft_wrap=True,
+                    )
 
 
 def _say_missing_data(manifests: list) -> None:

@@ -1,10 +1,14 @@
 """Answers someone else produced, from a JSONL file: one line per answer,
 `{"question_id", "answer", "citations", "latency_ms", "usage"}` (usage: {"prompt_tokens",
 "completion_tokens"}, as the system reported them). A question the file
-does not answer gets an error row, not a silent gap."""
+does not answer gets an error row, not a silent gap.
+
+The set's settings hold the file's content hash beside its path: a file edited in place is another
+system's answers, asked again, not the old ones replayed from the answer log."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
@@ -18,8 +22,11 @@ from ragpipe.inputs.problems import Problem
 class ImportEngine:
     name = "import"
 
-    def __init__(self, path: str, name: str | None = None):
+    def __init__(self, path: str, name: str | None = None, sha256: str | None = None):
         self.path = Path(path)
+        found = file_sha256(self.path)
+        if sha256 is not None and sha256 != found:  # the file changed between the command and this step
+            raise ValueError(f"{self.path} changed while the run started (sha256 {sha256[:12]} -> {found[:12]})")
         self.problems: list[Problem] = []
         self.rows = {}
         for lineno, row in read_jsonl(self.path, self.problems):
@@ -27,8 +34,13 @@ class ImportEngine:
                 self.problems.append(Problem(str(self.path), lineno, "question_id/answer", "missing or not a string"))
                 continue
             self.rows.setdefault(row["question_id"], row)
-        self.answer_set = name or f"import:{self.path.stem}"
-        self.settings = {"path": str(self.path)}
+        self.answer_set = name or self.set_name(self.path)
+        self.settings = {"path": str(self.path), "sha256": found}
+
+    @staticmethod
+    def set_name(path: Path) -> str:
+        """The answer set a file's answers fill unless named: `import:<file stem>`."""
+        return f"import:{path.stem}"
 
     def answer(self, question: Question, context: RetrievalContext) -> EngineAnswer:
         row = self.rows.get(question.id)
@@ -43,3 +55,12 @@ class ImportEngine:
             prompt_tokens=prompt,
             completion_tokens=completion,
         )
+
+
+def file_sha256(path: Path) -> str:
+    """The file's content hash (hex): what an imported answer set is, whatever its path."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
