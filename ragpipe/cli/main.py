@@ -34,6 +34,7 @@ REFUSALS = (SettingRefused, WarehouseBusy, WarehouseUnreadable, WarehouseUnwrita
 def refusal_in(exc: BaseException) -> Exception | None:
     """The refusal (bad corpus, manifest or rules) behind an error, however deep Dagster wrapped it."""
     from ragpipe.corpus.adapters import DataMissing
+    from ragpipe.corpus.adapters.contained import DataOutside
     from ragpipe.corpus.manifest import ManifestError
     from ragpipe.corpus.preflight import CorpusRefused
     from ragpipe.grading.rules import RulesError
@@ -47,7 +48,8 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        if isinstance(e, REFUSALS + (CorpusRefused, DataMissing, ManifestError, NameRefused, NoWarehouse, RulesError)):
+        refused = (CorpusRefused, DataMissing, DataOutside, ManifestError, NameRefused, NoWarehouse, RulesError)
+        if isinstance(e, REFUSALS + refused):
             return e
         if isinstance(e, duckdb.IOException) and "read enough bytes" in str(e):  # a truncated warehouse file
             return WarehouseUnreadable(unreadable_message(database_path(), e))

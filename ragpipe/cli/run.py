@@ -127,7 +127,7 @@ def run(
 
     Each engine's answers are an answer set of the pair: running another engine (or the same one under
     another --answer-set) adds its set beside the ones there; re-running one refreshes only its own."""
-    from ragpipe.corpus.adapters import missing_data
+    from ragpipe.corpus.adapters import data_problem
     from ragpipe.corpus.manifest import list_corpora, load_configs
 
     if executor not in ("in-process", "processes", "celery"):
@@ -148,7 +148,7 @@ def run(
     _check_names(config or [], configs_known, "configuration")
     _use_data_dir(corpus or [], data_dir)
     if all_corpora:
-        missing = {name: missing_data(m) for name, m in sorted(manifests.items())}
+        missing = {name: data_problem(m) for name, m in sorted(manifests.items())}
         corpora = [name for name, line in missing.items() if line is None]
         for name in sorted(set(manifests) - set(corpora)):
             console.print(f"skipping {missing[name]}", style="yellow", soft_wrap=True)
@@ -205,9 +205,9 @@ def _say_replaced_import(override: dict, corpora: list[str], configs: list[str])
 
 def _say_missing_data(manifests: list) -> None:
     """Before any run starts: one line per corpus whose data folder is absent or lacks its files, and exit 1."""
-    from ragpipe.corpus.adapters import missing_data
+    from ragpipe.corpus.adapters import data_problem
 
-    missing = [line for line in map(missing_data, manifests) if line]
+    missing = [line for line in map(data_problem, manifests) if line]
     for line in missing:
         typer.echo(line, err=True)
     if missing:

@@ -18,6 +18,9 @@ def read_json_object(path: Path, problems: list[Problem]) -> dict | None:
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
         problems.append(Problem(str(path), getattr(exc, "lineno", 0), "(file)", f"cannot read: {exc}"))
         return None
+    except RecursionError:  # "[[[[...": valid JSON nested deeper than the parser (or valid_json) goes
+        problems.append(Problem(str(path), 0, "(file)", "cannot read: JSON nested too deeply"))
+        return None
     if not isinstance(data, dict):
         problems.append(Problem(str(path), 1, "(file)", "expected a JSON object"))
         return None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ragpipe.corpus.adapters import aragog, demo, financebench, folder, openragbench
+from ragpipe.corpus.adapters.contained import DataOutside, contained
+from ragpipe.corpus.ingest import pdf_files
 from ragpipe.corpus.manifest import CorpusManifest
 from ragpipe.corpus.questions import LoadedQuestions
 
@@ -41,10 +43,24 @@ def _lacking(manifest: CorpusManifest, folder: Path) -> list[str]:
     return lacking
 
 
+def outside_data(manifest: CorpusManifest) -> str | None:
+    """The refusal of the first data file that is a link out of the data folder, if one is (contained.py)."""
+    folder = manifest.data_path
+    names = getattr(ADAPTERS[manifest.adapter], "REQUIRED", ()) or ("",)  # the folder adapter: the folder itself
+    for name in names:
+        path = folder / name.rstrip("/")
+        try:
+            for file in pdf_files(path) if name.endswith("/") or not name else [path]:
+                contained(folder, file)
+        except DataOutside as exc:
+            return f"corpus {manifest.name!r}: {exc}"
+    return None
+
+
 def missing_data(manifest: CorpusManifest) -> str | None:
-    """One line saying what is missing, where it was looked for and where to get it; None if present.
-    Checked before any run starts, so an empty or half-copied folder is this line, not a traceback
-    from deep inside ingest."""
+    """One line saying what is missing, where it was looked for and where to get it; None if all is there.
+    Checked before any run starts (with `data_problem`), so an empty or half-copied folder is this line,
+    not a traceback from deep inside ingest."""
     if manifest.adapter == "demo":
         return None
     folder = manifest.data_path
@@ -60,10 +76,18 @@ def missing_data(manifest: CorpusManifest) -> str | None:
     return f"corpus {manifest.name!r}: its data folder {folder} {what} ({hint}){get}"
 
 
+def data_problem(manifest: CorpusManifest) -> str | None:
+    """What keeps a run from reading the corpus's data, in one line (absent, lacking, or leading out)."""
+    return missing_data(manifest) or (None if manifest.adapter == "demo" else outside_data(manifest))
+
+
 def data_dir(manifest: CorpusManifest) -> Path:
     missing = missing_data(manifest)
     if missing:
         raise DataMissing(missing)
+    outside = outside_data(manifest)
+    if outside:
+        raise DataOutside(outside)
     return manifest.data_path
 
 
@@ -73,7 +97,11 @@ def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
         return demo.pdf_folder(manifest, warehouse)
     if manifest.adapter == "openragbench":  # a drawn sample: links to the chosen PDFs under the warehouse
         return openragbench.pdf_folder(manifest, data_dir(manifest), warehouse)
-    return ADAPTERS[manifest.adapter].pdf_folder(manifest, data_dir(manifest))
+    data = data_dir(manifest)
+    folder = ADAPTERS[manifest.adapter].pdf_folder(manifest, data)
+    for path in pdf_files(folder) if folder.is_dir() else []:
+        contained(data, path)  # DataOutside for a link out of the data folder
+    return folder
 
 
 def read_corpus_questions(manifest: CorpusManifest, documents: set[str]) -> LoadedQuestions:

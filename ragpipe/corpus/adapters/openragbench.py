@@ -30,6 +30,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from ragpipe.corpus.adapters.contained import contained
 from ragpipe.corpus.manifest import CorpusManifest, Sample
 from ragpipe.corpus.questions import Evidence, LoadedQuestions, Question, validation_problems
 from ragpipe.inputs.json_file import read_json_object
@@ -48,14 +49,22 @@ class Drawn:
     negatives: list[str]  # query ids about papers left out
 
 
-def _load(path: Path, problems: list[Problem]) -> dict:
-    """The file's object, or {} with a problem said (its questions are then missing, and named)."""
+def _load(data: Path, relative: str, problems: list[Problem]) -> dict:
+    """The object of data/`relative`, or {} with a problem said (its questions are then missing, and
+    named); DataOutside if the file is a link out of the data folder."""
+    path = data / relative
+    if path.exists() or path.is_symlink():
+        contained(data, path)
     return read_json_object(path, problems) or {}
 
 
-def _papers_with_pdf(data: Path) -> list[str]:
+def _papers_with_pdf(data: Path) -> dict[str, Path]:
+    """doc id -> its PDF under data/pdfs: `<doc_id>.pdf` files only (a file named `.pdf` names no paper)."""
     folder = data / "pdfs"
-    return sorted(p.stem for p in folder.glob("*.pdf") if p.is_file()) if folder.is_dir() else []
+    if not folder.is_dir():
+        return {}
+    found = {p.name[: -len(".pdf")]: p for p in folder.iterdir() if p.suffix == ".pdf" and p.is_file()}
+    return dict(sorted(found.items()))
 
 
 def draw(qrels: dict, papers: list[str], sample: Sample) -> Drawn:
@@ -83,29 +92,30 @@ def draw(qrels: dict, papers: list[str], sample: Sample) -> Drawn:
 
 
 def _drawn(manifest: CorpusManifest, data: Path, problems: list[Problem]) -> tuple[Drawn, dict]:
-    qrels = _load(data / "qrels.json", problems)
-    return draw(qrels, _papers_with_pdf(data), manifest.sample or Sample()), qrels
+    qrels = _load(data, "qrels.json", problems)
+    return draw(qrels, list(_papers_with_pdf(data)), manifest.sample or Sample()), qrels
 
 
 def pdf_folder(manifest: CorpusManifest, data: Path, warehouse: Path) -> Path:
     """`<warehouse>/corpora/<name>`: a link to each drawn paper's PDF, and nothing else (a link left
     from another draw is removed)."""
     drawn, _ = _drawn(manifest, data, [])
+    papers = _papers_with_pdf(data)
     folder = warehouse / "corpora" / manifest.name
     folder.mkdir(parents=True, exist_ok=True)
-    wanted = {f"{doc}.pdf": (data / "pdfs" / f"{doc}.pdf").resolve() for doc in drawn.golden + drawn.distractors}
+    wanted = {f"{doc}.pdf": contained(data, papers[doc]) for doc in drawn.golden + drawn.distractors}
     for existing in folder.iterdir():
         if existing.name not in wanted or not existing.is_symlink() or existing.resolve() != wanted[existing.name]:
             existing.unlink()
     for name, target in wanted.items():
-        if not (folder / name).exists():
+        if not (folder / name).is_symlink():  # exists() follows the link: a dangling one wedged the folder
             os.symlink(target, folder / name)
     return folder
 
 
 def _section_text(data: Path, doc: str, section: object, cache: dict) -> str | None:
     if doc not in cache:
-        cache[doc] = _load(data / "corpus" / f"{doc}.json", [])
+        cache[doc] = _load(data, f"corpus/{doc}.json", [])
     sections = cache[doc].get("sections")
     if not isinstance(sections, list) or not isinstance(section, int) or not 0 <= section < len(sections):
         return None
@@ -116,8 +126,8 @@ def _section_text(data: Path, doc: str, section: object, cache: dict) -> str | N
 def read_questions(manifest: CorpusManifest, folder: Path, documents: set[str]) -> LoadedQuestions:
     problems: list[Problem] = []
     drawn, qrels = _drawn(manifest, folder, problems)
-    queries = _load(folder / "queries.json", problems)
-    answers = _load(folder / "answers.json", problems)
+    queries = _load(folder, "queries.json", problems)
+    answers = _load(folder, "answers.json", problems)
     sections: dict = {}
     questions = []
     for qid in drawn.answerable + drawn.negatives:
