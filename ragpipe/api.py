@@ -33,9 +33,24 @@ class InputProblems(ValueError):
         super().__init__("\n".join(str(p) for p in problems))
 
 
-def _rows(rows: Rows, what: str) -> tuple[list[tuple[int, object]], str, list[Problem]]:
+def _fields(model) -> set[str]:
+    """The names a pydantic model reads: its fields and their aliases."""
+    names = set(model.model_fields)
+    for info in model.model_fields.values():
+        alias = info.validation_alias
+        names |= set(getattr(alias, "choices", [alias] if isinstance(alias, str) else []))
+    return names
+
+
+def _rows(rows: Rows, what: str, fields: set[str] | None = None) -> tuple[list[tuple[int, object]], str, list]:
     """(line, raw row) pairs, the source's name and the problems of reading it: a JSONL (or, for
-    questions, YAML) file by path, a DataFrame (line = position + 1) or an iterable of mappings."""
+    questions, YAML) file by path, a DataFrame (line = position + 1) or an iterable of mappings.
+
+    A DataFrame's columns not among `fields` are left out, with a warning naming them: a table from a
+    notebook carries columns of its own, and one of them once cost every row. A line of a file, or a
+    mapping, is one row's own say, and an unknown key in it stays that row's problem (a typo)."""
+    if rows is None or isinstance(rows, bytes):
+        raise TypeError(f"{what}: expected a path, a DataFrame or rows of mappings, not {type(rows).__name__}")
     if isinstance(rows, str | Path):
         from ragpipe.inputs.jsonl import read_jsonl
 
@@ -47,7 +62,13 @@ def _rows(rows: Rows, what: str) -> tuple[list[tuple[int, object]], str, list[Pr
     if isinstance(rows, pd.DataFrame):
         from ragpipe.warehouse.nulls import records
 
+        extra = [str(c) for c in rows.columns if fields is not None and c not in fields]
+        if extra:
+            warnings.warn(f"{what}: column(s) {', '.join(extra)} are not {what} fields: left out", stacklevel=4)
+            rows = rows.drop(columns=extra)
         rows = [{k: v for k, v in r.items() if v is not None} for r in records(rows)]
+    if not isinstance(rows, Iterable):
+        raise TypeError(f"{what}: expected a path, a DataFrame or rows of mappings, not {type(rows).__name__}")
     return list(enumerate(rows, 1)), f"<{what}>", []
 
 
@@ -80,7 +101,7 @@ def evaluate(questions: Rows, answers: Rows, rules=None, on_problem: str = "warn
     `questions`: lines as docs/grader.md's question format (`id`, `question`, `kind`, `gold_answer`,
     ...); `answers`: `question_id`, `answer`, optional `citations`. The frame's `attrs` hold
     `problems` (rows skipped) and `unanswered` (question ids no answer names)."""
-    from ragpipe.corpus.questions import questions_from_rows, read_questions
+    from ragpipe.corpus.questions import Question, questions_from_rows, read_questions
     from ragpipe.grading.adhoc import answer_lines, grade_lines, grades_frame
 
     if isinstance(questions, str | Path):  # JSONL or a corpus's YAML, read as `ragpipe grade` reads them
@@ -88,9 +109,9 @@ def evaluate(questions: Rows, answers: Rows, rules=None, on_problem: str = "warn
             raise FileNotFoundError(f"questions: no file {questions}")
         loaded = read_questions(Path(questions))
     else:
-        loaded = questions_from_rows(*_rows(questions, "questions")[:2])
+        loaded = questions_from_rows(*_rows(questions, "questions", _fields(Question))[:2])
     problems = list(loaded.problems)
-    a_rows, a_source, a_problems = _rows(answers, "answers")
+    a_rows, a_source, a_problems = _rows(answers, "answers")  # AnswerLine ignores other keys itself
     problems += a_problems
     lines = answer_lines(a_rows, a_source, problems)
     graded = grade_lines(loaded.questions, lines, _rules(rules), a_source)

@@ -45,8 +45,19 @@ def test_a_drop_beyond_the_interval_fails_and_a_drop_within_it_passes():
     allowed = -100 * drop["ci_high"] + 0.1  # the allowed drop just beyond the interval's top: passes
     assert _verdict(a, _grades(70), max_drop=allowed)["passed"]
     assert not _verdict(a, _grades(70), max_drop=allowed - 0.2)["passed"]
-    with pytest.raises(ValueError, match="0 or more"):
-        _verdict(a, a, max_drop=-1)
+    for refused in (-1, float("inf"), float("nan"), 101):  # inf once switched the accuracy test off, unsaid
+        with pytest.raises(ValueError, match="from 0 to 100"):
+            _verdict(a, a, max_drop=refused)
+
+
+@pytest.mark.parametrize("drop", ["inf", "nan", "-1", "101"])
+def test_the_gate_command_refuses_a_drop_that_is_not_points(drop, tmp_path):
+    from tests.commands import invoke
+
+    result = invoke("gate", "--corpus", "demo", "--baseline", "a", "--candidate", "b", "--max-drop", drop,
+                    warehouse=tmp_path)  # fmt: skip
+    said = " ".join(result.output.replace("│", " ").split())  # rich's error box wraps the line
+    assert result.exit_code == 2 and "is not a drop in accuracy points from 0 to 100" in said, said
 
 
 def test_money_coverage_and_ruler_each_fail_alone():

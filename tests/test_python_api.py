@@ -44,6 +44,21 @@ def test_rows_in_memory_and_data_frames_grade_like_the_files():
     pd.testing.assert_frame_equal(from_files, from_frames)
 
 
+def test_a_data_frame_with_a_column_of_its_own_grades_every_question():
+    """An extra column (a notebook's bookkeeping) once cost every question; it is left out, and said."""
+    frame = pd.DataFrame(_lines(QUESTIONS)).assign(reviewer="ana", batch=3)
+    with pytest.warns(UserWarning, match="questions: column\\(s\\) reviewer, batch are not questions fields"):
+        grades = ragpipe.evaluate(frame, ANSWERS)
+    pd.testing.assert_frame_equal(grades, ragpipe.evaluate(QUESTIONS, ANSWERS))
+
+
+@pytest.mark.parametrize("missing", ["questions", "answers"])
+def test_none_for_rows_is_a_clear_type_error(missing):
+    args = {"questions": QUESTIONS, "answers": ANSWERS, missing: None}
+    with pytest.raises(TypeError, match=f"{missing}: expected a path, a DataFrame or rows of mappings, not NoneType"):
+        ragpipe.evaluate(args["questions"], args["answers"])
+
+
 def test_a_question_with_only_a_gold_answer_is_graded_from_it():
     """Issue 28's example: the gold text is the needle source, as in `agreement`."""
     question = {"id": "cr", "question": "What is the FY2022 current ratio?", "gold_answer": "1.47"}

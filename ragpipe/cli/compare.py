@@ -120,6 +120,13 @@ def compare(
 GATE_FAILED = 4
 
 
+def _drop_in_points(value: float) -> float:
+    """0 to 100 points: `inf` (or `nan`) once passed and switched the accuracy test off, unsaid."""
+    if not 0 <= value <= 100:
+        raise typer.BadParameter(f"{value!r} is not a drop in accuracy points from 0 to 100")
+    return value
+
+
 @app.command(rich_help_panel=SYSTEMS)
 def gate(
     corpus: str = typer.Option(..., "--corpus"),
@@ -127,8 +134,11 @@ def gate(
     baseline: str = typer.Option(..., "--baseline", help="answer set A, the system to hold up against"),
     candidate: str = typer.Option(..., "--candidate", help="answer set B, the system under test"),
     max_drop: float = typer.Option(
-        0.0, "--max-drop", min=0.0, help="accuracy points B may lose before the gate fails (beyond the interval)"
-    ),
+        0.0,
+        "--max-drop",
+        callback=_drop_in_points,
+        help="accuracy points B may lose before the gate fails (beyond the interval), from 0 to 100",
+    ),  # fmt: skip
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """For CI: exit 4 when the candidate is worse than the baseline beyond noise (the whole 95% interval of

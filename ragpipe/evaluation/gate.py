@@ -26,8 +26,8 @@ from ragpipe.grading.outcomes import WRONG_MONEY
 def gate(result: dict, baseline: pd.DataFrame, candidate: pd.DataFrame, max_drop: float = 0.0) -> dict:
     """The gate's verdict on `result` (compare's dict of B against A) and the two grades tables;
     `max_drop` in accuracy points."""
-    if max_drop < 0:
-        raise ValueError("max_drop is a drop in points: 0 or more")
+    if not 0 <= max_drop <= 100:  # NaN fails this too; inf would switch the accuracy test off unsaid
+        raise ValueError(f"max_drop is a drop in accuracy points, from 0 to 100, not {max_drop!r}")
     floor = -max_drop / 100
     money = candidate[candidate["failure"] == WRONG_MONEY]["question_id"].sort_values().tolist()
     versions = sorted(set(baseline["grader_version"]) | set(candidate["grader_version"]))
