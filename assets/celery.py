@@ -21,7 +21,9 @@ class CeleryNotConfigured(ServiceUnavailable):
 
 
 def redis_url(env=os.environ) -> str:
-    url = env.get(REDIS)
+    from assets.service_urls import checked_url
+
+    url = checked_url(REDIS, env)
     if not url:
         raise CeleryNotConfigured(
             f"--executor celery needs {REDIS} (e.g. redis://127.0.0.1:6379/0) and workers serving it: docs/deploy.md"
@@ -39,3 +41,26 @@ def worker_settings(env=os.environ) -> dict:
         "result_backend_transport_options": {"visibility_timeout": int(env.get(REDELIVER, "300"))},
         "broker_connection_retry_on_startup": True,
     }
+
+
+def unserved_queues(queues: list[str], env=os.environ, wait: float | None = None) -> list[str]:
+    """The queues among `queues` that no running worker serves, asked of the workers themselves (Celery's
+    `inspect().active_queues()`), again until each has one or `wait` seconds (RAGPIPE_WORKER_WAIT,
+    default 60: a bound for a worker still starting, not a guess at a speed) have passed. A run with a
+    step on a queue nobody serves would wait forever and then say "failed: None"."""
+    import time
+
+    from celery import Celery
+
+    wait = float(env.get("RAGPIPE_WORKER_WAIT", "60")) if wait is None else wait
+    app = Celery(broker=redis_url(env))
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            replies = app.control.inspect(timeout=1.0).active_queues() or {}
+            served = {q.get("name") for found in replies.values() for q in found or []}
+            missing = [q for q in queues if q not in served]
+            if not missing or time.monotonic() >= deadline:
+                return missing
+    finally:
+        app.close()

@@ -47,12 +47,15 @@ class Cluster:
         base = {k: v for k, v in os.environ.items() if not k.startswith(PRIVATE)}
         return {**base, **self.shared(), "DAGSTER_HOME": str(self.folder / home), **extra}
 
-    def start_worker(self, name: str, queue: str, **extra: str) -> subprocess.Popen:
-        """A worker serving `queue`, in its own folder and process group; waits until Celery says it is ready."""
+    def start_worker(self, name: str, queue: str | list[str], **extra: str) -> subprocess.Popen:
+        """A worker serving `queue` (or each of a list), in its own folder and process group; waits until
+        Celery says it is ready (a bound of 5 minutes that only catches a worker that cannot start)."""
         work = self.folder / f"worker-{name}"
         work.mkdir(parents=True, exist_ok=True)
         log = work / "worker.log"
-        args = [sys.executable, "-m", "assets.worker", "--name", name, "--queue", queue, "--workdir", str(work)]
+        queues = [queue] if isinstance(queue, str) else queue
+        args = [sys.executable, "-m", "assets.worker", "--name", name, "--workdir", str(work)]
+        args += [a for q in queues for a in ("--queue", q)]
         proc = subprocess.Popen(
             args,
             env=self.env(f"home-{name}", **extra),
@@ -61,7 +64,7 @@ class Cluster:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: killed whole, as a machine going away
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while "ready." not in log.read_text():
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"worker {name} did not start: {log.read_text()[-2000:]}")

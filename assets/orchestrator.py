@@ -39,7 +39,9 @@ def dagster_instance() -> DagsterInstance:
     SQLite schema and one would fail."""
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home")))
     home.mkdir(parents=True, exist_ok=True)
-    if os.environ.get("RAGPIPE_POSTGRES_URL"):
+    from assets.service_urls import checked_url
+
+    if checked_url("RAGPIPE_POSTGRES_URL"):  # refused in a line, before use, if it cannot be read one way
         quiet_storage_retries()
     with FileLock(str(home / ".init.lock")):
         write_instance_yaml(home)  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (assets/instance.py)

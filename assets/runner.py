@@ -220,11 +220,18 @@ def run_corpus_stages_on_celery(corpus: str, instance: DagsterInstance, project:
 def _celery_run_config(project: dict | None) -> dict:
     """A Celery run's config, this process readied for it: Redis named or said missing in one line,
     Celery's teardown and re-registration noise silenced."""
-    from assets.celery import redis_url
+    from assets.celery import CeleryNotConfigured, redis_url, unserved_queues
+    from assets.queues import SHARD_QUEUE, WAREHOUSE_QUEUE
 
     # the terminal gets ragpipe's one line on failure, not the run's error log (it stays in the run's history)
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
     redis_url()  # said in one line when it is not set
+    missing = unserved_queues([WAREHOUSE_QUEUE, SHARD_QUEUE])
+    if missing:
+        raise CeleryNotConfigured(
+            f"no Celery worker serves the queue(s) {', '.join(missing)}, so nothing was run: start one "
+            f"(`python -m assets.worker --name NAME --queue {missing[0]}`, docs/deploy.md)"
+        )
     _quiet_celery_teardown()
     # dagster-celery makes its task once per step submitted; Celery warns each time after the first
     warnings.filterwarnings("ignore", message="Task name 'execute_plan' is already registered")

@@ -28,8 +28,11 @@ def _address(service: str) -> str:
 
 
 def said(service: str, detail: str) -> ServiceUnavailable:
+    from assets.service_urls import redact
+
+    first = redact(detail.strip().splitlines()[0])[:160] if detail.strip() else "no detail"
     return ServiceUnavailable(
-        f"{service} at {_address(service)} stopped answering ({detail.strip().splitlines()[0][:160]}): "
+        f"{service} at {_address(service)} stopped answering ({first}): "
         "start it, then run the command again (answers already logged are not asked again)"
     )
 

@@ -18,15 +18,22 @@ import sys
 import tempfile
 from pathlib import Path
 
-from assets.celery import redis_url, worker_settings
+from assets.celery import REDIS, redis_url, worker_settings
 
 
 def settings_module(folder: Path, env=os.environ) -> Path:
-    """`dagster_celery_config.py` in `folder` (dagster_celery.app reads it at import)."""
+    """`dagster_celery_config.py` in `folder` (dagster_celery.app reads it at import). It names Redis by its
+    variable and reads the URL from the worker's environment when imported: the password is never
+    written to a file (one at mode 0644 once held it). The file is the worker's own: mode 0600."""
+    redis_url(env)  # said in one line when it is not set
     folder.mkdir(parents=True, exist_ok=True)
-    lines = [f"broker_url = {redis_url(env)!r}", f"result_backend = {redis_url(env)!r}"]
+    lines = ["import os", f"broker_url = os.environ[{REDIS!r}]", f"result_backend = os.environ[{REDIS!r}]"]
     lines += [f"{key} = {value!r}" for key, value in worker_settings(env).items()]
-    (folder / "dagster_celery_config.py").write_text("\n".join(lines) + "\n")
+    path = folder / "dagster_celery_config.py"
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write("\n".join(lines) + "\n")
     return folder
 
 
@@ -41,9 +48,9 @@ def command(name: str, queues: list[str], concurrency: int) -> list[str]:
     celery = str(Path(sys.executable).parent / "celery")
     args = [celery, "-A", "dagster_celery.app", "worker", "-n", f"{name}@%h", "--concurrency", str(concurrency)]
     args += ["--loglevel", "INFO", "--without-gossip", "--without-mingle", "--pool", pool(concurrency)]
-    for queue in queues:
-        args += ["-Q", queue]
-    return args
+    # one -Q with the queues joined: Celery keeps only the last of several -Q, and a worker asked for two
+    # queues served one (a regrade then waited forever on the other)
+    return args + ["-Q", ",".join(dict.fromkeys(queues))]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -11,7 +11,8 @@ reported: it is never wider.
 At small n the CLT intervals lie: three labels that all say "correct" give a classical interval of
 [100, 100], and PPI's can be as narrow. So a share's labels-only interval is Wilson's score interval
 (evaluation/wilson.py), which stays honest at n = 1, and the power-tuned one is only reported from
-`MIN_TUNED_LABELS` labels on, where its normal approximation has something to stand on.
+`MIN_TUNED_LABELS` labels on, with `MIN_EACH_WAY` of them on each side (the textbook condition for
+a share's normal approximation), where that approximation has something to stand on.
 
 What the interval covers: people's accuracy on *this* question set, as the people who labelled would
 label every answer, for labels drawn uniformly at random from the set. It says nothing of other
@@ -26,6 +27,7 @@ import numpy as np
 
 ALPHA = 0.05  # 95% intervals
 MIN_TUNED_LABELS = 30  # below it, the labels' own interval is reported (see the module's docstring)
+MIN_EACH_WAY = 5  # a share's normal approximation wants n*p and n*(1-p) of 5 or more (the textbook rule)
 
 
 @dataclass(frozen=True)
@@ -79,12 +81,14 @@ def calibrate(
         return Calibrated(total, n, grader, alone, alone, alone, alone, alone, alone, False)
     from ppi_py import classical_mean_ci, ppi_mean_ci, ppi_mean_pointestimate  # ~3 s: only where estimated
 
-    if bounds == (0.0, 1.0) and np.isin(y, (0.0, 1.0)).all():  # a share: Wilson's, honest at any n
+    share = bounds == (0.0, 1.0) and bool(np.isin(y, (0.0, 1.0)).all())
+    if share:  # Wilson's, honest at any n
         from ragpipe.evaluation.wilson import wilson
 
         only = wilson(int(y.sum()), n)
     else:  # a difference of two systems' shares, per question
         only = _interval(classical_mean_ci(y, alpha=ALPHA), bounds)
+    normal = n >= MIN_TUNED_LABELS and (not share or min(y.sum(), n - y.sum()) >= MIN_EACH_WAY)
     interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA), bounds)  # lam=None: power-tuned (PPI++)
     estimate = float(np.ravel(ppi_mean_pointestimate(y, yhat, everyone))[0])
     tuned = n >= MIN_TUNED_LABELS and interval[1] - interval[0] <= only[1] - only[0] and bool(np.isfinite(estimate))
