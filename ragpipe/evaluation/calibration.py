@@ -91,7 +91,7 @@ def calibrate(
     normal = n >= MIN_TUNED_LABELS and (not share or min(y.sum(), n - y.sum()) >= MIN_EACH_WAY)
     interval = _interval(ppi_mean_ci(y, yhat, everyone, alpha=ALPHA), bounds)  # lam=None: power-tuned (PPI++)
     estimate = float(np.ravel(ppi_mean_pointestimate(y, yhat, everyone))[0])
-    tuned = n >= MIN_TUNED_LABELS and interval[1] - interval[0] <= only[1] - only[0] and bool(np.isfinite(estimate))
+    tuned = normal and interval[1] - interval[0] <= only[1] - only[0] and bool(np.isfinite(estimate))
     if not tuned:
         estimate, interval = alone, only
     estimate = min(bounds[1], max(bounds[0], estimate))
