@@ -80,7 +80,7 @@ def test_agreement_calibrate_on_a_jsonl_set(tmp_path):
     path = tmp_path / "labels.jsonl"
     names = ["Dana Ortiz", "Sam Reyes", "Lee Park", "Ana Silva", "Tom Berg", "Ida Moss", "Raj Patel", "Eva Lund"]
     lines = []
-    for system, right in (("good", 36), ("poor", 18)):
+    for system, right in (("good", 30), ("poor", 18)):  # 30 labels of 40 leave each set 5 a side, mostly
         for i in range(40):
             winner, other = names[i % 8], names[(i + 1) % 8]
             said = winner if i < right else other
@@ -92,9 +92,9 @@ def test_agreement_calibrate_on_a_jsonl_set(tmp_path):
     assert result.exit_code == 0, result.output
     sim = json.loads(result.stdout)["calibration"]
     assert set(sim["sets"]) == {"labeled:good", "labeled:poor"}
-    assert sim["sets"]["labeled:good"]["human_accuracy"] == 0.9 and sim["ranking"]["kendall_tau"] == 1.0
+    assert sim["sets"]["labeled:good"]["human_accuracy"] == 0.75 and sim["ranking"]["kendall_tau"] == 1.0
     good = sim["sets"]["labeled:good"]
-    assert good["grader_accuracy"] == 0.9 and good["bias"] == 0  # the grader agrees with every label here ...
+    assert good["grader_accuracy"] == 0.75 and good["bias"] == 0  # the grader agrees with every label here ...
     assert all(s["width"] < s["width_labels_only"] for s in sim["sets"].values())  # ... so it narrows the interval
 
 
