@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.cli.app import GRADER, app, console
-from ragpipe.cli.run import has_corpus, materialize_corpus_stages
+from ragpipe.cli.run import has_corpus, materialize_corpus_stages, say_missing_data
 from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
 
 
@@ -121,6 +121,7 @@ def agreement(
         raise typer.Exit(2)
     os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
     if not has_corpus("financebench", data.resolve()):
+        say_missing_data([list_corpora(corpora_dir())["financebench"]])
         materialize_corpus_stages("financebench")
     from ragpipe.evaluation.labelled_agreement import agreement_for_labels
 

@@ -154,7 +154,7 @@ def run(
             console.print(f"skipping {missing[name]}", style="yellow", soft_wrap=True)
     else:
         corpora = corpus or ["demo"]
-        _say_missing_data([manifests[name] for name in corpora])
+        say_missing_data([manifests[name] for name in corpora])
     configs = config or configs_known
     if engine == "import":
         _say_replaced_import(settings.engine_override, corpora, configs)
@@ -203,7 +203,7 @@ def _say_replaced_import(override: dict, corpora: list[str], configs: list[str])
                     )
 
 
-def _say_missing_data(manifests: list) -> None:
+def say_missing_data(manifests: list) -> None:
     """Before any run starts: one line per corpus whose data folder is absent or lacks its files, and exit 1."""
     from ragpipe.corpus.adapters import data_problem
 
@@ -236,7 +236,7 @@ def corpus_stats_command(
     _check_names([name], sorted(manifests), "corpus")
     _use_data_dir([name], data_dir)
     if refresh or not has_corpus(name):
-        _say_missing_data([manifests[name]])
+        say_missing_data([manifests[name]])
         materialize_corpus_stages(name)
     conn = connect(database_path(), read_only=True)
     try:

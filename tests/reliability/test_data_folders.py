@@ -42,6 +42,14 @@ def test_an_empty_data_folder_is_one_line_before_any_run(corpus, command, env, t
     assert not (tmp_path / "wh" / "ragpipe.duckdb").exists()  # nothing started
 
 
+def test_agreement_on_an_empty_financebench_folder_is_one_line(env, tmp_path):
+    empty = tmp_path / "fb"
+    (empty / "labeled-answers").mkdir(parents=True)
+    (empty / "labeled-answers" / "x.jsonl").write_text("")
+    said = _one_line(ragpipe(env, "agreement", "--data", str(empty), "--labels", str(empty / "labeled-answers")))
+    assert f"{empty} lacks financebench_open_source.jsonl" in said
+
+
 @pytest.mark.parametrize("corpus", sorted(LAYOUTS))
 def test_a_half_copied_folder_names_only_what_it_lacks(corpus, tmp_path, monkeypatch):
     variable, present, lacking = LAYOUTS[corpus]
