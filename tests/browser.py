@@ -12,6 +12,7 @@ import pytest
 CHROMIUM = Path("/usr/bin/chromium")
 # without these, Chromium reaches for Google's hosts at start and the closed network refuses it
 QUIET = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+HANG_MS = 300_000  # Playwright's waits are bounds that only catch a hang: a loaded machine is slow, not stuck
 
 
 @contextmanager
@@ -29,3 +30,11 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def new_page(browser_or_context, **options):
+    """A page whose every wait is bounded by HANG_MS (Playwright's own default, 30 s, is a guess at speed)."""
+    page = browser_or_context.new_page(**options)
+    page.set_default_timeout(HANG_MS)
+    page.set_default_navigation_timeout(HANG_MS)
+    return page

@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.browser import chromium
+from tests.browser import chromium, new_page
 from tests.commands import env_for, start
 
 pytestmark = pytest.mark.end_to_end  # a page served by `ragpipe label` in its own process, driven by Chromium
@@ -40,7 +40,7 @@ def test_clicks_are_rows_a_kill_loses_nothing_and_a_restart_resumes(tmp_path, de
 
     process, url = _serve(env, "--labeller", "ana")
     with chromium() as browser:
-        tab = browser.new_page()
+        tab = new_page(browser)
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
         tab.goto(url)

@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import duckdb
 import pytest
 
-from tests.browser import chromium
+from tests.browser import chromium, new_page
 from tests.commands import env_for, start
 
 pytestmark = pytest.mark.end_to_end  # `ragpipe label` in its own process
@@ -108,8 +108,8 @@ def test_clicks_and_loads_at_once_from_a_real_browser_are_every_one_stored(env, 
         token, ids = _page_state(url)
         with chromium() as browser:
             context = browser.new_context()
-            tabs = [context.new_page() for _ in ids]
-            loaders = [context.new_page() for _ in range(4)]
+            tabs = [new_page(context) for _ in ids]
+            loaders = [new_page(context) for _ in range(4)]
             for k, tab in enumerate(tabs):
                 tab.goto(f"{url}?item={k}")
             for k, tab in enumerate(tabs):  # each click sent without waiting, a page load beside it
@@ -162,7 +162,7 @@ def test_only_the_page_itself_can_store_a_label(env, tmp_path):
         threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
         try:
             with chromium() as browser:
-                tab = browser.new_page()
+                tab = new_page(browser)
                 with tab.expect_response(lambda r: r.url.endswith("/label")) as answered:
                     tab.goto(f"http://127.0.0.1:{elsewhere.server_port}/")
                 assert answered.value.status == 403

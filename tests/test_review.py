@@ -14,7 +14,7 @@ from assets.runner import regrade_pair
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.review.data import ReviewError, load_review
 from ragpipe.review.render import write_report
-from tests.browser import chromium
+from tests.browser import chromium, new_page
 from tests.conftest import warehouse_resources
 
 
@@ -75,7 +75,7 @@ def test_unknown_answer_set_or_version_names_what_exists(reviewed):
 @pytest.fixture(scope="module")
 def page(reviewed, tmp_path_factory):
     with chromium() as browser:
-        tab = browser.new_page(viewport={"width": 1200, "height": 1000}, accept_downloads=True)
+        tab = new_page(browser, viewport={"width": 1200, "height": 1000}, accept_downloads=True)
         errors: list[str] = []
         tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         tab.on("pageerror", lambda e: errors.append(str(e)))
