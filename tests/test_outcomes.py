@@ -1,8 +1,6 @@
 """Every failure kind and rule id a grade stores is one of `ragpipe.grading.outcomes`' constants, so
 scorecards, the money bar and a reader's SQL can compare against them."""
 
-import re
-
 import duckdb
 
 from ragpipe.grading import outcomes
@@ -24,4 +22,4 @@ def test_stored_failures_and_rules_are_the_constants(demo_warehouse_once):
         assert failure is None or failure in failures, failure
         bare = rule.removeprefix(outcomes.AMBIGUOUS_PREFIX) if rule != outcomes.AMBIGUOUS_DECLINED else rule
         assert bare in rules, rule
-    assert re.fullmatch(r"needles\.(authored|mined)\.(all|some|none)", outcomes.needles_rule("mined", "all"))
+    assert any(rule.startswith("needles.") for _, rule in rows)  # the demo's verdicts include needle counts
