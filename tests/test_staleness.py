@@ -83,10 +83,14 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     port = free_port()
     ui = start_dagster_dev({**env, "RAGPIPE_RULES": str(candidate)}, port)
     try:
-        shown = _warning_shown(port, time.monotonic() + 240)
+        shown = _warning_shown(port, time.monotonic() + 600)  # bounds for a hang: a loaded machine is slow
     finally:
         os.killpg(ui.pid, signal.SIGTERM)
-        ui.wait(timeout=60)
+        try:
+            ui.wait(timeout=300)
+        except subprocess.TimeoutExpired:  # its shutdown hung: what the test checked is already read
+            os.killpg(ui.pid, signal.SIGKILL)
+            ui.wait(timeout=60)
     for asset, execution in shown.items():
         assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution

@@ -55,6 +55,7 @@ VERDICT_MODULES = (
     "corpus/gold_text.py",
     "corpus/questions.py",
     "corpus/adapters/__init__.py",
+    "corpus/adapters/contained.py",
     "corpus/adapters/demo.py",
     "corpus/adapters/folder.py",
     "corpus/adapters/financebench.py",
