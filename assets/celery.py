@@ -53,15 +53,9 @@ def unserved_queues(queues: list[str], env=os.environ, wait: float | None = None
     from celery import Celery
 
     if wait is None:
-        from ragpipe.warehouse.lock import SettingRefused
+        from ragpipe.warehouse.lock import seconds_setting
 
-        value = env.get("RAGPIPE_WORKER_WAIT", "60")
-        try:
-            wait = float(value)
-        except ValueError:
-            wait = float("nan")
-        if not 0 <= wait <= 3600:  # NaN fails this too
-            raise SettingRefused(f"RAGPIPE_WORKER_WAIT={value!r}: give seconds to wait, from 0 to 3600")
+        wait = seconds_setting("RAGPIPE_WORKER_WAIT", "60", 3600, env)
     app = Celery(broker=redis_url(env))
     try:
         deadline = time.monotonic() + wait

@@ -42,17 +42,23 @@ class SettingRefused(ValueError):
 MAX_LOCK_WAIT = 24 * 3600.0
 
 
-def lock_wait() -> float:
-    """RAGPIPE_LOCK_WAIT in seconds (default 120): a finite number from 0 to a day; anything else is refused
-    (-1 once meant waiting forever, `abc` a traceback)."""
-    value = os.environ.get("RAGPIPE_LOCK_WAIT", "120")
+def seconds_setting(name: str, default: str, maximum: float, env=os.environ) -> float:
+    """The environment variable `name` in seconds: a finite number from 0 to `maximum`; anything else is
+    refused in a line naming it."""
+    value = env.get(name, default)
     try:
         seconds = float(value)
     except ValueError:
         seconds = float("nan")
-    if not 0 <= seconds <= MAX_LOCK_WAIT:  # NaN fails this too
-        raise SettingRefused(f"RAGPIPE_LOCK_WAIT={value!r}: give seconds to wait, from 0 to {MAX_LOCK_WAIT:.0f}")
+    if not 0 <= seconds <= maximum:  # NaN fails this too
+        raise SettingRefused(f"{name}={value!r}: give seconds to wait, from 0 to {maximum:.0f}")
     return seconds
+
+
+def lock_wait() -> float:
+    """RAGPIPE_LOCK_WAIT in seconds (default 120): a finite number from 0 to a day; anything else is refused
+    (-1 once meant waiting forever, `abc` a traceback)."""
+    return seconds_setting("RAGPIPE_LOCK_WAIT", "120", MAX_LOCK_WAIT)
 
 
 def _is_lock_conflict(exc: Exception) -> bool:
