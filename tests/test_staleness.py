@@ -142,7 +142,9 @@ def _warning_shown(port: int, deadline: float) -> dict[str, dict]:
     while time.monotonic() < deadline:
         try:
             last = {a: _checks_in_the_ui(port, a).get("graded_by_current_grader") for a in ("grades", "scorecards")}
-            if all(v and v["evaluation"]["severity"] == "WARN" for v in last.values()):
+            # the event is the warning itself: a check that passed is of severity WARN too, and an evaluation
+            # from before the candidate rules were loaded once ended the wait early
+            if all(v and v["status"] == "FAILED" for v in last.values()):
                 return last
         except OSError:
             pass  # the webserver is still starting
