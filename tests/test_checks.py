@@ -21,23 +21,45 @@ def q(kind="answerable", **kw):
     return Question(**{**base, **kw})
 
 
-def test_every_check_module_is_registered_once_with_its_rules_slice():
+def test_every_check_module_is_found_once_with_its_rules_slice():
     modules = {m.name for m in pkgutil.iter_modules(checks_package.__path__)}
-    helpers = {"view", "registry", "money_key"}  # the answer's view, the order, how money is compared
-    assert {c.run.__module__.rsplit(".", 1)[1] for c in CHECKS} == modules - helpers
+    assert {c.run.__module__.rsplit(".", 1)[1] for c in CHECKS} == modules - {"view", "registry"}
     assert len(set(CHECK_IDS)) == len(CHECK_IDS)
+    assert [c.order for c in CHECKS] == sorted(c.order for c in CHECKS)
     for check in CHECKS:
-        assert check.section is None or check.section in Rules.model_fields, check.id
+        for name, model in check.sections.items():
+            assert Rules.model_fields[name].annotation is model, check.id
 
 
-def test_a_slice_lives_beside_its_check():
-    from ragpipe.grading.checks import citations, money_key, needles, polarity
+def test_the_order_is_precedence_and_a_negative_question_meets_the_decline_check_alone():
+    from ragpipe.grading.checks.registry import checks_for
 
-    fields = Rules.model_fields
-    assert fields["money"].annotation is money_key.Money
-    assert fields["needles"].annotation is needles.Needles
-    assert fields["polarity"].annotation is polarity.Polarity
-    assert fields["citations"].annotation is citations.Citations
+    assert CHECK_IDS[0] == "decline" and CHECK_IDS[-1] == "citations"
+    assert [c.id for c in checks_for("negative")] == ["decline"]
+    assert checks_for("answerable") == checks_for("ambiguous") == CHECKS
+
+
+def test_every_rule_id_a_grade_can_carry_is_declared_by_the_check_that_decides_it(rules):
+    declared = {r for c in CHECKS for r in c.rules}
+    constants = {v for k, v in vars(outcomes).items() if k.isupper() and isinstance(v, str) and "." in v}
+    assert constants - declared == {outcomes.CHECKS_PASSED, outcomes.AMBIGUOUS_PREFIX}  # not decided by one check
+    graded = grade(q(money_key="$44,322"), "You owe $450,658.", [], rules)
+    owner = next(c for c in CHECKS if c.id == graded.checks[-1])
+    assert graded.rule in owner.rules
+
+
+def test_no_check_module_is_imported_by_more_than_one_other_module():
+    import ast
+
+    users: dict[str, set[str]] = {}
+    for path in (ROOT / "ragpipe").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for name in [node.module] + [f"{node.module}.{a.name}" for a in node.names]:
+                    users.setdefault(name, set()).add(str(path.relative_to(ROOT)))
+    for check in CHECKS:
+        importers = users.get(check.run.__module__, set()) - {"ragpipe/grading/checks/registry.py"}
+        assert len(importers) <= 1, (check.id, importers)
 
 
 def test_each_grade_says_which_checks_fired(rules):

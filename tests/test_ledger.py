@@ -4,7 +4,10 @@ and a grader version computed from everything that decides one."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -15,7 +18,7 @@ from dagster import DagsterInstance
 from assets.runner import regrade_pair
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
-from ragpipe.grading.version import PACKAGE_ROOT, VERDICT_MODULES, code_fingerprint, grader_fingerprint
+from ragpipe.grading.version import PACKAGE_ROOT, code_fingerprint, grader_fingerprint, verdict_modules
 from ragpipe.history.delta import stored_delta
 from ragpipe.history.record import VERDICT_COLUMNS, grading_events, record_grading
 from ragpipe.warehouse.tables import read_partition
@@ -163,7 +166,7 @@ def _tree_copy(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("module", VERDICT_MODULES)
+@pytest.mark.parametrize("module", verdict_modules())
 def test_editing_any_verdict_module_changes_the_grader_version(tmp_path, module):
     root = _tree_copy(tmp_path)
     rules = DEFAULT_RULES.read_bytes()
@@ -184,47 +187,87 @@ def test_a_constant_in_the_sentence_splitter_moves_the_version(tmp_path):
     assert code_fingerprint(root)[0] != before
 
 
-def _ragpipe_imports(module: str) -> set[str]:
-    """The ragpipe modules `module` imports, at any depth of the function bodies too (ast, not runtime)."""
-    import ast
-
-    path = PACKAGE_ROOT / (module.replace(".", "/") + ".py")
-    if not path.exists():
-        path = PACKAGE_ROOT / module.replace(".", "/") / "__init__.py"
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("ragpipe"):
-            found.add(node.module.removeprefix("ragpipe."))
-            for alias in node.names:  # `from ragpipe.corpus.adapters import aragog` names a module
-                if (
-                    PACKAGE_ROOT / node.module.removeprefix("ragpipe").strip(".").replace(".", "/") / f"{alias.name}.py"
-                ).exists():
-                    found.add(f"{node.module.removeprefix('ragpipe.')}.{alias.name}")
-    return found
+# the hand-kept list the version was hashed from before it was derived (money_key.py is now text/money.py)
+_LISTED_BEFORE = """
+grading/grade_table.py grading/record.py grading/grader.py grading/outcomes.py grading/declines.py
+grading/decline_grammar.py grading/regex_trie.py grading/voice.py grading/patterns.py grading/checks/__init__.py
+grading/checks/view.py grading/checks/registry.py grading/checks/decline.py text/money.py
+grading/checks/money_guard.py grading/checks/forbidden.py grading/checks/polarity.py grading/checks/needles.py
+grading/checks/citations.py grading/rules.py grading/version.py text/figures.py text/matching.py
+text/calculation.py text/tokenize.py text/needle_kinds.py text/dates.py text/sentences.py text/stated.py
+inputs/text.py inputs/json_file.py warehouse/nulls.py corpus/needles.py corpus/gold_text.py corpus/questions.py
+corpus/adapters/__init__.py corpus/adapters/contained.py corpus/adapters/demo.py corpus/adapters/folder.py
+corpus/adapters/financebench.py corpus/adapters/aragog.py corpus/adapters/openragbench.py
+""".split()
 
 
-def test_every_module_the_grader_reads_with_is_in_the_version():
-    """Whatever the grader and the needle miner import, transitively, is hashed into the version,
-    except plain I/O and bookkeeping named here with the reason."""
-    not_deciding = {
-        "inputs.jsonl": "reads JSON lines; a bad line is refused, never reinterpreted",
-        "inputs.problems": "the record of a refused row",
-        "warehouse.tables": "storage",
-        "warehouse.record": "the shape of a row: names its fields, decides nothing",
-        "corpus.manifest": "where a corpus's files are",
-        "corpus.ingest": "page text, which is data: a change shows in the pages' content",
-        "corpus.demo_pdfs": "writes the demo PDFs, which are data",
-        "grading": "the package's docstring (`from ragpipe.grading import outcomes` runs it)",
+def test_the_derived_modules_cover_what_was_listed_by_hand_and_stop_only_where_a_module_says_why():
+    derived = set(verdict_modules())
+    assert set(_LISTED_BEFORE) <= derived
+    stops = {
+        p.relative_to(PACKAGE_ROOT).as_posix()
+        for p in PACKAGE_ROOT.rglob("*.py")
+        if "\nDECIDES_NO_VERDICT = " in p.read_text()
     }
-    listed = {m.removesuffix(".py").replace("/", ".").removesuffix(".__init__") for m in VERDICT_MODULES}
-    todo, seen = ["grading.grade_table", "corpus.needles", "corpus.adapters"], set()
-    while todo:
-        module = todo.pop()
-        if module in seen or module in not_deciding:
-            continue
-        seen.add(module)
-        todo.extend(_ragpipe_imports(module))
-    assert seen - listed == set(), "modules that decide verdicts but are not hashed into the grader version"
+    assert "warehouse/tables.py" in stops and not stops & derived
+    for path in stops:
+        import importlib
+
+        reason = importlib.import_module("ragpipe." + path.removesuffix(".py").replace("/", ".")).DECIDES_NO_VERDICT
+        assert isinstance(reason, str) and reason.strip(), path
+
+
+THROWAWAY_CHECK = '''"""A throwaway check: an answer that shouts is wrong."""
+
+from pydantic import BaseModel
+
+from ragpipe.grading.checks.view import Check, Finding
+
+
+class Shouting(BaseModel):
+    marks: int = 3
+
+
+def run(view):
+    if "!" * view.rules.shouting.marks in view.whole:
+        return Finding("shouting", "wrong", "shouts", "shouting.too_loud")
+    return None
+
+
+CHECK = Check("shouting", run, "an answer that shouts", order=25, sections={"shouting": Shouting},
+              rules=("shouting.too_loud",))
+'''
+
+_PROBE = """
+from ragpipe.corpus.questions import Question
+from ragpipe.grading.checks.registry import CHECK_IDS
+from ragpipe.grading.grader import grade
+from ragpipe.grading.rules import load_rules
+rules = load_rules()
+g = grade(Question(id="q", text="What is owed?", gold_answer="$12"), "You owe $12!!!", [], rules, [("$12", "money")])
+print(rules.version, ",".join(CHECK_IDS), g.verdict, g.rule, getattr(getattr(rules, "shouting", None), "marks", "-"))
+"""
+
+
+def test_a_new_check_is_one_file_and_its_rules_slice_and_moves_the_version_by_itself(tmp_path):
+    root = _tree_copy(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+    def probe() -> list[str]:
+        done = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    before = probe()
+    assert before[0] == load_rules().version  # the copy is the installed code
+    (root / "grading" / "checks" / "shouting.py").write_text(THROWAWAY_CHECK)
+    rules_yaml = root / "grading" / "rules.yaml"
+    rules_yaml.write_text(rules_yaml.read_text() + "\nshouting:\n  marks: 3\n")
+    after = probe()
+    assert after[0] != before[0]
+    assert after[1].split(",").index("shouting") == after[1].split(",").index("money_guard") + 1
+    assert after[2:] == ["wrong", "shouting.too_loud", "3"]
+    assert before[2] == "correct"
 
 
 def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):

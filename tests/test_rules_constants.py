@@ -6,8 +6,10 @@ meant, so a stored rules text without them grades as before.
 """
 
 from ragpipe.corpus.questions import Question
+from ragpipe.grading.checks.citations import Citations
 from ragpipe.grading.grader import grade
-from ragpipe.grading.rules import Assertions, Attribution, Citations, load_rules
+from ragpipe.grading.rules import load_rules
+from ragpipe.grading.sections import Assertions, Attribution
 
 
 def _with(rules, section: str, **fields):

@@ -14,6 +14,9 @@ import yaml
 from fpdf import FPDF
 from pydantic import BaseModel, ConfigDict
 
+# not hashed into the grader version (grading/version.py)
+DECIDES_NO_VERDICT = "writes the demo PDFs, which are data"
+
 _PINNED_DATE = datetime(2025, 1, 1, tzinfo=UTC)
 
 

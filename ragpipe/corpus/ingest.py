@@ -19,6 +19,9 @@ from ragpipe.corpus.extract_pool import extract_bounded
 from ragpipe.inputs.text import valid_text
 from ragpipe.warehouse.nulls import records
 
+# not hashed into the grader version (grading/version.py)
+DECIDES_NO_VERDICT = "page text, which is data: a change shows in the pages' content and the needles' input_sha"
+
 DOCUMENT_COLUMNS = [
     "corpus",
     "doc_id",

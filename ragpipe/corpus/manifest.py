@@ -18,6 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ragpipe.inputs.names import NameRefused, answer_set_name, config_name
 from ragpipe.inputs.text import valid_json
 
+# not hashed into the grader version (grading/version.py)
+DECIDES_NO_VERDICT = "where a corpus's files are"
+
 
 class ManifestError(ValueError):
     """A manifest or configuration file that cannot be used, with file and field."""

@@ -36,7 +36,7 @@ def ablation(
         rows.append(
             {
                 "check": check.id,
-                "rules": check.section,
+                "rules": ",".join(check.sections) or None,
                 "summary": check.summary,
                 "fired": int(pair["checks"].str.split(",").map(lambda ids, c=check.id: c in ids).sum()),
                 "changed": int(changed.sum()),

@@ -10,12 +10,8 @@ since decline spans are the union over all patterns, can only add declines.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ragpipe.grading.regex_trie import trie_pattern
-
-if TYPE_CHECKING:
-    from ragpipe.grading.rules import DeclineGrammar
+from ragpipe.grading.sections import DeclineGrammar
 
 _NOT = trie_pattern(
     ["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " "

@@ -22,16 +22,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
 
 from ragpipe.grading.decline_grammar import grammar_patterns
 from ragpipe.grading.regex_trie import trie_pattern
+from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.sentences import sentences
-
-if TYPE_CHECKING:
-    from ragpipe.grading.rules import Rules
 
 _DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORECASE)  # a date asserts nothing
 
@@ -99,7 +96,7 @@ def _normalize(text: str) -> str:
     return text.lower().replace("\u2019", "'")
 
 
-def _patterns(rules: Rules) -> tuple[str, ...]:
+def _patterns(rules: AnyRules) -> tuple[str, ...]:
     _, patterns, _, parts = rules.decline_key
     return patterns + _grammar(parts)
 
@@ -112,7 +109,7 @@ def _grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
     return tuple(p for p, _ in grammar_patterns(grammar))
 
 
-def decline_spans(answer: str, rules: Rules) -> list[tuple[int, int, str]]:
+def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
     """(start, end, text) of a decline match at every position where any phrase or idiom matches
     without containing an exclusion ("not covered"), in order of position.
 
@@ -180,7 +177,7 @@ def _material(sources: tuple[str, ...], verbs: tuple[str, ...]) -> re.Pattern[st
     return re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, set(words)), key=len, reverse=True)) + r")\b")
 
 
-def _speaks_of_the_world(sentence: str, rules: Rules) -> bool:
+def _speaks_of_the_world(sentence: str, rules: AnyRules) -> bool:
     """A turning sentence that answers: not about the answerer or asker, not general, not about the material."""
     g, a = rules.declines.grammar, rules.assertions
     return not (
@@ -196,7 +193,7 @@ def _clause_pivot(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"[,;]\s*{either(words)}\b\W*")
 
 
-def _clause_turn(text: str, end: int, inside, rules: Rules) -> tuple[int, int] | None:
+def _clause_turn(text: str, end: int, inside, rules: AnyRules) -> tuple[int, int] | None:
     """The clause after the sentence's last decline (`inside`: the sentence's decline spans) that turns
     and speaks of the world, if there is one."""
     last = max(e for _, e, _ in inside)
@@ -209,7 +206,7 @@ def _clause_turn(text: str, end: int, inside, rules: Rules) -> tuple[int, int] |
     return m.end(), end
 
 
-def decide(answer: str, rules: Rules) -> Decision:
+def decide(answer: str, rules: AnyRules) -> Decision:
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
     if not spans:

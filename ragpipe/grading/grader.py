@@ -2,11 +2,12 @@
 label, the rule that decided, the spans that matched, the checks that fired,
 and whether the verdict is firm or tentative.
 
-`grade()` builds the answer's view once and runs the checks of
-checks/registry.py in order; the first finding with a verdict decides, and an
-answer that no check objects to is `correct`. Each check is one module in
-checks/ (decline, money guard, forbidden claim, polarity, needle count,
-citations), with its own slice of rules.yaml.
+`grade()` builds the answer's view once and runs the checks that apply to the
+question's kind in their declared order (checks/registry.py finds them); the
+first finding with a verdict decides, and an answer that no check objects to
+is `correct`. Each check is one module in checks/ (decline, money guard,
+forbidden claim, polarity, needle count, citations), with its own slice of
+rules.yaml.
 
 - figures and needles count only in the answer's own voice (see voice.py);
   declines are decided on the whole answer (see declines.py).
@@ -23,14 +24,14 @@ from functools import lru_cache
 
 from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.citations import blank_citations
-from ragpipe.grading.checks.money_key import is_money_question, money_key
 from ragpipe.grading.checks.registry import checks_for
 from ragpipe.grading.checks.view import AnswerView, Finding
 from ragpipe.grading.declines import Decision, decide
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import own_voice
+from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import find_figures, question_scale
+from ragpipe.text.money import is_money_question, money_key_value
 
 NO_DECLINE = Decision(False, [], [])
 
@@ -74,7 +75,7 @@ def grade(
 
 
 def _view(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> AnswerView:
-    whole = blank_citations(answer, rules)
+    whole = blank_citations(answer, rules.citations.marker_pattern)
 
     def voice():
         text = own_voice(whole, rules)  # figures and needles count only in the answer's own voice
@@ -86,12 +87,14 @@ def _view(question: Question, answer: str, citations: list[str], rules: Rules, m
         citations=list(citations),
         rules=rules,
         mined=mined,
-        money_question=is_money_question(question, rules),
+        money_question=is_money_question(
+            question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns)
+        ),
         decision=NO_DECLINE if "decline" in off else decide(whole, rules),
         voice=voice,
         tolerance=Decimal(str(rules.money.relative_tolerance)),
         scale=question_scale(question.text),
-        key=money_key(question),
+        key=None if question.money_key is None else money_key_value(question.money_key, question.text),
     )
 
 

@@ -1,8 +1,8 @@
 """The grader's rules as data, with the grader version they and the code give.
 
-Each check declares its own slice (grading/checks/: `money`, `needles`,
-`polarity`, `citations`); the decline and voice sections, read by
-declines.py and voice.py, are declared here.
+Each check declares its own slice (`Check.sections` in grading/checks/), and
+`Rules` is assembled from them and the sections no check owns
+(grading/sections.py): a new check brings its slice with it.
 
 The grader version is computed (grading/version.py) from the rules file's
 bytes and the source of every module that decides a verdict, so a change to
@@ -16,16 +16,12 @@ from __future__ import annotations
 import re
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from ragpipe.grading.checks.citations import Citations
-from ragpipe.grading.checks.money_key import Money
-from ragpipe.grading.checks.needles import Needles
-from ragpipe.grading.checks.polarity import Polarity
-from ragpipe.grading.patterns import DeclinePattern, valid_regex
+from ragpipe.grading.checks.registry import CHECKS
+from ragpipe.grading.sections import Answers, Assertions, Attribution, Declines
 from ragpipe.grading.version import grader_fingerprint
 from ragpipe.inputs.text import valid_json
 
@@ -36,146 +32,13 @@ class RulesError(ValueError):
     """A rules file that cannot be used; nothing is graded with it."""
 
 
-class Exclusion(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    phrase: str
-    reason: str = Field(min_length=1)
+class _Rules(BaseModel):
+    """The sections no check owns, and what the version was computed from; `Rules` adds each check's slice."""
 
-
-class DeclineGrammar(BaseModel):
-    """The parts declines are composed of; see grading/decline_grammar.py."""
-
-    model_config = ConfigDict(extra="forbid")
-    sources: list[str] = Field(default_factory=list)
-    telling_verbs: list[str] = Field(default_factory=list)
-    covering_verbs: list[str] = Field(default_factory=list)
-    participles: list[str] = Field(default_factory=list)
-    inabilities: list[str] = Field(default_factory=list)
-    unwilling: list[str] = Field(default_factory=list)  # phrases: "won't", "would rather not", "must decline to"
-
-    @field_validator("unwilling")
-    @classmethod
-    def _phrases(cls, v: list[str]) -> list[str]:
-        bad = [p for p in v if not re.fullmatch(r"[a-z0-9][a-z0-9' -]*[a-z]", p)]
-        if bad:
-            raise ValueError(f"unwilling phrases are lower-case words: {bad}")
-        return v
-
-    @field_validator("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
-    @classmethod
-    def _words(cls, v: list[str]) -> list[str]:
-        bad = [w for w in v if not re.fullmatch(r"[a-z0-9][a-z0-9'-]*", w)]
-        if bad:
-            raise ValueError(f"grammar parts are single lower-case words: {bad}")
-        return v
-
-
-class Declines(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    phrases: list[str] = Field(min_length=1)
-    patterns: list[DeclinePattern] = Field(default_factory=list)
-    grammar: DeclineGrammar = Field(default_factory=DeclineGrammar)
-    exclusions: list[Exclusion] = Field(default_factory=list)
-    # matched only where the answer opens (re.match on the lower-cased answer): "I can't ..." with any verb
-    # refuses when an answer starts with it, and is an aside in the middle of one that answers
-    openings: list[DeclinePattern] = Field(default_factory=list)
-
-    @field_validator("phrases")
-    @classmethod
-    def _no_blank(cls, v: list[str]) -> list[str]:
-        if any(not p.strip() for p in v):
-            raise ValueError("decline phrases must not be blank")
-        return v
-
-
-# The defaults of the fields below are what a rules file written before the field existed meant
-# (its stored text must still grade the same); the shipped rules.yaml states every one of them.
-
-
-class Assertions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    scope: Literal["anywhere", "before_first_decline"] = "anywhere"
-    turn_asserts_any_claim: bool = False
-    hypothetical_markers: list[str] = Field(default_factory=list)
-    pivots: list[str] = Field(
-        default_factory=lambda: ["however", "but", "that said", "nevertheless", "nonetheless", "still", "instead"]
-    )
-    exchange_words: list[str] = Field(
-        default_factory=lambda: [
-            "i",
-            "i'm",
-            "i've",
-            "i'd",
-            "i'll",
-            "me",
-            "my",
-            "we",
-            "we're",
-            "us",
-            "our",
-            "you",
-            "you're",
-            "your",
-        ]
-    )
-    general_words: list[str] = Field(
-        default_factory=lambda: [
-            "may",
-            "might",
-            "can",
-            "cannot",
-            "should",
-            "must",
-            "generally",
-            "in general",
-            "important to note",
-            "varies",
-            "vary",
-            "depend",
-            "depends",
-            "usually",
-            "often",
-            "such as",
-            "like",
-        ]
-    )
-    small_number: int = Field(10, ge=0)
-    turn_within_sentence: bool = False
-
-    @field_validator("hypothetical_markers")
-    @classmethod
-    def _compiles(cls, v: list[str]) -> list[str]:
-        return [valid_regex(p) for p in v]
-
-
-class Attribution(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    mode: Literal["none", "before_first", "prefix_aware", "clause"] = "clause"
-    markers: list[str] = Field(default_factory=list)
-    clause_ends: list[str] = Field(
-        default_factory=lambda: ["but", "and", "while", "whereas", "so", "therefore", "thus"]
-    )
-
-    @field_validator("markers")
-    @classmethod
-    def _compiles(cls, v: list[str]) -> list[str]:
-        return [valid_regex(p) for p in v]
-
-
-class Answers(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    max_chars: int = Field(20000, ge=1000, le=100_000)  # at most what an answer row stores
-
-
-class Rules(BaseModel):
     model_config = ConfigDict(extra="forbid")
     declines: Declines
     assertions: Assertions = Field(default_factory=Assertions)
     attribution: Attribution = Field(default_factory=Attribution)
-    money: Money = Field(default_factory=Money)
-    citations: Citations = Field(default_factory=Citations)
-    needles: Needles = Field(default_factory=Needles)
-    polarity: Polarity = Field(default_factory=Polarity)
     answers: Answers = Field(default_factory=Answers)
     version: str = ""
     rules_text: str = ""  # the file the version was computed from, stored with the version
@@ -209,6 +72,21 @@ class Rules(BaseModel):
         for name in ("excluded", "decline_key"):
             copy.__dict__.pop(name, None)
         return copy
+
+
+def _slices() -> dict:
+    """Each check's rules.yaml sections, as fields with their defaults (a check's slice is optional)."""
+    fields = {}
+    for check in CHECKS:
+        for name, model in check.sections.items():
+            if name in _Rules.model_fields or (name in fields and fields[name][0] is not model):
+                raise TypeError(f"check {check.id!r}: rules section {name!r} is declared twice")
+            fields[name] = (model, Field(default_factory=model))
+    return fields
+
+
+Rules = create_model("Rules", __base__=_Rules, __doc__="The grader's rules: rules.yaml, validated.", **_slices())
+Rules.__module__ = __name__
 
 
 def load_rules(path: Path | None = None) -> Rules:

@@ -4,12 +4,19 @@ A verdict depends on the rules file and on the code that reads questions,
 mines needles, parses figures, matches text and applies the rules. The
 version is a hash of the rules file's bytes and of the source of each of
 those modules, so editing a constant anywhere in them is a new version and
-every grade row says which one produced it. `VERDICT_MODULES` lists them;
-a test checks that every module the grader imports is on the list.
+every grade row says which one produced it.
+
+The modules are found, not listed: every module of `grading/` (so a new
+check file moves the version by itself) and the modules that shape what a
+grade is computed from (questions, gold text, needle mining, the corpus
+adapters), then, transitively, every `ragpipe` module any of them imports,
+at any depth. The walk stops at a module that says it decides no verdict
+(`DECIDES_NO_VERDICT = "why"`, e.g. storage), so the reason lives with it.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,51 +24,62 @@ from pathlib import Path
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
-# paths relative to the `ragpipe` package: the modules whose source decides a verdict
-VERDICT_MODULES = (
-    "grading/grade_table.py",
-    "grading/record.py",
-    "grading/grader.py",
-    "grading/outcomes.py",
-    "grading/declines.py",
-    "grading/decline_grammar.py",
-    "grading/regex_trie.py",
-    "grading/voice.py",
-    "grading/patterns.py",
-    "grading/checks/__init__.py",
-    "grading/checks/view.py",
-    "grading/checks/registry.py",
-    "grading/checks/decline.py",
-    "grading/checks/money_key.py",
-    "grading/checks/money_guard.py",
-    "grading/checks/forbidden.py",
-    "grading/checks/polarity.py",
-    "grading/checks/needles.py",
-    "grading/checks/citations.py",
-    "grading/rules.py",
-    "grading/version.py",
-    "text/figures.py",
-    "text/matching.py",
-    "text/calculation.py",
-    "text/tokenize.py",
-    "text/needle_kinds.py",
-    "text/dates.py",
-    "text/sentences.py",
-    "text/stated.py",
-    "inputs/text.py",
-    "inputs/json_file.py",
-    "warehouse/nulls.py",
-    "corpus/needles.py",
-    "corpus/gold_text.py",
-    "corpus/questions.py",
-    "corpus/adapters/__init__.py",
-    "corpus/adapters/contained.py",
-    "corpus/adapters/demo.py",
-    "corpus/adapters/folder.py",
-    "corpus/adapters/financebench.py",
-    "corpus/adapters/aragog.py",
-    "corpus/adapters/openragbench.py",
-)
+# where the walk starts, relative to the package: folders are taken whole
+ROOTS = ("grading", "corpus/questions.py", "corpus/gold_text.py", "corpus/needles.py", "corpus/adapters")
+_LEAVES = {"summary.py", "adhoc.py"}  # grading/: counting grades and grading loose files, after the verdict
+STOP_MARK = "DECIDES_NO_VERDICT"
+
+
+def _module_file(root: Path, dotted: str) -> Path | None:
+    """The file of `ragpipe.<dotted>` under `root`, or None for a name that is no module."""
+    base = root.joinpath(*dotted.split(".")) if dotted else root
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(root: Path, path: Path) -> set[Path]:
+    """The ragpipe modules `path` imports, at any depth of its code (function bodies too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "ragpipe":
+            module = node.module.removeprefix("ragpipe").strip(".")
+            names = [module] + [f"{module}.{a.name}".strip(".") for a in node.names]  # a name may be a module
+        elif isinstance(node, ast.Import):
+            names = [a.name.removeprefix("ragpipe").strip(".") for a in node.names if a.name.split(".")[0] == "ragpipe"]
+        found |= {f for f in (_module_file(root, n) for n in names) if f is not None}
+    return found
+
+
+def _decides_nothing(path: Path) -> bool:
+    """A module that declares `DECIDES_NO_VERDICT = "..."` at its top level (storage, plain I/O)."""
+    tree = ast.parse(path.read_bytes(), str(path))
+    return any(
+        isinstance(node, ast.Assign) and any(getattr(t, "id", None) == STOP_MARK for t in node.targets)
+        for node in tree.body
+    )
+
+
+def verdict_modules(root: Path | None = None) -> tuple[str, ...]:
+    """Paths (relative to the package at `root`) of every module whose source can change a verdict."""
+    root = root or PACKAGE_ROOT
+    todo = []
+    for start in ROOTS:
+        path = root / start
+        if path.is_dir():
+            todo += [p for p in sorted(path.rglob("*.py")) if not (start == "grading" and p.name in _LEAVES)]
+        else:
+            todo.append(path)
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen or _decides_nothing(path):
+            continue
+        seen.add(path)
+        todo += _imports(root, path)
+    return tuple(sorted(p.relative_to(root).as_posix() for p in seen))
 
 
 def _sha(data: bytes) -> str:
@@ -82,7 +100,7 @@ def code_fingerprint(root: Path | None = None) -> tuple[str, dict[str, str]]:
     """(hash over all verdict modules, hash per module) of the package at `root` (default: this one)."""
     if root is None:
         return _installed_code()
-    modules = {name: _sha((root / name).read_bytes()) for name in VERDICT_MODULES}
+    modules = {name: _sha((root / name).read_bytes()) for name in verdict_modules(root)}
     combined = _sha("".join(f"{name}\0{sha}\n" for name, sha in sorted(modules.items())).encode())
     return combined, modules
 

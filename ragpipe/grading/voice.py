@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from ragpipe.grading.declines import either
+from ragpipe.grading.sections import AnyRules
 from ragpipe.text.sentences import sentences
-
-if TYPE_CHECKING:
-    from ragpipe.grading.rules import Rules
 
 
 @lru_cache(maxsize=16)
@@ -54,7 +51,7 @@ def _clause_end(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf",\s+{either(words)}\b|;|:")
 
 
-def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list[tuple[int, int]]:
+def attributed_spans(answer: str, rules: AnyRules, mode: str | None = None) -> list[tuple[int, int]]:
     """Spans of `answer` spoken in the sources' voice, under the rules' split mode."""
     mode = mode or rules.attribution.mode
     pattern = _compile(tuple(rules.attribution.markers))
@@ -85,7 +82,7 @@ def attributed_spans(answer: str, rules: Rules, mode: str | None = None) -> list
     return spans
 
 
-def own_voice(answer: str, rules: Rules, mode: str | None = None) -> str:
+def own_voice(answer: str, rules: AnyRules, mode: str | None = None) -> str:
     """`answer` with its attributed parts blanked (same length, same offsets)."""
     chars = list(answer)
     for s, e in attributed_spans(answer, rules, mode):

@@ -11,6 +11,9 @@ from pathlib import Path
 from ragpipe.inputs.problems import Problem
 from ragpipe.inputs.text import valid_json
 
+# not hashed into the grader version (grading/version.py)
+DECIDES_NO_VERDICT = "reads JSON lines; a bad line is refused, never reinterpreted"
+
 
 def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
     """(line number, object) for every line that holds a JSON object; problems for the others. A line

@@ -12,11 +12,11 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ragpipe.grading.checks.citations import blank_citations
-from ragpipe.grading.checks.money_key import matches_key, money_key_value
 from ragpipe.grading.rules import Rules
 from ragpipe.grading.voice import attributed_spans
+from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import find_figures, question_scale
+from ragpipe.text.money import matches_key, money_key_value
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def annotate(
     the grade stopped before looking for it (a wrong figure elsewhere decides first)."""
     answer = answer or ""
     matched = json.loads(matched_json) if matched_json else []
-    attributed = attributed_spans(blank_citations(answer, rules), rules)
+    attributed = attributed_spans(blank_citations(answer, rules.citations.marker_pattern), rules)
     spans: list[tuple[int, int, str, str]] = [
         (s, e, "src", "source's voice (attributed): figures here do not count") for s, e in attributed
     ]

@@ -17,6 +17,9 @@ from typing import Self
 
 import pandas as pd
 
+# not hashed into the grader version (grading/version.py)
+DECIDES_NO_VERDICT = "the shape of a row: names its fields, decides nothing"
+
 
 @dataclass(slots=True)
 class Record:

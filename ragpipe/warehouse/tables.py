@@ -18,6 +18,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+# not hashed into the grader version (grading/version.py)
+DECIDES_NO_VERDICT = "storage"
+
 
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Read-only connections wait (bounded) while a writer holds the file: see warehouse_lock."""

@@ -12,7 +12,7 @@ phrase, which an unusual wording escapes: tentative.
 from __future__ import annotations
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding
 from ragpipe.grading.declines import outermost
 
 
@@ -30,4 +30,16 @@ def run(view: AnswerView) -> Finding | None:
     return Finding("decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True)
 
 
-CHECK = Check("decline", "declines", run, "a decline, judged by the question's kind")
+CHECK = Check(
+    "decline",
+    run,
+    "a decline, judged by the question's kind",
+    order=10,
+    kinds=EVERY_KIND,
+    rules=(
+        outcomes.NEGATIVE_DECLINED,
+        outcomes.NEGATIVE_NOT_DECLINED,
+        outcomes.AMBIGUOUS_DECLINED,
+        outcomes.ANSWERABLE_DECLINED,
+    ),
+)

@@ -17,4 +17,6 @@ def run(view: AnswerView) -> Finding | None:
     return None
 
 
-CHECK = Check("forbidden", None, run, "an authored forbidden claim stated")
+CHECK = Check(
+    "forbidden", run, "an authored forbidden claim stated", order=30, rules=(outcomes.NEEDLES_MUST_NOT_CONTAIN,)
+)

@@ -4,9 +4,25 @@ figures is a dump of figures, not an answer."""
 
 from __future__ import annotations
 
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.money_key import asserted_money, matches_key
 from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.patterns import valid_regex
+from ragpipe.text.money import asserted_money, matches_key
+
+
+class Money(BaseModel):
+    """rules.yaml `money`: the key's tolerance and the wording that makes a question a money question."""
+
+    model_config = ConfigDict(extra="forbid")
+    relative_tolerance: float = Field(0, ge=0, lt=1)
+    question_patterns: list[str] = Field(default_factory=list)
+
+    @field_validator("question_patterns")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        return [valid_regex(p) for p in v]
 
 
 def run(view: AnswerView) -> Finding | None:
@@ -29,4 +45,11 @@ def run(view: AnswerView) -> Finding | None:
     )
 
 
-CHECK = Check("money_guard", "money", run, "a money question answered with a money figure that is not the key")
+CHECK = Check(
+    "money_guard",
+    run,
+    "a money question answered with a money figure that is not the key",
+    order=20,
+    sections={"money": Money},
+    rules=(outcomes.MONEY_WRONG_FIGURE,),
+)

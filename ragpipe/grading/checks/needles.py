@@ -1,6 +1,6 @@
 """The needle count: does the answer carry what a correct answer carries?
 
-Requirements, each met by any one of its alternatives: the money key (by value, checks/money_key.py),
+Requirements, each met by any one of its alternatives: the money key (by value, text/money.py),
 the authored `must_contain` (each) and `must_contain_any` (one of them), and, for a question with
 neither an authored needle nor a key, its kept mined needles: every kept figure and date, or, without
 those, one of the kept names, quotes and phrases. Figures the gold answer computed (never printed in
@@ -22,19 +22,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.money_key import matches_key
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
 from ragpipe.grading.patterns import DeclinePattern
+from ragpipe.grading.sections import AnyRules
 from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
+from ragpipe.text.money import matches_key
 from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
-
-if TYPE_CHECKING:
-    from ragpipe.grading.rules import Rules
 
 MONEY_KEY = "money_key"
 
@@ -49,7 +46,7 @@ class Needles(BaseModel):
     computed_ratio_as_percent: bool = False
 
 
-def asks_for_figure(question: str, rules: Rules) -> bool:
+def asks_for_figure(question: str, rules: AnyRules) -> bool:
     """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
     return _asks(question, tuple(p.pattern for p in rules.needles.figure_question_patterns))
 
@@ -160,4 +157,14 @@ def run(view: AnswerView) -> Finding | None:
     return Finding("needles", None, None, outcomes.needles_rule(source, "all"), tuple(spans), firm=exact)
 
 
-CHECK = Check("needles", "needles", run, "the key, the authored needles or the mined ones, counted")
+CHECK = Check(
+    "needles",
+    run,
+    "the key, the authored needles or the mined ones, counted",
+    order=50,
+    sections={"needles": Needles},
+    rules=(
+        outcomes.NEEDLES_UNGRADABLE,
+        *(outcomes.needles_rule(s, f) for s in ("authored", "mined") for f in ("all", "some", "none")),
+    ),
+)

@@ -15,18 +15,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
+from ragpipe.grading.sections import AnyRules
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.sentences import first_sentence
 from ragpipe.text.tokenize import tokenize
-
-if TYPE_CHECKING:
-    from ragpipe.grading.rules import Rules
 
 
 class Polarity(BaseModel):
@@ -65,7 +62,7 @@ def _asked(question: str) -> str:
     return question if end < 0 else question[: end + 1]
 
 
-def implied_polarity(question: str, text: str, rules: Rules) -> tuple[str, int, int] | None:
+def implied_polarity(question: str, text: str, rules: AnyRules) -> tuple[str, int, int] | None:
     """Yes or No from a first sentence that restates the question, and that sentence's span."""
     p = rules.polarity
     asked = _stems(_asked(question))
@@ -106,4 +103,11 @@ def run(view: AnswerView) -> Finding | None:
     return Finding("polarity", firm=not implied)
 
 
-CHECK = Check("polarity", "polarity", run, "a yes/no question answered with the opposite word")
+CHECK = Check(
+    "polarity",
+    run,
+    "a yes/no question answered with the opposite word",
+    order=40,
+    sections={"polarity": Polarity},
+    rules=(outcomes.POLARITY_WRONG,),
+)

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
+from ragpipe.grading.sections import AnyRules
+
 if TYPE_CHECKING:
     from ragpipe.corpus.questions import Question
     from ragpipe.grading.declines import Decision
-    from ragpipe.grading.rules import Rules
     from ragpipe.text.figures import Figure
 
 
@@ -49,7 +50,7 @@ class AnswerView:
     question: Question
     whole: str  # the answer, citation markers blanked (offsets are the answer's)
     citations: list[str]
-    rules: Rules
+    rules: AnyRules  # the whole rules (grading/rules.py)
     mined: tuple[tuple[str, str, str], ...]  # (needle, kind, source) of the question's kept needles
     money_question: bool
     decision: Decision  # declines.decide over the whole answer
@@ -76,11 +77,21 @@ class AnswerView:
         return self._voice
 
 
+ANSWERED = ("answerable", "ambiguous")  # the kinds a check of an answer's content applies to
+EVERY_KIND = ("answerable", "negative", "ambiguous")
+
+
 @dataclass(frozen=True)
 class Check:
-    """One unit of the grader: its id, the rules.yaml section it reads, and its function."""
+    """One unit of the grader, declared by its module as `CHECK`: its id, its function, its place in
+    the order (lower runs first; order is precedence, since the first verdict decides), the question
+    kinds it applies to (it is skipped, not run, on the others), the rules.yaml sections it owns (name
+    -> pydantic model; `Rules` is assembled from them) and the rule ids it can decide with."""
 
     id: str
-    section: str | None
     run: Callable[[AnswerView], Finding | None]
     summary: str
+    order: int
+    kinds: tuple[str, ...] = ANSWERED
+    sections: dict[str, type] = field(default_factory=dict)
+    rules: tuple[str, ...] = ()

@@ -1,6 +1,7 @@
-"""The money key: how a money question is told, how its key is read, and how an answer's figure is
-compared with it. The money guard and the needle count both compare through here, so how money is
-compared is changed in this one file (figures are parsed in text/figures.py).
+"""Money keys: how a money question is told, how its key is read, and how an answer's figure is
+compared with it. The money guard and the needle count both compare through here (and the review
+highlights with it), so how money is compared is changed in this one file (figures are parsed in
+text/figures.py; the rules that tune it are the money guard's `money` section).
 
 A figure matches the key when, rounded to the precision the key is written with ($44,322 -> whole
 dollars, $42.99 -> cents), it equals the key (`money.relative_tolerance` widens that). A bare key in
@@ -13,51 +14,21 @@ import re
 from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from ragpipe.grading.patterns import valid_regex
 from ragpipe.text.calculation import concludes_calculation
 from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
 
-if TYPE_CHECKING:
-    from ragpipe.corpus.questions import Question
-    from ragpipe.grading.rules import Rules
-
-
-class Money(BaseModel):
-    """rules.yaml `money`: the key's tolerance and the wording that makes a question a money question."""
-
-    model_config = ConfigDict(extra="forbid")
-    relative_tolerance: float = Field(0, ge=0, lt=1)
-    question_patterns: list[str] = Field(default_factory=list)
-
-    @field_validator("question_patterns")
-    @classmethod
-    def _compiles(cls, v: list[str]) -> list[str]:
-        return [valid_regex(p) for p in v]
-
-
-def is_money_question(question: Question, rules: Rules) -> bool:
-    return _money_question(
-        question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns)
-    )
-
 
 @lru_cache(maxsize=4096)  # a question is asked of many answers
-def _money_question(text: str, kind: str, key: str | None, gold: str, patterns: tuple[str, ...]) -> bool:
+def is_money_question(text: str, kind: str, key: str | None, gold: str, patterns: tuple[str, ...]) -> bool:
+    """A question (its `text`, `kind`, money `key` and `gold` answer) with a money key, or whose wording
+    (`patterns`) asks for money that its gold gives."""
     if key is not None:
         return parse_figure(key).is_money
     text = text.lower()
     return (
         any(re.search(p, text) for p in patterns) and kind != "negative" and any(f.is_money for f in find_figures(gold))
     )
-
-
-def money_key(question: Question) -> Figure | None:
-    """The key as a value, or None for a question without one."""
-    return None if question.money_key is None else money_key_value(question.money_key, question.text)
 
 
 @lru_cache(maxsize=4096)
