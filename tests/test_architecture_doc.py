@@ -1,0 +1,30 @@
+"""docs/architecture.md's layout is checked against the tree, so it cannot go stale silently: every
+subpackage of ragpipe/ and every module in it is named there, and every folder and module of assets/."""
+
+import re
+
+from tests.conftest import ROOT
+
+
+def _layout() -> str:
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    return re.search(r"## Layout\n.*?```\n(.*?)```", text, re.S).group(1)
+
+
+def test_the_layout_names_every_subpackage_and_every_module_of_the_library():
+    layout = _layout()
+    missing = []
+    for package in sorted(p for p in (ROOT / "ragpipe").iterdir() if (p / "__init__.py").exists()):
+        if not re.search(rf"^\s+{package.name}/", layout, re.M):
+            missing.append(f"{package.name}/")
+        for module in sorted(package.rglob("*.py")):
+            if module.name != "__init__.py" and not re.search(rf"\b{re.escape(module.stem)}\b", layout):
+                missing.append(str(module.relative_to(ROOT / "ragpipe")))
+    assert missing == [], "docs/architecture.md's layout does not name these"
+
+
+def test_the_layout_names_every_folder_and_module_of_the_dagster_layer():
+    layout = _layout()
+    named = [p for p in sorted((ROOT / "assets").rglob("*")) if p.is_dir() and (p / "__init__.py").exists()]
+    named += [p for p in sorted((ROOT / "assets").rglob("*.py")) if p.name not in ("__init__.py", "definitions.py")]
+    assert [str(p) for p in named if not re.search(rf"\b{re.escape(p.stem)}\b", layout)] == []
