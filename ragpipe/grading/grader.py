@@ -102,13 +102,15 @@ def _grade(question: Question, answer: str, citations: list[str], rules: Rules, 
     view = _view(question, answer, citations, rules, mined, off)
     fired: list[str] = []
     evidence: list[Finding] = []
+    found: dict[str, Finding] = {}
     for check in checks_for(question.kind):
         if check.id in off and check.id != "decline":  # decline off: its decision is "not declined"
             continue
-        finding = check.run(view)
+        finding = check.run(view, found)
         if finding is None:
             continue
         fired.append(check.id)
+        found[check.id] = finding
         if finding.verdict is not None:
             return _decided(question, view, finding, evidence, fired)
         evidence.append(finding)

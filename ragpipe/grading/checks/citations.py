@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
 from ragpipe.grading.patterns import valid_regex
 
 
@@ -24,7 +24,7 @@ class Citations(BaseModel):
         return valid_regex(v)
 
 
-def run(view: AnswerView) -> Finding | None:
+def run(view: AnswerView, found: Findings) -> Finding | None:
     golden = view.question.golden_docs
     if not view.citations or not view.rules.citations.require_golden_when_cited or not golden:
         return None

@@ -12,11 +12,11 @@ phrase, which an unusual wording escapes: tentative.
 from __future__ import annotations
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding
+from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
 from ragpipe.grading.declines import outermost
 
 
-def run(view: AnswerView) -> Finding | None:
+def run(view: AnswerView, found: Findings) -> Finding | None:
     decision, kind = view.decision, view.question.kind
     spans = tuple({"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in outermost(decision.spans))
     if kind == "negative" and decision.declined:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
 from ragpipe.grading.patterns import valid_regex
 from ragpipe.text.money import asserted_money, matches_key
 
@@ -25,7 +25,7 @@ class Money(BaseModel):
         return [valid_regex(p) for p in v]
 
 
-def run(view: AnswerView) -> Finding | None:
+def run(view: AnswerView, found: Findings) -> Finding | None:
     key = view.key
     if not view.money_question or key is None:
         return None

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.patterns import DeclinePattern
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
@@ -70,14 +70,14 @@ def _authored(view: AnswerView) -> list[Requirement]:
     return reqs
 
 
-def _mined(view: AnswerView) -> tuple[list[Requirement], list[tuple[str, str]]]:
+def _mined(view: AnswerView, stated) -> tuple[list[Requirement], list[tuple[str, str]]]:
     """Every kept figure; the kept names, quotes and phrases (one of them) only when there is no figure,
     since they are weaker evidence than figures. Also: the gold answer's computed figures left out (a
     yes/no answer that gives its polarity needs none, but then its own figures go unchecked)."""
     mined, question = view.mined, view.question
     computed = [(n, MatchKind.COMPUTED_FIGURE) for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
     unchecked: list[tuple[str, str]] = []
-    if question.polarity and view.stated:
+    if question.polarity and stated:
         computed, unchecked = [], computed
     required = asks_for_figure(question.text, view.rules)
     reqs = [
@@ -94,11 +94,11 @@ def _mined(view: AnswerView) -> tuple[list[Requirement], list[tuple[str, str]]]:
     return reqs, unchecked
 
 
-def _find(needle: str, kind: str, view: AnswerView) -> tuple[int, int] | None:
+def _find(needle: str, kind: str, view: AnswerView, stated=None) -> tuple[int, int] | None:
     """The span of `needle` in the answer, matched as its `kind` says; a figure the gold answer computed
     is found with the slack its calculation allows (see same_computed_figure)."""
     if kind == MatchKind.IMPLIED:
-        return view.stated[1:]
+        return stated[1:]
     gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
     if gold is None:
         return find_needle(needle, view.text, view.figures, view.tolerance, kind)
@@ -111,13 +111,15 @@ def _key_span(view: AnswerView) -> tuple[int, int] | None:
     return None if hit is None else (hit.start, hit.end)
 
 
-def run(view: AnswerView) -> Finding | None:
+def run(view: AnswerView, found: Findings) -> Finding | None:
+    polarity = found.get("polarity")
+    stated = polarity.stated if polarity else None
     reqs = _authored(view)
     source, unchecked = "authored", []
     if not reqs and view.key is None:
         source = "mined"
-        reqs, unchecked = _mined(view)
-    reqs += view.requirements
+        reqs, unchecked = _mined(view, stated)
+    reqs += [r for f in found.values() for r in f.requirements]
     if not reqs and view.key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
         reason = outcomes.UNGRADABLE_NO_YES_NO if view.question.polarity else outcomes.UNGRADABLE_NO_NEEDLES
@@ -126,7 +128,7 @@ def run(view: AnswerView) -> Finding | None:
     spans: list[dict] = []
     missing: list[Requirement] = []
     # firm: every requirement met by value or authored, and the gold's figures not left unchecked
-    exact = not unchecked or any(_find(n, k, view) for n, k in unchecked)
+    exact = not unchecked or any(_find(n, k, view, stated) for n, k in unchecked)
     if view.key is not None:
         span = _key_span(view)
         if span:
@@ -135,7 +137,7 @@ def run(view: AnswerView) -> Finding | None:
             missing.append(Requirement(MONEY_KEY, ((view.question.money_key, MatchKind.MINED_FIGURE),)))
     for req in reqs:
         for needle, kind in req.alternatives:
-            span = _find(needle, kind, view)
+            span = _find(needle, kind, view, stated)
             if span:
                 spans.append({"kind": req.label, "needle": needle, "start": span[0], "end": span[1]})
                 exact &= kind in EXACT_MATCHES or source == "authored" and req.label != "polarity"

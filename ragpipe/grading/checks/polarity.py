@@ -19,7 +19,7 @@ from functools import lru_cache
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.sentences import first_sentence
@@ -83,7 +83,7 @@ def implied_polarity(question: str, text: str, rules: AnyRules) -> tuple[str, in
     return ("no" if (negated + turned) % 2 else "yes"), start, end
 
 
-def run(view: AnswerView) -> Finding | None:
+def run(view: AnswerView, found: Findings) -> Finding | None:
     question = view.question
     stated = stated_polarity(view.text)
     implied = question.polarity is not None and stated is None
@@ -91,16 +91,13 @@ def run(view: AnswerView) -> Finding | None:
         stated = implied_polarity(question.text, view.text, view.rules)
         if stated and any(stated[1] <= s < stated[2] for s, _, _ in view.decision.spans):
             stated = None  # a sentence that declines ("there is no information on X's ratio") restates, not answers
-    view.stated, view.implied = stated, implied
     if not question.polarity or not stated:
         return None
     if stated[0] != question.polarity:
         span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
         return Finding("polarity", "wrong", outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, (span,), firm=not implied)
-    view.requirements.append(
-        Requirement("polarity", ((stated[0], MatchKind.IMPLIED if implied else MatchKind.POLARITY),))
-    )
-    return Finding("polarity", firm=not implied)
+    requirement = Requirement("polarity", ((stated[0], MatchKind.IMPLIED if implied else MatchKind.POLARITY),))
+    return Finding("polarity", firm=not implied, requirements=(requirement,), stated=stated)
 
 
 CHECK = Check(

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ragpipe.grading.sections import AnyRules
@@ -13,6 +14,14 @@ if TYPE_CHECKING:
     from ragpipe.corpus.questions import Question
     from ragpipe.grading.declines import Decision
     from ragpipe.text.figures import Figure
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One thing a correct answer carries: any one of its (needle, match kind) alternatives."""
+
+    label: str  # where it comes from, stored as the span's kind: must_contain, mined, polarity, ...
+    alternatives: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -32,20 +41,17 @@ class Finding:
     declined: bool = False
     wrong_money: tuple[str, ...] = ()
     ungradable: bool = False
+    # evidence for the checks after it (the polarity check's yes/no, read by the needle count)
+    requirements: tuple[Requirement, ...] = ()
+    stated: tuple[str, int, int] | None = None  # the yes/no the answer gives, and its span
 
 
 @dataclass(frozen=True)
-class Requirement:
-    """One thing a correct answer carries: any one of its (needle, match kind) alternatives."""
-
-    label: str  # where it comes from, stored as the span's kind: must_contain, mined, polarity, ...
-    alternatives: tuple[tuple[str, str], ...]
-
-
-@dataclass
 class AnswerView:
-    """One answer as the checks read it. Built once per answer by `grade()`; the own-voice text and
-    its figures are read on first use (a decline decides before anyone needs them)."""
+    """One answer as the checks read it, immutable: a check's result depends on the answer and on the
+    findings of the checks before it (passed beside the view), never on which ran. Built once per
+    answer by `grade()`; the own-voice text and its figures are read on first use (a decline decides
+    before anyone needs them)."""
 
     question: Question
     whole: str  # the answer, citation markers blanked (offsets are the answer's)
@@ -58,23 +64,21 @@ class AnswerView:
     tolerance: Decimal
     scale: Decimal  # the unit the question declares ("in USD millions")
     key: Figure | None  # the money key as a value
-    stated: tuple[str, int, int] | None = None  # the yes/no the answer gives (set by the polarity check)
-    implied: bool = False  # ... by restating the question rather than saying it
-    requirements: list[Requirement] = field(default_factory=list)  # added by checks for the needle count
-    _voice: tuple[str, list[Figure]] | None = None
+
+    @cached_property  # a frozen dataclass allows it: the cache is the instance's __dict__, not a field
+    def _own(self) -> tuple[str, list[Figure]]:
+        return self.voice()
 
     @property
     def text(self) -> str:
-        return self._own()[0]
+        return self._own[0]
 
     @property
     def figures(self) -> list[Figure]:
-        return self._own()[1]
+        return self._own[1]
 
-    def _own(self) -> tuple[str, list[Figure]]:
-        if self._voice is None:
-            self._voice = self.voice()
-        return self._voice
+
+Findings = Mapping[str, Finding]  # the findings of the checks that ran before, by check id
 
 
 ANSWERED = ("answerable", "ambiguous")  # the kinds a check of an answer's content applies to
@@ -89,7 +93,7 @@ class Check:
     -> pydantic model; `Rules` is assembled from them) and the rule ids it can decide with."""
 
     id: str
-    run: Callable[[AnswerView], Finding | None]
+    run: Callable[[AnswerView, Findings], Finding | None]
     summary: str
     order: int
     kinds: tuple[str, ...] = ANSWERED
