@@ -1,4 +1,5 @@
-"""Which engines answer from the pair's own retrieval, without importing the engines.
+"""The engines' names, and which of them answer from the pair's own retrieval, without importing the
+engines.
 
 Scorecards and failure attribution ask this for every pair, and `ragpipe scorecard` must not load
 every engine (bm25s, scipy, httpx) to answer it. `tests/test_engines_http.py` keeps the list equal to
@@ -6,6 +7,10 @@ the engines whose class says `uses_pair_retrieval`.
 """
 
 from __future__ import annotations
+
+# every engine `make_engine` knows (answering/engines/__init__.py registers a class under each; a test
+# keeps the two equal), for the commands that name them without loading them
+ENGINE_NAMES = ("openai", "http", "import", "extractive")
 
 # engines that answer from the chunks the pair's index ranks (RetrievalContext.search): their answer
 # sets are scored on that retrieval; the others retrieve for themselves, or not at all

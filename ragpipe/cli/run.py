@@ -12,6 +12,7 @@ import yaml
 from rich.table import Table
 from rich.text import Text
 
+from ragpipe.answering.retrieving import ENGINE_NAMES
 from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say_blocked
 from ragpipe.cli.orchestrator import RunSettings, orchestrator
 from ragpipe.inputs.names import NameRefused, answer_set_name
@@ -52,7 +53,7 @@ def _engine_override(engine: str, base_url, model, api_key_env: str, url, concur
     elif engine == "extractive":
         settings = {}
     else:
-        raise typer.BadParameter(f"unknown engine {engine!r}; known: openai, http, import, extractive")
+        raise typer.BadParameter(f"unknown engine {engine!r}; known: {', '.join(ENGINE_NAMES)}")
     return {"engine": engine, "settings": settings, "concurrency": concurrency or (1 if engine == "extractive" else 4)}
 
 
@@ -91,7 +92,7 @@ def run(
         None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"
     ),
     engine: str | None = typer.Option(
-        None, "--engine", help="override the configuration's engine: openai | http | import | extractive"
+        None, "--engine", help=f"override the configuration's engine: {' | '.join(ENGINE_NAMES)}"
     ),
     base_url: str | None = typer.Option(None, "--base-url", help="openai: the server, e.g. http://127.0.0.1:8080/v1"),
     model: str | None = typer.Option(None, "--model", help="openai: the model name"),

@@ -16,6 +16,7 @@ import json
 import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
+from ragpipe.grading import outcomes
 from ragpipe.grading.grader import grade
 from ragpipe.grading.record import GradeRecord, Verdict
 from ragpipe.grading.rules import Rules
@@ -80,7 +81,7 @@ def _verdict(
     g = grade(q, text, citations, rules, mined, off)
     verdict, failure, rule, firm, checks = g.verdict, g.failure, g.rule, g.firm, ",".join(g.checks)
     if failed:
-        failure, rule, firm, checks = "engine error", "engine.error", True, "engine"
+        failure, rule, firm, checks = outcomes.ENGINE_FAILED, outcomes.ENGINE_ERROR, True, "engine"
         verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
     return Verdict(
         verdict=verdict,

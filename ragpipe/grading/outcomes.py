@@ -17,6 +17,7 @@ NOT_GOLDEN_CITATION = "did not cite the golden document"
 NOT_DECLINED = "did not decline"
 UNGRADABLE_NO_YES_NO = "ungradable: no yes/no stated"
 UNGRADABLE_NO_NEEDLES = "ungradable: no needles"
+ENGINE_FAILED = "engine error"  # the answer is an engine's error, graded as the empty answer
 
 # rule ids (grades.rule); an ambiguous question's answerable rules are prefixed `ambiguous.`
 ANSWERABLE_DECLINED = "answerable.declined"
@@ -29,6 +30,7 @@ NEGATIVE_DECLINED = "negative.declined"
 NEGATIVE_NOT_DECLINED = "negative.not_declined"
 AMBIGUOUS_DECLINED = "ambiguous.declined"
 AMBIGUOUS_PREFIX = "ambiguous."
+ENGINE_ERROR = "engine.error"
 
 
 def needles_rule(source: str, found: str) -> str:

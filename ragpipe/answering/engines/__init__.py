@@ -9,7 +9,7 @@ from ragpipe.answering.engines.extractive import ExtractiveEngine
 from ragpipe.answering.engines.http_service import HttpServiceEngine
 from ragpipe.answering.engines.import_file import ImportEngine
 from ragpipe.answering.engines.openai_chat import OpenAIChatEngine
-from ragpipe.answering.retrieving import RETRIEVING_ENGINES, answered_from_pair_retrieval
+from ragpipe.answering.retrieving import ENGINE_NAMES, RETRIEVING_ENGINES, answered_from_pair_retrieval
 
 ENGINES = {
     "extractive": ExtractiveEngine,
@@ -17,6 +17,7 @@ ENGINES = {
     "http": HttpServiceEngine,
     "import": ImportEngine,
 }
+assert set(ENGINES) == set(ENGINE_NAMES), "answering/retrieving.py: ENGINE_NAMES names every engine registered here"
 
 
 def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
@@ -32,6 +33,7 @@ def make_engine(name: str, settings: dict[str, Any] | None = None) -> Engine:
 
 __all__ = [
     "RETRIEVING_ENGINES",
+    "ENGINE_NAMES",
     "answered_from_pair_retrieval",
     "ENGINES",
     "Engine",
