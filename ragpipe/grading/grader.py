@@ -100,23 +100,19 @@ def _view(question: Question, answer: str, citations: list[str], rules: Rules, m
 
 def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> Grade:
     view = _view(question, answer, citations, rules, mined, off)
-    fired: list[str] = []
-    evidence: list[Finding] = []
-    found: dict[str, Finding] = {}
+    found: dict[str, Finding] = {}  # the evidence so far, by check id, in the order the checks ran
     for check in checks_for(question.kind):
         if check.id in off and check.id != "decline":  # decline off: its decision is "not declined"
             continue
         finding = check.run(view, found)
         if finding is None:
             continue
-        fired.append(check.id)
-        found[check.id] = finding
         if finding.verdict is not None:
-            return _decided(question, view, finding, evidence, fired)
-        evidence.append(finding)
-    passed = next((f for f in reversed(evidence) if f.rule), None)
+            return _decided(question, view, finding, list(found.values()), (*found, check.id))
+        found[check.id] = finding
+    passed = next((f for f in reversed(found.values()) if f.rule), None)
     rule = passed.rule if passed else outcomes.CHECKS_PASSED
-    return _decided(question, view, Finding("all", "correct", None, rule), evidence, fired)
+    return _decided(question, view, Finding("all", "correct", None, rule), list(found.values()), tuple(found))
 
 
 def _decided(question: Question, view: AnswerView, finding: Finding, evidence: list[Finding], fired) -> Grade:

@@ -39,10 +39,10 @@ def _module_file(root: Path, dotted: str) -> Path | None:
     return None
 
 
-def _imports(root: Path, path: Path) -> set[Path]:
-    """The ragpipe modules `path` imports, at any depth of its code (function bodies too)."""
+def _imports(root: Path, tree: ast.Module) -> set[Path]:
+    """The ragpipe modules the module parsed as `tree` imports, at any depth of its code (function bodies too)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+    for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "ragpipe":
             module = node.module.removeprefix("ragpipe").strip(".")
@@ -53,9 +53,8 @@ def _imports(root: Path, path: Path) -> set[Path]:
     return found
 
 
-def _decides_nothing(path: Path) -> bool:
+def _decides_nothing(tree: ast.Module) -> bool:
     """A module that declares `DECIDES_NO_VERDICT = "..."` at its top level (storage, plain I/O)."""
-    tree = ast.parse(path.read_bytes(), str(path))
     return any(
         isinstance(node, ast.Assign) and any(getattr(t, "id", None) == STOP_MARK for t in node.targets)
         for node in tree.body
@@ -73,12 +72,17 @@ def verdict_modules(root: Path | None = None) -> tuple[str, ...]:
         else:
             todo.append(path)
     seen: set[Path] = set()
+    stops: set[Path] = set()
     while todo:
         path = todo.pop()
-        if path in seen or _decides_nothing(path):
+        if path in seen or path in stops:
+            continue
+        tree = ast.parse(path.read_bytes(), str(path))  # once per module: the walk runs in every process
+        if _decides_nothing(tree):
+            stops.add(path)
             continue
         seen.add(path)
-        todo += _imports(root, path)
+        todo += _imports(root, tree)
     return tuple(sorted(p.relative_to(root).as_posix() for p in seen))
 
 
