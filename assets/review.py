@@ -27,9 +27,7 @@ def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, projec
     corpus, config = pair_of(context.partition_key)
     with duckdb.get_connection() as conn:
         data = load_review(conn, corpus, config)
-    path = write_report(
-        data, project.rules(), project.root / "reports" / f"corpus={corpus}" / f"config={config}" / "review.html"
-    )
+    path = write_report(data, project.root / "reports" / f"corpus={corpus}" / f"config={config}" / "review.html")
     return MaterializeResult(
         data_version=DataVersion(hashlib.sha256(path.read_bytes()).hexdigest()[:24]),
         metadata={

@@ -179,3 +179,37 @@ def test_agreement_ablate_reports_what_each_check_earns():
     )
     table = [line for line in markdown.stdout.splitlines() if line.startswith("| `")]
     assert [line.split("`")[1] for line in table] == list(CHECK_IDS)
+
+
+def test_a_check_whose_needs_fail_is_skipped_not_run(rules):
+    from ragpipe.grading.checks.view import Check
+    from ragpipe.grading.grader import answer_view
+
+    def never(view, found):
+        raise AssertionError("a check that cannot apply is not run")
+
+    keyed = Check("keyed", never, "needs a money key", order=99, needs=("money_question", "money_key"))
+    assert not keyed.applies(answer_view(q(), "It is $5.", [], rules))  # no key: skipped
+    assert keyed.applies(answer_view(q(money_key="$5"), "It is $5.", [], rules))
+    assert not keyed.applies(answer_view(q(kind="negative", money_key="$5"), "It is $5.", [], rules))  # its kinds
+    with pytest.raises(TypeError, match="unknown needs"):
+        Check("typo", never, "", order=98, needs=("money_kye",))
+    needs = {c.id: c.needs for c in CHECKS}
+    assert needs["money_guard"] == ("money_question", "money_key") and needs["polarity"] == ("yes_no",)
+
+
+def test_decline_phrases_in_an_answer_that_answers_are_evidence_not_a_finding(rules):
+    """Decline detection is the decline check's: an answer that did not decline hands its decline phrases to
+    the checks after (a yes/no "restated" inside a decline is no answer) without being listed as a finding."""
+    quick = q(text="Does Verizon have a healthy quick ratio for FY 2022?", polarity="no", must_contain=["1.2"])
+    said = (
+        "There is no direct information on whether Verizon has a healthy quick ratio for FY 2022. "
+        "However, its quick ratio was 1.2."
+    )
+    g = grade(quick, said, [], rules)
+    assert not g.declined and "decline" not in g.checks and g.checks == ("needles",)
+    assert "polarity" not in g.checks  # the restated question sits inside a decline: no yes/no read from it
+    assert grade(quick, "Verizon does not have a healthy quick ratio for FY 2022: it is 1.2.", [], rules).checks == (
+        "polarity",
+        "needles",
+    )

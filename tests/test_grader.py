@@ -3,7 +3,7 @@
 import pytest
 
 from ragpipe.corpus.questions import Question
-from ragpipe.grading.declines import decide
+from ragpipe.grading.checks.decline.decide import decide
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import RulesError, load_rules
 
@@ -117,8 +117,9 @@ def test_mined_needles_grade_questions_without_authored_ones(rules):
 def test_matched_spans_point_into_the_answer(rules):
     answer = "Ending balance: $42.99 [1]"
     g = grade(q(money_key="$42.99"), answer, ["bill"], rules)
-    (span,) = g.matched
-    assert answer[span["start"] : span["end"]] == "$42.99"
+    span, mark = g.matched  # the evidence, then what a reader is shown beside it (grading/marks.py)
+    assert answer[span["start"] : span["end"]] == "$42.99" and span["kind"] == "money_key"
+    assert answer[mark["start"] : mark["end"]] == "$42.99" and (mark["kind"], mark["role"]) == ("money", "key")
 
 
 def test_grading_is_deterministic(rules):

@@ -271,7 +271,7 @@ def test_labels_without_a_refusal_class_count_declines_as_incorrect():
 def test_every_shipped_decline_pattern_starts_at_a_word_boundary(rules):
     """The decline alternation is anchored at word starts only when every alternative is: one pattern
     that was not (a lookbehind in place of \\b) made grading 1.6x slower without changing a verdict."""
-    from ragpipe.grading.declines import _decline_patterns, _patterns
+    from ragpipe.grading.checks.decline.decide import _decline_patterns, _patterns
 
-    anything, _ = _decline_patterns(rules.decline_key[0], _patterns(rules))
+    anything, _ = _decline_patterns(rules.declines.key[0], _patterns(rules))
     assert anything.pattern.startswith(r"(?=\w)\b"), [p for p in _patterns(rules) if not p.startswith(r"\b")]

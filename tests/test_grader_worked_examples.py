@@ -30,7 +30,7 @@ def q(kind="answerable", **kw):
 )
 def test_the_figure_the_answer_gives_is_graded_the_rest_are_mentions(rules, key, question, answer):
     g = grade(q(text=question, money_key=key), answer, [], rules)
-    assert (g.verdict, g.wrong_money) == ("correct", []), g
+    assert (g.verdict, g.wrong_money) == ("correct", ()), g
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import pytest
 from dagster import DagsterInstance
 
 from assets.runner import regrade_pair
-from ragpipe.grading.rules import DEFAULT_RULES, load_rules
+from ragpipe.grading.rules import DEFAULT_RULES
 from ragpipe.review.data import ReviewError, load_review
 from ragpipe.review.render import write_report
 from tests.browser import chromium, new_page
@@ -35,7 +35,7 @@ def reviewed(tmp_path_factory, demo_warehouse_once) -> dict:
     with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
         data = load_review(conn, "demo", "default", seed=3, audit_size=5)
         grades = conn.execute("SELECT * FROM grades WHERE corpus = 'demo' AND config = 'default'").df()
-    report = write_report(data, load_rules(candidate), folder / "review.html")
+    report = write_report(data, folder / "review.html")
     return {"folder": folder, "data": data, "grades": grades, "report": report, "asset": event.materialization.metadata}
 
 
@@ -190,19 +190,30 @@ def _marks(runs, text):
 
 
 def test_money_figures_are_marked_key_wrong_or_mentioned(rules):
-    from ragpipe.review.annotate import annotate
 
     answer = (
         "Total current assets are $19,815 million and total current liabilities are $13,997 million. "
         "Therefore, the net working capital is $5,818 million."
     )
     question = "What is the FY2021 net working capital? Answer in USD millions."
-    runs = annotate(answer, "[]", ["$19,815 million", "$13,997 million"], True, rules, ("$5818.00", question))
-    assert {"money-key"} <= _marks(runs, "$5,818 million")[0]  # the key by value, though the grade stopped before it
-    assert {"money-wrong"} <= _marks(runs, "$19,815 million")[0]
+    runs = _graded_marks(rules, question, "$5818.00", answer)
+    assert {"money-key"} <= _marks(runs, "$5,818 million")[0]  # the key by value
+    assert {"money-mentioned"} <= _marks(runs, "$19,815 million")[0]  # an input on the way to the key
+    wrong = "The net working capital is $6,818 million."
+    assert {"money-wrong"} <= _marks(_graded_marks(rules, question, "$5818.00", wrong), "$6,818 million")[0]
     quoted = (
         "This is indicated in Source 3, where the ending balance is listed as $42.99, but the amount due is $26.99."
     )
-    runs = annotate(quoted, "[]", [], True, rules, ("$26.99", "What is the amount due?"))
+    runs = _graded_marks(rules, "What is the amount due?", "$26.99", quoted)
     assert {"src", "money-mentioned"} <= _marks(runs, "$42.99")[0]  # the source's voice: mentioned, not asserted
     assert {"money-key"} <= _marks(runs, "$26.99")[0] and "src" not in _marks(runs, "$26.99")[0]
+
+
+def _graded_marks(rules, question: str, key: str, answer: str):
+    """The answer's marks as the review shows them: read from its grade's stored spans, not re-derived."""
+    from ragpipe.corpus.questions import Question
+    from ragpipe.grading.grader import grade
+    from ragpipe.review.annotate import annotate
+
+    graded = grade(Question(id="q", text=question, kind="answerable", money_key=key), answer, [], rules)
+    return annotate(answer, graded.columns()["matched"])

@@ -7,9 +7,10 @@ meant, so a stored rules text without them grades as before.
 
 from ragpipe.corpus.questions import Question
 from ragpipe.grading.checks.citations import Citations
+from ragpipe.grading.checks.decline.sections import Assertions
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import load_rules
-from ragpipe.grading.sections import Assertions, Attribution
+from ragpipe.grading.sections import Attribution
 
 
 def _with(rules, section: str, **fields):

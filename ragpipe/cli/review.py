@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ragpipe.cli.app import PIPELINE, app, console
-from ragpipe.warehouse.settings import database_path, rules_path
+from ragpipe.warehouse.settings import database_path
 from ragpipe.warehouse.sql import readonly_connection
 
 
@@ -42,14 +42,12 @@ def review(
         console.print("--compare B needs --answers A: the set B is compared with", style="red")
         raise typer.Exit(2)
     if compare_with is not None:
-        view, rules = _loaded(
-            lambda conn: load_compare(conn, corpus, config, answers, compare_config or config, compare_with)
-        )
-        path = write_html(render_compare(view, rules), out)
+        view = _loaded(lambda conn: load_compare(conn, corpus, config, answers, compare_config or config, compare_with))
+        path = write_html(render_compare(view), out)
         console.print(f"wrote {path} ({view.result['n']} questions, {len(view.result['flips'])} flip)")
         return
-    data, rules = _loaded(lambda conn: load_review(conn, corpus, config, answers, grader, delta_from, seed, sample))
-    path = write_report(data, rules, out)
+    data = _loaded(lambda conn: load_review(conn, corpus, config, answers, grader, delta_from, seed, sample))
+    path = write_report(data, out)
     console.print(
         f"wrote {path} ({len(data.rows)} answers, grader {data.grader_version}, {len(data.flips)} flips, "
         f"PASS audit of {len(data.audit_sample)})"
@@ -57,10 +55,9 @@ def review(
 
 
 def _loaded(load):
-    """What `load` reads from the warehouse (read-only), and the rules of its grader version; a missing
-    warehouse or a pair, set or version it lacks is one red line and exit code 1."""
-    from ragpipe.grading.rules import load_rules
-    from ragpipe.review.data import ReviewError, rules_of
+    """What `load` reads from the warehouse (read-only); a missing warehouse or a pair, set or version it
+    lacks is one red line and exit code 1."""
+    from ragpipe.review.data import ReviewError
 
     try:
         conn = readonly_connection(database_path())
@@ -68,8 +65,7 @@ def _loaded(load):
         console.print(f"{exc}", style="red")
         raise typer.Exit(1) from None
     try:
-        view = load(conn)
-        return view, rules_of(conn, view.grader_version, load_rules(rules_path()))
+        return load(conn)
     except ReviewError as exc:
         console.print(f"{exc}", style="red")
         raise typer.Exit(1) from None

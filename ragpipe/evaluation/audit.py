@@ -11,7 +11,8 @@ from __future__ import annotations
 import duckdb
 
 from ragpipe.evaluation.whatif import whatif
-from ragpipe.grading.rules import Rules, RulesError, exclusion_clashes
+from ragpipe.grading.checks.decline.sections import exclusion_clashes
+from ragpipe.grading.rules import Rules, RulesError
 from ragpipe.text.matching import find_phrase
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import table_exists

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
 from ragpipe.grading.grader import grade
-from ragpipe.grading.record import GradeRecord, Verdict
+from ragpipe.grading.record import GradeRecord
 from ragpipe.grading.rules import Rules
 from ragpipe.warehouse.nulls import records
 
@@ -35,7 +36,7 @@ def grade_answers(
     mined = mined_by_question(needles)
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
-    verdicts: dict[tuple, Verdict] = {}  # grading is pure: an answer seen before for the same question is not re-read
+    verdicts: dict[tuple, dict] = {}  # grading is pure: an answer seen before for the same question is not re-read
     rows = []
     for a in records(answers.sort_values(["answer_set", "question_id"])):
         q = by_id.get(a["question_id"])
@@ -76,26 +77,21 @@ def _digest(*parts: str) -> str:
 
 def _verdict(
     q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list, off: frozenset[str]
-) -> Verdict:
-    """One answer's verdict; an engine error is graded as the empty answer, labelled as an error."""
-    g = grade(q, text, citations, rules, mined, off)
-    verdict, failure, rule, firm, checks = g.verdict, g.failure, g.rule, g.firm, ",".join(g.checks)
+) -> dict:
+    """One answer's verdict, as the table stores it; an engine error is graded as the empty answer,
+    labelled as an error."""
+    v = grade(q, text, citations, rules, mined, off)
     if failed:
-        failure, rule, firm, checks = outcomes.ENGINE_FAILED, outcomes.ENGINE_ERROR, True, "engine"
-        verdict = "wrong" if q.kind == "answerable" and not g.ungradable else g.verdict
-    return Verdict(
-        verdict=verdict,
-        declined=g.declined,
-        failure=failure,
-        rule=rule,
-        money_question=g.money_question,
-        wrong_money=tuple(g.wrong_money),
-        matched=json.dumps(g.matched, sort_keys=True),
-        ungradable=g.ungradable,
-        truncated=g.truncated,
-        firm=firm,
-        checks=checks,
-    )
+        verdict = "wrong" if q.kind == "answerable" and not v.ungradable else v.verdict
+        v = replace(
+            v,
+            verdict=verdict,
+            failure=outcomes.ENGINE_FAILED,
+            rule=outcomes.ENGINE_ERROR,
+            firm=True,
+            checks=("engine",),
+        )
+    return v.columns()
 
 
 def grade_pair(conn, corpus: str, config: str, rules: Rules) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from ragpipe.warehouse.record import Record
@@ -9,19 +10,36 @@ from ragpipe.warehouse.record import Record
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """What the grader decided about one answer text; the same text for the same question decides the same."""
+    """What the grader decided about one answer text, from `grade()` to the grades table: the same text
+    for the same question decides the same. `columns()` is how the table stores it."""
 
-    verdict: str  # correct | partial | wrong
+    verdict: str  # correct | partial | wrong | ungradable
     declined: bool
     failure: str | None  # the failure class, in words
     rule: str  # the rule that decided, e.g. money.wrong_figure
     money_question: bool
-    wrong_money: tuple[str, ...]  # asserted money figures that are not the key
-    matched: str  # JSON: the needles and keys found, with where
-    ungradable: bool
-    truncated: bool  # graded on the answer's first `answers.max_chars` characters
-    firm: bool  # rests on exact evidence (see grading/checks/view.py: Finding)
-    checks: str  # the checks that found something, in the order they ran, comma-separated
+    wrong_money: tuple[str, ...] = ()  # asserted money figures that are not the key
+    matched: tuple[dict, ...] = ()  # the spans a reader is shown: needles and keys found, declines, with where
+    ungradable: bool = False
+    truncated: bool = False  # graded on the answer's first `answers.max_chars` characters
+    firm: bool = True  # rests on exact evidence (see grading/checks/view.py: Finding)
+    checks: tuple[str, ...] = ()  # the checks that found something, in the order they ran
+
+    def columns(self) -> dict:
+        """The verdict as the grades table stores it: spans as JSON, checks comma-separated."""
+        return {
+            "verdict": self.verdict,
+            "declined": self.declined,
+            "failure": self.failure,
+            "rule": self.rule,
+            "money_question": self.money_question,
+            "wrong_money": list(self.wrong_money),
+            "matched": json.dumps(self.matched, sort_keys=True),
+            "ungradable": self.ungradable,
+            "truncated": self.truncated,
+            "firm": self.firm,
+            "checks": ",".join(self.checks),
+        }
 
 
 @dataclass(slots=True)
@@ -48,7 +66,8 @@ class GradeRecord(Record):
     checks: str
 
     @classmethod
-    def of(cls, answer: dict, kind: str, decided: Verdict, grader_version: str, input_sha: str) -> GradeRecord:
+    def of(cls, answer: dict, kind: str, verdict: dict, grader_version: str, input_sha: str) -> GradeRecord:
+        """One answer's row: `verdict` is its `Verdict.columns()`."""
         return cls(
             corpus=answer["corpus"],
             config=answer["config"],
@@ -56,18 +75,8 @@ class GradeRecord(Record):
             question_id=answer["question_id"],
             answer_id=answer["answer_id"],
             kind=kind,
-            verdict=decided.verdict,
-            declined=decided.declined,
-            failure=decided.failure,
-            rule=decided.rule,
-            money_question=decided.money_question,
-            wrong_money=list(decided.wrong_money),
-            matched=decided.matched,
-            ungradable=decided.ungradable,
             error=answer.get("error"),
             grader_version=grader_version,
             input_sha=input_sha,
-            truncated=decided.truncated,
-            firm=decided.firm,
-            checks=decided.checks,
+            **verdict,
         )

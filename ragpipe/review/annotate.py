@@ -1,22 +1,26 @@
 """Mark up an answer for a reader: what matched, whose voice, which money figures.
 
-The grader's own functions find the spans (attribution split, figures), so the
-report shows what the grader saw, not a re-implementation of it. The answer is
-cut into runs of characters sharing the same marks, so overlapping marks
-(a matched key inside an attributed clause) stay visible.
+Every mark is read from the grade's `matched` spans (grading/marks.py records
+the sources' voice and each money figure's role beside the evidence), so the
+report and the labelling page show what the grader saw when it graded, not a
+re-derivation under today's rules. The answer is cut into runs of characters
+sharing the same marks, so overlapping marks (a matched key inside an
+attributed clause) stay visible.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from decimal import Decimal
 
-from ragpipe.grading.rules import Rules
-from ragpipe.grading.voice import attributed_spans
-from ragpipe.text.citations import blank_citations
-from ragpipe.text.figures import find_figures, question_scale
-from ragpipe.text.money import matches_key, money_key_value
+from ragpipe.grading.marks import ATTRIBUTED, MONEY
+
+_MONEY = {  # a money figure's role -> (css class, what it means here)
+    "key": ("money-key", "the money key"),
+    "source": ("money-mentioned", "mentioned in the source's voice, not asserted"),
+    "wrong": ("money-wrong", "a money figure that is not the key"),
+    "mentioned": ("money-mentioned", "mentioned, not what decided the verdict"),
+}
 
 
 @dataclass(frozen=True)
@@ -26,59 +30,30 @@ class Run:
     notes: tuple[str, ...]  # tooltips: what each mark means here
 
 
-def _is_key(key: tuple[str, str] | None, rules: Rules):
-    """Whether a figure is the money key by value, as the grader compares it (None: no key)."""
-    if key is None:
-        return lambda figure: False
-    value, scale = money_key_value(*key), question_scale(key[1])
-    tol = Decimal(str(rules.money.relative_tolerance))
-    return lambda figure: matches_key(value, figure, scale, tol)
-
-
-def _money_marks(
-    answer: str, attributed: list[tuple[int, int]], matched: list[dict], wrong: set[str], is_key
-) -> list[tuple[int, int, str, str]]:
-    keys = [(m["start"], m["end"]) for m in matched if m.get("kind") == "money_key"]
-    marks = []
-    for f in find_figures(answer):
-        if not f.is_money:
-            continue
-        if any(s <= f.start < e for s, e in keys) or (is_key(f) and not any(s <= f.start < e for s, e in attributed)):
-            kind, note = "money-key", f"{f.text}: the money key"
-        elif any(s <= f.start < e for s, e in attributed):
-            kind, note = "money-mentioned", f"{f.text}: mentioned in the source's voice, not asserted"
-        elif f.text in wrong:
-            kind, note = "money-wrong", f"{f.text}: a money figure that is not the key"
-        else:
-            kind, note = "money-mentioned", f"{f.text}: mentioned, not what decided the verdict"
-        marks.append((f.start, f.end, kind, note))
-    return marks
-
-
-def annotate(
-    answer: str,
-    matched_json: str | None,
-    wrong_money,
-    money_question: bool,
-    rules: Rules,
-    key: tuple[str, str] | None = None,
-) -> list[Run]:
-    """The answer as runs of text with marks; offsets come from the grade's `matched` spans.
-    `key` is (money key, question text): a figure equal to the key is marked as the key even when
-    the grade stopped before looking for it (a wrong figure elsewhere decides first)."""
+def annotate(answer: str, matched_json: str | None) -> list[Run]:
+    """The answer as runs of text with the marks its grade stored (`grades.matched`)."""
     answer = answer or ""
-    matched = json.loads(matched_json) if matched_json else []
-    attributed = attributed_spans(blank_citations(answer, rules.citations.marker_pattern), rules)
-    spans: list[tuple[int, int, str, str]] = [
-        (s, e, "src", "source's voice (attributed): figures here do not count") for s, e in attributed
+    matched = [m for m in (json.loads(matched_json) if matched_json else []) if _inside(m, answer)]
+    source = [
+        (m["start"], m["end"], "src", "source's voice (attributed): figures here do not count")
+        for m in matched
+        if m["kind"] == ATTRIBUTED
     ]
-    for m in matched:
-        if 0 <= m.get("start", -1) < m.get("end", -1) <= len(answer):
-            spans.append((m["start"], m["end"], f"hit hit-{m['kind']}", f"{m['kind']}: {m.get('needle', '')}"))
-    if money_question:
-        wrong = set(wrong_money if wrong_money is not None else [])
-        spans.extend(_money_marks(answer, attributed, matched, wrong, _is_key(key, rules)))
-    return _runs(answer, spans)
+    hits = [
+        (m["start"], m["end"], f"hit hit-{m['kind']}", f"{m['kind']}: {m.get('needle', '')}")
+        for m in matched
+        if m["kind"] not in (ATTRIBUTED, MONEY)
+    ]
+    money = [
+        (m["start"], m["end"], _MONEY[m["role"]][0], f"{m['needle']}: {_MONEY[m['role']][1]}")
+        for m in matched
+        if m["kind"] == MONEY and m.get("role") in _MONEY
+    ]
+    return _runs(answer, source + hits + money)
+
+
+def _inside(mark: dict, answer: str) -> bool:
+    return isinstance(mark, dict) and "kind" in mark and 0 <= mark.get("start", -1) < mark.get("end", -1) <= len(answer)
 
 
 def _runs(answer: str, spans: list[tuple[int, int, str, str]]) -> list[Run]:

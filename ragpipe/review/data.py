@@ -3,6 +3,13 @@
 A report is for one (corpus, configuration), optionally one answer set, at the
 current grader version or an older one from `grade_history`. An older verdict
 whose answer text has changed since is flagged, not silently re-annotated.
+
+What the assets stored is read, not recomputed: the scorecards (people's
+accuracy included) from `scorecards`, or from `scorecard_history` for an older
+grader version; the slices from `scorecard_slices`; the flips of the latest
+grading from its stored delta; the highlighted spans from `grades.matched`.
+Only what no asset stores is computed here: the leaderboard's paired tests,
+an older version's slices, and a delta between two versions a reader picks.
 """
 
 from __future__ import annotations
@@ -16,12 +23,10 @@ import pandas as pd
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.evaluation.agreement import confusion_matrix, grader_class
 from ragpipe.evaluation.leaderboard import leaderboard
-from ragpipe.evaluation.scorecard import calibrated_columns, people_text, scorecards_for
+from ragpipe.evaluation.scorecard import people_text
 from ragpipe.evaluation.slices import slice_rows
-from ragpipe.grading.rules import Rules, parse_rules
 from ragpipe.history.delta import event_delta, grade_delta
-from ragpipe.history.record import answer_sha, grader_versions, stored_rules, verdicts_at
-from ragpipe.labels.store import people_labels
+from ragpipe.history.record import answer_sha, grader_versions, verdicts_at
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, table_exists
 
@@ -69,15 +74,24 @@ def _grades(conn, corpus: str, config: str, grader: str | None) -> tuple[pd.Data
     return older, grader
 
 
-def rules_of(conn, version: str, current: Rules) -> Rules:
-    """The rules a grader version was computed from (as recorded in `grader_versions`), to annotate
-    its verdicts with; the current rules when that is the version, or when it was never recorded."""
-    stored = stored_rules(conn, version) if version != current.version else None
-    if stored is None:
-        return current
-    return parse_rules(stored["rules_text"].encode("utf-8"), f"grader_versions[{version}]").model_copy(
-        update={"version": version}
-    )
+def _stored(conn, table: str, corpus: str, config: str, version: str, answer_set: str | None) -> pd.DataFrame:
+    """The rows an asset stored for the pair at grader `version` (empty where it stored none)."""
+    if not table_exists(conn, table):
+        return pd.DataFrame()
+    rows = read_partition(conn, table, {"corpus": corpus, "config": config})
+    if "grader_version" in rows:
+        rows = rows[rows["grader_version"] == version]
+    return rows if answer_set is None else rows[rows["answer_set"] == answer_set]
+
+
+def _scorecards(conn, corpus: str, config: str, version: str, answer_set: str | None) -> list[dict]:
+    """The scorecards the `scorecards` asset stored at `version`: the current ones, or for an older
+    version the first recorded in `scorecard_history`."""
+    cards = _stored(conn, "scorecards", corpus, config, version, answer_set)
+    if cards.empty:
+        cards = _stored(conn, "scorecard_history", corpus, config, version, answer_set)
+    cards = records(cards.sort_values("answer_set")) if len(cards) else []
+    return [{**card, "people": people_text(card)} for card in cards]
 
 
 def _cited_pages(conn, corpus: str, config: str) -> dict[str, tuple[str, int, int]]:
@@ -181,13 +195,10 @@ def load_review(
         needles.setdefault(n["question_id"], []).append(
             {k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")}
         )
-    documents = len(read_partition(conn, "documents", {"corpus": corpus}))
-    failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
-    cards = scorecards_for(grades, answers, documents + failed, failed)
-    people = people_labels(conn, corpus, config, read_partition(conn, "answers", {"corpus": corpus, "config": config}))
-    for card in cards:  # people's accuracy beside the grader's, where people labelled (docs/calibration.md)
-        card.update(calibrated_columns(grades[grades["answer_set"] == card["answer_set"]], people))
-        card["people"] = people_text(card)
+    cards = _scorecards(conn, corpus, config, version, answer_set)
+    slices = _stored(conn, "scorecard_slices", corpus, config, version, answer_set)
+    if slices.empty:  # stored for the current grades only
+        slices = slice_rows(grades, question_rows)
     labelled = [r for r in rows if r["label"] in HUMAN_CLASSES]
     confusion = None
     if labelled:
@@ -225,7 +236,7 @@ def load_review(
         seed=seed,
         versions=versions,
         leaderboard=ranked if len(ranked) > 1 else [],
-        slices=records(slice_rows(grades, question_rows)),
+        slices=records(slices),
     )
 
 

@@ -22,12 +22,9 @@ from ragpipe.warehouse.tables import read_partition
 
 
 def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, labeller: str) -> Session:
-    from ragpipe.grading.rules import load_rules
     from ragpipe.labels.import_lines import now_iso
     from ragpipe.review.annotate import annotate
-    from ragpipe.warehouse.settings import rules_path
 
-    rules = load_rules(rules_path())
     with writing(warehouse_dir(), "ragpipe label"):
         conn = open_for_writing(database_path())
         try:
@@ -35,24 +32,14 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
             answers = answers[answers["answer_set"] == answer_set]
             picked = recorded_sample(conn, corpus, config, answer_set, n, seed, answers["answer_id"], now_iso())
             grades = read_partition(conn, "grades", {"corpus": corpus, "config": config})
-            questions = read_partition(conn, "questions", {"corpus": corpus})
         finally:
             conn.close()
     by_answer = {r["answer_id"]: r for r in records(answers)}
     graded = {r["answer_id"]: r for r in records(grades)}
-    keys = {r["question_id"]: r.get("money_key") for r in records(questions)}
     items = []
     for answer_id in picked:
         a, g = by_answer[answer_id], graded.get(answer_id, {})
-        key = keys.get(a["question_id"])
-        runs = annotate(
-            a["answer"] or "",
-            g.get("matched"),
-            g.get("wrong_money"),
-            bool(g.get("money_question")),
-            rules,
-            (key, a["text"]) if key else None,
-        )
+        runs = annotate(a["answer"] or "", g.get("matched"))
         items.append(
             Item(
                 answer_id,

@@ -7,7 +7,6 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from ragpipe.grading.rules import Rules
 from ragpipe.review.annotate import annotate
 from ragpipe.review.data import Review
 from ragpipe.review.plots import confusion_plot, latency_plot, verdicts_plot
@@ -15,13 +14,12 @@ from ragpipe.review.plots import confusion_plot, latency_plot, verdicts_plot
 _ENV = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2", "html"]))
 
 
-def answer_html(row: dict, rules: Rules) -> Markup:
-    """The answer with its marks as spans; a stale verdict's answer is shown plain."""
+def answer_html(row: dict) -> Markup:
+    """The answer with the marks its grade stored; a stale verdict's answer is shown plain."""
     if row["stale"]:
         return escape(row["answer"])
     parts = []
-    key = (row["money_key"], row["question"]) if row["money_key"] else None
-    for run in annotate(row["answer"], row["matched"], row["wrong_money"], bool(row["money_question"]), rules, key):
+    for run in annotate(row["answer"], row["matched"]):
         if not run.marks:
             parts.append(escape(run.text))
         else:
@@ -33,11 +31,11 @@ def answer_html(row: dict, rules: Rules) -> Markup:
     return Markup("").join(parts)
 
 
-def render_report(review: Review, rules: Rules) -> str:
+def render_report(review: Review) -> str:
     by_id = {row["answer_id"]: row for row in review.rows}
     return _ENV.get_template("report.html.j2").render(
         r=review,
-        answers_html={row["answer_id"]: answer_html(row, rules) for row in review.rows},
+        answers_html={row["answer_id"]: answer_html(row) for row in review.rows},
         audit=[by_id[a] for a in review.audit_sample],
         verdicts=sorted({row["verdict"] for row in review.rows}),
         failures=sorted({row["failure"] for row in review.rows if row["failure"]}),
@@ -51,15 +49,13 @@ def render_report(review: Review, rules: Rules) -> str:
     )
 
 
-def write_report(review: Review, rules: Rules, out: Path) -> Path:
-    return write_html(render_report(review, rules), out)
+def write_report(review: Review, out: Path) -> Path:
+    return write_html(render_report(review), out)
 
 
-def render_compare(view, rules: Rules) -> str:
+def render_compare(view) -> str:
     """The compare view: each side's answer marked as the review report marks it."""
-    marked = {
-        side + row["answer_id"]: answer_html(row, rules) for a, b, _ in view.pairs for side, row in (("A", a), ("B", b))
-    }
+    marked = {side + row["answer_id"]: answer_html(row) for a, b, _ in view.pairs for side, row in (("A", a), ("B", b))}
     return _ENV.get_template("compare.html.j2").render(v=view, answers_html=marked)
 
 

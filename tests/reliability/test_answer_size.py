@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from ragpipe.answering.engines import make_engine
 from ragpipe.answering.record import MAX_ANSWER_CHARS, MAX_NOTE_CHARS, capped_note
 from ragpipe.answering.run import answer_questions
+from ragpipe.corpus.questions import Question
+from ragpipe.grading.grader import grade
 from ragpipe.review.annotate import Run, _runs, annotate
 
 
@@ -60,6 +62,8 @@ def test_the_sweep_marks_exactly_what_testing_every_span_did(answer, raw_spans):
 
 def test_a_long_answer_with_many_marks_is_marked_whole(rules):
     answer = "Rent was $2,150 and the deposit $500 (the lease says $2,150). " * 2_000
-    runs = annotate(answer, None, ["$500"], True, rules, key=("$2,150", "What is the monthly rent?"))
+    unbounded = rules.model_copy(update={"answers": rules.answers.model_copy(update={"max_chars": 10**9})})
+    question = Question(id="q", text="What is the monthly rent?", kind="answerable", money_key="$2,150")
+    runs = annotate(answer, grade(question, answer, [], unbounded).columns()["matched"])
     assert "".join(r.text for r in runs) == answer
     assert sum("money-key" in r.marks for r in runs) >= 2_000

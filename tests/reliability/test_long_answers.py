@@ -33,7 +33,7 @@ def test_a_figure_past_the_limit_is_not_read(rules):
     limit = rules.answers.max_chars
     answer = "The rent is $2,150. " + "x" * limit + " Actually it is $9,999."
     g = grade(question, answer, [], rules)
-    assert g.truncated and g.verdict == "correct" and g.wrong_money == []
+    assert g.truncated and g.verdict == "correct" and g.wrong_money == ()
 
 
 def test_the_grades_table_says_which_answers_were_truncated(rules):

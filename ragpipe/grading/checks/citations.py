@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
-from ragpipe.grading.patterns import valid_regex
+from ragpipe.text.patterns import valid_regex
 
 
 class Citations(BaseModel):
@@ -25,10 +25,9 @@ class Citations(BaseModel):
 
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
-    golden = view.question.golden_docs
-    if not view.citations or not view.rules.citations.require_golden_when_cited or not golden:
+    if not view.rules.citations.require_golden_when_cited:
         return None
-    if set(view.citations) & set(golden):
+    if set(view.citations) & set(view.question.golden_docs):
         return None
     return Finding("citations", "partial", outcomes.NOT_GOLDEN_CITATION, outcomes.CITATIONS_NOT_GOLDEN)
 
@@ -38,6 +37,7 @@ CHECK = Check(
     run,
     "cites documents, none of them golden",
     order=60,
+    needs=("citations", "golden_docs"),
     sections={"citations": Citations},
     rules=(outcomes.CITATIONS_NOT_GOLDEN,),
 )

@@ -18,5 +18,10 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
 
 
 CHECK = Check(
-    "forbidden", run, "an authored forbidden claim stated", order=30, rules=(outcomes.NEEDLES_MUST_NOT_CONTAIN,)
+    "forbidden",
+    run,
+    "an authored forbidden claim stated",
+    order=30,
+    needs=("forbidden_claims",),
+    rules=(outcomes.NEEDLES_MUST_NOT_CONTAIN,),
 )

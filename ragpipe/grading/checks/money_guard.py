@@ -8,8 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
-from ragpipe.grading.patterns import valid_regex
 from ragpipe.text.money import asserted_money, matches_key
+from ragpipe.text.patterns import valid_regex
 
 
 class Money(BaseModel):
@@ -27,8 +27,6 @@ class Money(BaseModel):
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
     key = view.key
-    if not view.money_question or key is None:
-        return None
     money = [f for f in view.figures if f.is_money]
     if any(matches_key(key, f, view.scale, view.tolerance) for f in asserted_money(view.text, money)):
         return None
@@ -50,6 +48,7 @@ CHECK = Check(
     run,
     "a money question answered with a money figure that is not the key",
     order=20,
+    needs=("money_question", "money_key"),
     sections={"money": Money},
     rules=(outcomes.MONEY_WRONG_FIGURE,),
 )

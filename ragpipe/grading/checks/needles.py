@@ -27,11 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
-from ragpipe.grading.patterns import DeclinePattern
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
 from ragpipe.text.money import matches_key
 from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
+from ragpipe.text.patterns import DeclinePattern
 
 MONEY_KEY = "money_key"
 

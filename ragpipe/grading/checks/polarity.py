@@ -86,12 +86,13 @@ def implied_polarity(question: str, text: str, rules: AnyRules) -> tuple[str, in
 def run(view: AnswerView, found: Findings) -> Finding | None:
     question = view.question
     stated = stated_polarity(view.text)
-    implied = question.polarity is not None and stated is None
+    implied = stated is None
     if implied:
         stated = implied_polarity(question.text, view.text, view.rules)
-        if stated and any(stated[1] <= s < stated[2] for s, _, _ in view.decision.spans):
+        declines = found["decline"].declines if "decline" in found else ()
+        if stated and any(stated[1] <= s < stated[2] for s, _, _ in declines):
             stated = None  # a sentence that declines ("there is no information on X's ratio") restates, not answers
-    if not question.polarity or not stated:
+    if not stated:
         return None
     if stated[0] != question.polarity:
         span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
@@ -105,6 +106,7 @@ CHECK = Check(
     run,
     "a yes/no question answered with the opposite word",
     order=40,
+    needs=("yes_no",),
     sections={"polarity": Polarity},
     rules=(outcomes.POLARITY_WRONG,),
 )

@@ -9,10 +9,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ragpipe.grading.sections import AnyRules
+from ragpipe.text.figures import find_figures
 
 if TYPE_CHECKING:
     from ragpipe.corpus.questions import Question
-    from ragpipe.grading.declines import Decision
     from ragpipe.text.figures import Figure
 
 
@@ -41,16 +41,24 @@ class Finding:
     declined: bool = False
     wrong_money: tuple[str, ...] = ()
     ungradable: bool = False
-    # evidence for the checks after it (the polarity check's yes/no, read by the needle count)
+    # evidence for the checks after it (the polarity check's yes/no, read by the needle count; the decline
+    # phrases found, read by the polarity check)
     requirements: tuple[Requirement, ...] = ()
     stated: tuple[str, int, int] | None = None  # the yes/no the answer gives, and its span
+    declines: tuple[tuple[int, int, str], ...] = ()  # (start, end, text) of every decline phrase, nested too
+
+    @property
+    def on_record(self) -> bool:
+        """Whether the grade lists this check among those that found something: a finding that only
+        passes evidence on (the decline phrases of an answer that did not decline) is not listed."""
+        return bool(self.verdict or self.rule or self.spans or self.requirements or self.stated or not self.firm)
 
 
 @dataclass(frozen=True)
 class AnswerView:
     """One answer as the checks read it, immutable: a check's result depends on the answer and on the
     findings of the checks before it (passed beside the view), never on which ran. Built once per
-    answer by `grade()`; the own-voice text and its figures are read on first use (a decline decides
+    answer by `grade()`; the own-voice text and the figures are read on first use (a decline decides
     before anyone needs them)."""
 
     question: Question
@@ -59,26 +67,48 @@ class AnswerView:
     rules: AnyRules  # the whole rules (grading/rules.py)
     mined: tuple[tuple[str, str, str], ...]  # (needle, kind, source) of the question's kept needles
     money_question: bool
-    decision: Decision  # declines.decide over the whole answer
-    voice: Callable[[], tuple[str, list[Figure]]]  # the answer's own voice and its figures
+    voice: Callable[[], tuple[str, list[tuple[int, int]]]]  # the own voice, and the spans in the sources' voice
     tolerance: Decimal
     scale: Decimal  # the unit the question declares ("in USD millions")
     key: Figure | None  # the money key as a value
+    off: frozenset[str] = frozenset()  # checks switched off, only to measure what each earns
 
     @cached_property  # a frozen dataclass allows it: the cache is the instance's __dict__, not a field
-    def _own(self) -> tuple[str, list[Figure]]:
+    def _own(self) -> tuple[str, list[tuple[int, int]]]:
         return self.voice()
 
     @property
     def text(self) -> str:
+        """The answer in its own voice: the sources' voice blanked (offsets are the answer's)."""
         return self._own[0]
 
     @property
-    def figures(self) -> list[Figure]:
+    def attributed(self) -> list[tuple[int, int]]:
+        """The spans of the answer spoken in the sources' voice."""
         return self._own[1]
+
+    @cached_property
+    def figures(self) -> list[Figure]:
+        """The figures the answer states in its own voice."""
+        return find_figures(self.text)
+
+    @cached_property
+    def every_figure(self) -> list[Figure]:
+        """The figures of the whole answer, the sources' voice included."""
+        return self.figures if not self.attributed else find_figures(self.whole)
 
 
 Findings = Mapping[str, Finding]  # the findings of the checks that ran before, by check id
+
+# What a check can need of an answer and its question; a check whose needs are not met is skipped, not run.
+NEEDS: dict[str, Callable[[AnswerView], bool]] = {
+    "money_question": lambda v: v.money_question,  # the question asks for an amount of money
+    "money_key": lambda v: v.key is not None,  # the question's authored money key
+    "yes_no": lambda v: v.question.polarity is not None,  # a yes/no question, the gold's word known
+    "forbidden_claims": lambda v: bool(v.question.must_not_contain),  # authored claims that are wrong
+    "citations": lambda v: bool(v.citations),  # the answer cites documents
+    "golden_docs": lambda v: bool(v.question.golden_docs),  # the question names its golden documents
+}
 
 
 ANSWERED = ("answerable", "ambiguous")  # the kinds a check of an answer's content applies to
@@ -89,13 +119,25 @@ EVERY_KIND = ("answerable", "negative", "ambiguous")
 class Check:
     """One unit of the grader, declared by its module as `CHECK`: its id, its function, its place in
     the order (lower runs first; order is precedence, since the first verdict decides), the question
-    kinds it applies to (it is skipped, not run, on the others), the rules.yaml sections it owns (name
-    -> pydantic model; `Rules` is assembled from them) and the rule ids it can decide with."""
+    kinds it applies to and what it needs of the answer (`NEEDS`: it is skipped, not run, where either
+    fails), the rules.yaml sections it owns (name -> pydantic model; `Rules` is assembled from them)
+    and the rule ids it can decide with. `always_runs`: switched off (ablation), it still runs and reads
+    `view.off` itself (the decline check, off, sees no decline: a negative question is still judged)."""
 
     id: str
     run: Callable[[AnswerView, Findings], Finding | None]
     summary: str
     order: int
     kinds: tuple[str, ...] = ANSWERED
+    needs: tuple[str, ...] = ()
     sections: dict[str, type] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
+    always_runs: bool = False
+
+    def __post_init__(self) -> None:
+        unknown = [n for n in self.needs if n not in NEEDS]
+        if unknown:
+            raise TypeError(f"check {self.id!r}: unknown needs {unknown}; known: {sorted(NEEDS)}")
+
+    def applies(self, view: AnswerView) -> bool:
+        return view.question.kind in self.kinds and all(NEEDS[n](view) for n in self.needs)

@@ -11,6 +11,11 @@ from __future__ import annotations
 import re
 
 
+def either(words) -> str:
+    """One group matching any of `words` (or word groups) literally, tried in the order given."""
+    return "(?:" + "|".join(map(re.escape, words)) + ")"
+
+
 def trie_pattern(phrases: list[str], space: str = r"\s+") -> str:
     """A pattern matching exactly the given literal phrases (a space in a phrase matches `space`)."""
     trie: dict = {}

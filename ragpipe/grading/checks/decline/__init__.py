@@ -2,29 +2,33 @@
 
 Answerable: a decline is wrong. Negative (the documents cannot answer it): declining is the correct
 answer, anything else is wrong. Ambiguous: declining is correct; otherwise the other checks grade it as
-answerable. The decision itself (phrases, grammar, what the answer asserts) is grading/declines.py's,
-made once per answer on the whole text; its rules are the `declines` section.
+answerable. The decision (phrases, grammar, what the answer asserts) is `decide.py`'s, made on the
+whole answer, its parts composed by `grammar.py`; its rules are the `declines` and `assertions`
+sections (`sections.py`).
 
 A recognised decline is firm evidence. "Did not decline" rests on the absence of a recognised decline
-phrase, which an unusual wording escapes: tentative.
+phrase, which an unusual wording escapes: tentative. An answer that did not decline but holds decline
+phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer).
 """
 
 from __future__ import annotations
 
 from ragpipe.grading import outcomes
+from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
+from ragpipe.grading.checks.decline.sections import Assertions, Declines
 from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
-from ragpipe.grading.declines import outermost
 
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
-    decision, kind = view.decision, view.question.kind
+    decision = NOT_DECLINED if "decline" in view.off else decide(view.whole, view.rules)
+    kind = view.question.kind
     spans = tuple({"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in outermost(decision.spans))
     if kind == "negative" and decision.declined:
         return Finding("decline", "correct", None, outcomes.NEGATIVE_DECLINED, spans, declined=True)
     if kind == "negative":
         return Finding("decline", "wrong", outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
     if not decision.declined:
-        return None
+        return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
     if kind == "ambiguous":
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True)
     return Finding("decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True)
@@ -36,10 +40,12 @@ CHECK = Check(
     "a decline, judged by the question's kind",
     order=10,
     kinds=EVERY_KIND,
+    sections={"declines": Declines, "assertions": Assertions},
     rules=(
         outcomes.NEGATIVE_DECLINED,
         outcomes.NEGATIVE_NOT_DECLINED,
         outcomes.AMBIGUOUS_DECLINED,
         outcomes.ANSWERABLE_DECLINED,
     ),
+    always_runs=True,
 )

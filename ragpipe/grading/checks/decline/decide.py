@@ -23,19 +23,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import SimpleNamespace
 
-from ragpipe.grading.decline_grammar import grammar_patterns
-from ragpipe.grading.regex_trie import trie_pattern
+from ragpipe.grading.checks.decline.grammar import grammar_patterns
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
+from ragpipe.text.regex_trie import either, trie_pattern
 from ragpipe.text.sentences import sentences
 
 _DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORECASE)  # a date asserts nothing
-
-
-def either(words) -> str:
-    """One group matching any of `words` (or word groups) literally, in the order given."""
-    return "(?:" + "|".join(map(re.escape, words)) + ")"
 
 
 @lru_cache(maxsize=64)
@@ -55,6 +50,9 @@ class Decision:
     declined: bool
     spans: list[tuple[int, int, str]]  # decline phrases found
     assertions: list[tuple[int, int]]  # sentences that assert a figure
+
+
+NOT_DECLINED = Decision(False, [], [])
 
 
 def _literal(phrase: str) -> str:
@@ -97,7 +95,7 @@ def _normalize(text: str) -> str:
 
 
 def _patterns(rules: AnyRules) -> tuple[str, ...]:
-    _, patterns, _, parts = rules.decline_key
+    _, patterns, _, parts = rules.declines.key
     return patterns + _grammar(parts)
 
 
@@ -116,9 +114,9 @@ def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
     Every position, overlapping matches included: a scan that skips past each match would let a
     longer phrase that gets excluded hide a shorter decline inside it. At each position the first
     alternative that matches is reported; only when its match holds an exclusion are the others tried."""
-    anything, alternatives = _decline_patterns(rules.decline_key[0], _patterns(rules))
+    anything, alternatives = _decline_patterns(rules.declines.key[0], _patterns(rules))
     text = _normalize(answer)
-    excluded = rules.excluded
+    excluded = rules.declines.excluded
     spans = []
     m = anything.search(text)
     while m is not None:
@@ -138,7 +136,7 @@ def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
         if found is not None:
             spans.append((start, found.end(), found.group(0)))
         m = anything.search(text, start + 1)
-    opening = _opening(rules.decline_key[2])
+    opening = _opening(rules.declines.key[2])
     o = opening.match(text) if opening is not None else None
     if o is not None and not any(x in o.group(0) for x in excluded):
         spans.insert(0, (o.start(), o.end(), o.group(0)))  # at 0: still in order of position
@@ -210,7 +208,7 @@ def decide(answer: str, rules: AnyRules) -> Decision:
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
     if not spans:
-        return Decision(False, [], [])
+        return NOT_DECLINED
     hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
     pivot = _pivot(tuple(rules.assertions.pivots))
     first_decline = spans[0][0]

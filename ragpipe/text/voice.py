@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
-from ragpipe.grading.declines import either
-from ragpipe.grading.sections import AnyRules
+from ragpipe.text.regex_trie import either
 from ragpipe.text.sentences import sentences
 
 
@@ -51,13 +51,14 @@ def _clause_end(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf",\s+{either(words)}\b|;|:")
 
 
-def attributed_spans(answer: str, rules: AnyRules, mode: str | None = None) -> list[tuple[int, int]]:
-    """Spans of `answer` spoken in the sources' voice, under the rules' split mode."""
-    mode = mode or rules.attribution.mode
-    pattern = _compile(tuple(rules.attribution.markers))
+def attributed_spans(answer: str, attribution: Any, mode: str | None = None) -> list[tuple[int, int]]:
+    """Spans of `answer` spoken in the sources' voice, under `attribution` (rules.yaml's section: its
+    markers, clause ends and split mode, which `mode` overrides)."""
+    mode = mode or attribution.mode
+    pattern = _compile(tuple(attribution.markers))
     if mode == "none" or pattern is None:
         return []
-    if _context_free(tuple(rules.attribution.markers)) and not pattern.search(answer):
+    if _context_free(tuple(attribution.markers)) and not pattern.search(answer):
         return []  # no marker anywhere, so none in any sentence: skip the split (most answers)
     spans = []
     for start, end in sentences(answer):
@@ -75,16 +76,24 @@ def attributed_spans(answer: str, rules: AnyRules, mode: str | None = None) -> l
                 close = sentence.find(",", m.end())
                 resume = re.compile(",").search(sentence, close) if close != -1 else None
             else:
-                resume = _clause_end(tuple(rules.attribution.clause_ends)).search(sentence, m.end())
+                resume = _clause_end(tuple(attribution.clause_ends)).search(sentence, m.end())
             if resume:
                 cut_end = start + resume.start()
         spans.append((start + m.start(), cut_end))
     return spans
 
 
-def own_voice(answer: str, rules: AnyRules, mode: str | None = None) -> str:
+def own_voice(answer: str, attribution: Any, mode: str | None = None) -> str:
     """`answer` with its attributed parts blanked (same length, same offsets)."""
+    return voiced(answer, attribution, mode)[0]
+
+
+def voiced(answer: str, attribution: Any, mode: str | None = None) -> tuple[str, list[tuple[int, int]]]:
+    """(`answer` with its attributed parts blanked, those parts' spans)."""
+    spans = attributed_spans(answer, attribution, mode)
+    if not spans:
+        return answer, spans
     chars = list(answer)
-    for s, e in attributed_spans(answer, rules, mode):
+    for s, e in spans:
         chars[s:e] = " " * (e - s)
-    return "".join(chars)
+    return "".join(chars), spans

@@ -10,8 +10,8 @@ since decline spans are the union over all patterns, can only add declines.
 
 from __future__ import annotations
 
-from ragpipe.grading.regex_trie import trie_pattern
-from ragpipe.grading.sections import DeclineGrammar
+from ragpipe.grading.checks.decline.sections import DeclineGrammar
+from ragpipe.text.regex_trie import trie_pattern
 
 _NOT = trie_pattern(
     ["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " "

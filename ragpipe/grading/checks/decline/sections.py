@@ -1,0 +1,192 @@
+"""The decline check's slice of rules.yaml: `declines` (the phrases, idiom patterns, grammar parts,
+openings and exclusions a decline is told by) and `assertions` (what, beside a decline, still answers).
+
+A phrase that contains or overlaps an exclusion is refused where the rules are read: the exclusion
+exists because that wording is real answers' vocabulary.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ragpipe.text.patterns import DeclinePattern, valid_regex
+
+
+class Exclusion(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    phrase: str
+    reason: str = Field(min_length=1)
+
+
+class DeclineGrammar(BaseModel):
+    """The parts declines are composed of; see grading/decline_grammar.py."""
+
+    model_config = ConfigDict(extra="forbid")
+    sources: list[str] = Field(default_factory=list)
+    telling_verbs: list[str] = Field(default_factory=list)
+    covering_verbs: list[str] = Field(default_factory=list)
+    participles: list[str] = Field(default_factory=list)
+    inabilities: list[str] = Field(default_factory=list)
+    unwilling: list[str] = Field(default_factory=list)  # phrases: "won't", "would rather not", "must decline to"
+
+    @field_validator("unwilling")
+    @classmethod
+    def _phrases(cls, v: list[str]) -> list[str]:
+        bad = [p for p in v if not re.fullmatch(r"[a-z0-9][a-z0-9' -]*[a-z]", p)]
+        if bad:
+            raise ValueError(f"unwilling phrases are lower-case words: {bad}")
+        return v
+
+    @field_validator("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
+    @classmethod
+    def _words(cls, v: list[str]) -> list[str]:
+        bad = [w for w in v if not re.fullmatch(r"[a-z0-9][a-z0-9'-]*", w)]
+        if bad:
+            raise ValueError(f"grammar parts are single lower-case words: {bad}")
+        return v
+
+
+class Declines(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    phrases: list[str] = Field(min_length=1)
+    patterns: list[DeclinePattern] = Field(default_factory=list)
+    grammar: DeclineGrammar = Field(default_factory=DeclineGrammar)
+    exclusions: list[Exclusion] = Field(default_factory=list)
+    # matched only where the answer opens (re.match on the lower-cased answer): "I can't ..." with any verb
+    # refuses when an answer starts with it, and is an aside in the middle of one that answers
+    openings: list[DeclinePattern] = Field(default_factory=list)
+
+    @field_validator("phrases")
+    @classmethod
+    def _no_blank(cls, v: list[str]) -> list[str]:
+        if any(not p.strip() for p in v):
+            raise ValueError("decline phrases must not be blank")
+        return v
+
+    @model_validator(mode="after")
+    def _no_phrase_is_an_exclusion(self) -> Declines:
+        overlap = self.excluded & {p.lower() for p in self.phrases}
+        if overlap:
+            raise ValueError(f"{sorted(overlap)} both a phrase and an exclusion")
+        clashes = exclusion_clashes(self.phrases, [e.phrase for e in self.exclusions])
+        if clashes:
+            raise ValueError("phrases: " + "; ".join(f"{p!r} {how} exclusion {e!r}" for p, how, e in clashes))
+        return self
+
+    @cached_property
+    def excluded(self) -> set[str]:
+        return {e.phrase.lower() for e in self.exclusions}
+
+    @cached_property
+    def key(self) -> tuple:
+        """Everything the decline matcher is built from, hashable: the key of its compiled form."""
+        g = self.grammar
+        return (
+            tuple(p for p in self.phrases if p.lower() not in self.excluded),
+            tuple(p.pattern for p in self.patterns),
+            tuple(p.pattern for p in self.openings),
+            (
+                tuple(g.sources),
+                tuple(g.telling_verbs),
+                tuple(g.covering_verbs),
+                tuple(g.participles),
+                tuple(g.inabilities),
+                tuple(g.unwilling),
+            ),
+        )
+
+    def model_copy(self, *, update=None, deep: bool = False) -> Declines:
+        """A copy whose derived values (cached from the old fields) are computed afresh."""
+        copy = super().model_copy(update=update, deep=deep)
+        for name in ("excluded", "key"):
+            copy.__dict__.pop(name, None)
+        return copy
+
+
+# The defaults of the fields below are what a rules file written before the field existed meant
+# (its stored text must still grade the same); the shipped rules.yaml states every one of them.
+
+
+class Assertions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    scope: Literal["anywhere", "before_first_decline"] = "anywhere"
+    turn_asserts_any_claim: bool = False
+    hypothetical_markers: list[str] = Field(default_factory=list)
+    pivots: list[str] = Field(
+        default_factory=lambda: ["however", "but", "that said", "nevertheless", "nonetheless", "still", "instead"]
+    )
+    exchange_words: list[str] = Field(
+        default_factory=lambda: [
+            "i",
+            "i'm",
+            "i've",
+            "i'd",
+            "i'll",
+            "me",
+            "my",
+            "we",
+            "we're",
+            "us",
+            "our",
+            "you",
+            "you're",
+            "your",
+        ]
+    )
+    general_words: list[str] = Field(
+        default_factory=lambda: [
+            "may",
+            "might",
+            "can",
+            "cannot",
+            "should",
+            "must",
+            "generally",
+            "in general",
+            "important to note",
+            "varies",
+            "vary",
+            "depend",
+            "depends",
+            "usually",
+            "often",
+            "such as",
+            "like",
+        ]
+    )
+    small_number: int = Field(10, ge=0)
+    turn_within_sentence: bool = False
+
+    @field_validator("hypothetical_markers")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        return [valid_regex(p) for p in v]
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+(?:'\w+)?", text.lower().replace("\u2019", "'"))
+
+
+def exclusion_clashes(phrases: list[str], exclusions: list[str]) -> list[tuple[str, str, str]]:
+    """(phrase, how, exclusion) for each phrase that contains, lies inside, or overlaps an exclusion
+    word for word ("is not covered, not" contains "not covered"; "covered, not" overlaps it).
+    Such a phrase would match text that the exclusion says is an answer, not a refusal."""
+    out = []
+    for phrase in phrases:
+        p = _words(phrase)
+        for exclusion in exclusions:
+            e = _words(exclusion)
+            if not p or not e or p == e:
+                continue  # the same phrase is reported as "both a phrase and an exclusion"
+            joined_p, joined_e = f" {' '.join(p)} ", f" {' '.join(e)} "
+            if joined_e in joined_p:
+                out.append((phrase, "contains", exclusion))
+            elif joined_p in joined_e:
+                out.append((phrase, "lies inside", exclusion))
+            elif any(p[:k] == e[-k:] or e[:k] == p[-k:] for k in range(1, min(len(p), len(e)))):
+                out.append((phrase, "overlaps", exclusion))
+    return out

@@ -1,0 +1,43 @@
+"""What a reader is shown beside a verdict, recorded with it: the spans in the sources' voice and the
+role of each money figure.
+
+They go into `grades.matched` after the evidence the verdict rests on, so the review report and the
+labelling page show what the grader saw, read from the grades table rather than re-derived from the
+answer with whatever rules are current (grades made before these marks were recorded show their
+evidence alone).
+"""
+
+from __future__ import annotations
+
+from ragpipe.grading.checks.view import AnswerView
+from ragpipe.text.money import matches_key
+
+ATTRIBUTED = "attributed"  # a span in the sources' voice: figures there are mentioned, not asserted
+MONEY = "money"  # a money figure, with its `role` below
+ROLES = ("key", "source", "wrong", "mentioned")  # the key; in the sources' voice; wrong; mentioned only
+
+
+def reader_marks(view: AnswerView, evidence: tuple[dict, ...], wrong_money: tuple[str, ...]) -> tuple[dict, ...]:
+    """The sources' voice spans and, on a money question, every money figure with its role. A figure is
+    the key where the grade found it, or where it equals the key by value in the answer's own voice."""
+    marks = [{"kind": ATTRIBUTED, "start": s, "end": e} for s, e in view.attributed]
+    if not view.money_question:
+        return tuple(marks)
+    keys = [(m["start"], m["end"]) for m in evidence if m.get("kind") == "money_key"]
+    wrong = set(wrong_money)
+    for f in view.every_figure:
+        if not f.is_money:
+            continue
+        in_source = any(s <= f.start < e for s, e in view.attributed)
+        if any(s <= f.start < e for s, e in keys) or (
+            not in_source and view.key is not None and matches_key(view.key, f, view.scale, view.tolerance)
+        ):
+            role = "key"
+        elif in_source:
+            role = "source"
+        elif f.text in wrong:
+            role = "wrong"
+        else:
+            role = "mentioned"
+        marks.append({"kind": MONEY, "needle": f.text, "start": f.start, "end": f.end, "role": role})
+    return tuple(marks)
