@@ -42,7 +42,7 @@ services:
 # a cluster on this machine: PostgreSQL, Redis, two shard workers and the warehouse host's worker; it prints
 # the variables to export in another terminal (then `make dev`, `ragpipe run --executor celery`)
 cluster: $(BIN)/ragpipe services
-	$(BIN)/python -m assets.cluster
+	$(BIN)/python -m assets.deploy.cluster
 
 # the docs' real-output blocks (<!-- output SOURCE: COMMAND -->) rewritten from the warehouse: after `make run` for
 # the demo's, and with FinanceBench's default pair when ../shared/data has it (tests check both: tests/doc_outputs.py)
@@ -89,7 +89,7 @@ bench-quick: $(BIN)/ragpipe services
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
-	$(BIN)/python -m assets.instance  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (docs/deploy.md)
+	$(BIN)/python -m assets.deploy.instance  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (docs/deploy.md)
 	$(BIN)/dagster dev -w workspace.yaml -h 127.0.0.1  # localhost only
 
 clean:

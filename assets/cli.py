@@ -9,7 +9,7 @@ from ragpipe.cli.main import main as run_commands
 
 
 def _dagster():
-    from assets.orchestrator import DagsterOrchestrator
+    from assets.runs.orchestrator import DagsterOrchestrator
 
     return DagsterOrchestrator()
 

@@ -1,20 +1,25 @@
-"""The Dagster definitions: every stage of ragpipe as an asset over DuckDB."""
+"""The Dagster definitions: every stage of ragpipe as an asset over DuckDB, one folder per domain.
 
-from dagster import Definitions, in_process_executor, load_asset_checks_from_modules, load_assets_from_modules
+Each domain (corpus, answers, grading, reports) and the deployment's jobs declare their own
+`definitions.py`; this merges them with the resources and the default executor.
+"""
 
-from assets import agreement, answers, behind, corpus, delta, grades, index, ingest, review, scorecards
-from assets.jobs import corpus_on_celery, pair_in_processes, pair_on_celery, regrade_in_processes, regrade_on_celery
-from assets.resources import default_resources
+from dagster import Definitions, in_process_executor
 
-_modules = [ingest, corpus, index, answers, grades, scorecards, behind, agreement, delta, review]
+from assets.answers.definitions import defs as answers
+from assets.corpus.definitions import defs as corpus
+from assets.deploy.definitions import defs as deploy
+from assets.grading.definitions import defs as grading
+from assets.reports.definitions import defs as reports
+from assets.shared.resources import default_resources
 
-defs = Definitions(
-    assets=load_assets_from_modules(_modules),
-    asset_checks=load_asset_checks_from_modules(_modules),
-    jobs=[pair_in_processes, regrade_in_processes, corpus_on_celery, pair_on_celery, regrade_on_celery],
-    sensors=[behind.grader_watch],
-    resources=default_resources(),
-    executor=in_process_executor,  # one DuckDB writer at a time
+defs = Definitions.merge(
+    corpus,
+    answers,
+    grading,
+    reports,
+    deploy,
+    Definitions(resources=default_resources(), executor=in_process_executor),  # one DuckDB writer at a time
 )
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import Skipped, financebench_folder, main  # noqa: E402
 
-from assets.cluster import celery_run, start_cluster  # noqa: E402
-from assets.services import ServiceMissing  # noqa: E402
+from assets.deploy.cluster import celery_run, start_cluster  # noqa: E402
+from assets.deploy.services import ServiceMissing  # noqa: E402
 
 RAGPIPE = str(Path(sys.executable).parent / "ragpipe")
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,7 +43,7 @@ def _run_seconds(cluster) -> dict[str, float]:
     """Each stage's run, start to end, as the instance on PostgreSQL recorded it."""
     from dagster import DagsterInstance, RunsFilter
 
-    from assets.instance import write_instance_yaml
+    from assets.deploy.instance import write_instance_yaml
 
     os.environ.update(cluster.shared())
     home = cluster.folder / "home-reader"

@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main, timed  # noqa: E402
 from synthetic import synthetic_answers  # noqa: E402
 
-from assets.resources import resources_for  # noqa: E402
-from assets.runner import regrade_pair, run_corpus  # noqa: E402
+from assets.runs.runner import regrade_pair, run_corpus  # noqa: E402
+from assets.shared.resources import resources_for  # noqa: E402
 from ragpipe.answering.shards import split  # noqa: E402
 from ragpipe.grading.grade_table import grade_answers  # noqa: E402
 from ragpipe.grading.rules import load_rules  # noqa: E402

@@ -83,8 +83,8 @@ def shared_warehouse(tmp_path_factory) -> Path:
         pytest.skip(f"{SHARED} is absent: third-party corpora live in ../shared/data beside the project")
     from dagster import DagsterInstance
 
-    from assets.partitions import CONFIGS
-    from assets.runner import run_corpus
+    from assets.runs.runner import run_corpus
+    from assets.shared.partitions import CONFIGS
 
     folder = tmp_path_factory.mktemp("shared-warehouse")
     instance = DagsterInstance.ephemeral()
@@ -96,7 +96,7 @@ def shared_warehouse(tmp_path_factory) -> Path:
 
 
 def warehouse_resources(warehouse: Path, rules_path: Path | None = None, **project) -> dict:
-    from assets.resources import resources_for
+    from assets.shared.resources import resources_for
 
     return resources_for(warehouse, ROOT / "corpora", rules_path, **project)
 
@@ -111,7 +111,7 @@ def demo_warehouse_once(tmp_path_factory, worker_id) -> Path:
     from dagster import DagsterInstance
     from filelock import FileLock
 
-    from assets.runner import run_corpus
+    from assets.runs.runner import run_corpus
 
     root = tmp_path_factory.getbasetemp()
     root = root if worker_id == "master" else root.parent  # the folder xdist's workers share

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.resources import resources_for
-from assets.runner import run_corpus
+from assets.runs.runner import run_corpus
+from assets.shared.resources import resources_for
 from ragpipe.answering.answer_sets import remove_answer_set
 from ragpipe.corpus.questions import Question
 from ragpipe.evaluation.attribution import attribute

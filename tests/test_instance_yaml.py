@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import yaml
 
-from assets.instance import LEGACY, MARK, instance_yaml, write_instance_yaml
+from assets.deploy.instance import LEGACY, MARK, instance_yaml, write_instance_yaml
 
 URL = "postgresql+psycopg2://ragpipe:s3cret@db.internal:5432/ragpipe"
 

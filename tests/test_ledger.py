@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair
+from assets.runs.runner import regrade_pair
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.grading.version import PACKAGE_ROOT, code_fingerprint, grader_fingerprint, verdict_modules
@@ -289,8 +289,8 @@ def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):
 def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse):
     from dagster import AssetSelection, materialize
 
-    from assets.partitions import pair_key
-    from assets.runner import QUIET, _all_assets
+    from assets.runs.runner import QUIET, _all_assets
+    from assets.shared.partitions import pair_key
 
     instance = DagsterInstance.ephemeral()
     resources = warehouse_resources(demo_warehouse)

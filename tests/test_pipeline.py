@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import run_corpus
+from assets.runs.runner import run_corpus
 from ragpipe.evaluation.scorecard import build_scorecard
 from tests.conftest import warehouse_resources
 
@@ -173,7 +173,7 @@ def test_wrong_money_blocks_its_answer_set_alone(demo_warehouse):
     written (every verdict stays queryable), and the set's scorecard is stored marked blocked. The bar
     is per system: the run itself does not fail, and no other set is held back (tests/reliability/
     test_names_and_bars.py runs two sets side by side)."""
-    from assets.runner import failed_money_checks, regrade_pair
+    from assets.runs.runner import failed_money_checks, regrade_pair
 
     instance = DagsterInstance.ephemeral()
     tmp_path = demo_warehouse

@@ -3,7 +3,7 @@
 import pytest
 
 from assets.definitions import defs
-from assets.queues import WAREHOUSE_QUEUE
+from assets.deploy.queues import WAREHOUSE_QUEUE
 
 
 @pytest.mark.parametrize("job", ["corpus_on_celery", "pair_on_celery", "regrade_on_celery"])
@@ -18,7 +18,7 @@ def test_every_step_that_opens_the_warehouse_goes_to_its_hosts_queue(job):
 
 def test_a_worker_runs_steps_in_its_own_process_so_an_ingest_shard_may_start_its_readers():
     """Celery's prefork pool processes are daemonic: they may not start the capped PDF readers."""
-    from assets.worker import command
+    from assets.deploy.worker import command
 
     assert command("w1", ["dagster"], 1)[-4:] == ["--pool", "solo", "-Q", "dagster"]
     assert "threads" in command("w1", ["dagster"], 2)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair
+from assets.runs.runner import regrade_pair
 from ragpipe.evaluation.audit import audit
 from ragpipe.evaluation.whatif import whatif
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules

@@ -10,7 +10,7 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair
+from assets.runs.runner import regrade_pair
 from ragpipe.grading.rules import DEFAULT_RULES
 from ragpipe.review.data import ReviewError, load_review
 from ragpipe.review.render import write_report

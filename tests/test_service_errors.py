@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assets.service_errors import down_in_exception
+from assets.deploy.service_errors import down_in_exception
 
 
 class OperationalError(Exception):

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from dagster import DagsterEventType, DagsterInstance
 
-from assets.runner import run_corpus_stages, run_pair_in_processes
+from assets.runs.runner import run_corpus_stages, run_pair_in_processes
 from ragpipe.answering.shards import shard_of, split
 from tests.conftest import warehouse_resources
 
@@ -79,7 +79,7 @@ def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monke
 
 
 def test_step_processes_start_as_configured():
-    from assets.jobs import PRELOADED, step_start
+    from assets.deploy.jobs import PRELOADED, step_start
 
     assert step_start() == {"forkserver": {"preload_modules": PRELOADED}}  # the default
     assert step_start("spawn") == {"spawn": {}}  # Dagster's own, where forkserver is missing

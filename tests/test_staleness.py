@@ -15,7 +15,7 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import regrade_pair, run_corpus
+from assets.runs.runner import regrade_pair, run_corpus
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.history.behind import behind
 from tests.commands import free_port, start_dagster_dev
@@ -50,7 +50,7 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         [
             sys.executable,
             "-c",
-            "from assets.runner import run_corpus; from dagster import DagsterInstance; "
+            "from assets.runs.runner import run_corpus; from dagster import DagsterInstance; "
             "assert all(r.success for r in run_corpus('demo', ['default'], instance=DagsterInstance.get()))",
         ],
         cwd=ROOT,

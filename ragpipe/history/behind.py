@@ -2,7 +2,7 @@
 
 Dagster's own staleness shows this only per partition, deep in the asset's page; this is the same
 fact as one finding per table (grades, scorecards), which the Dagster layer turns into an asset check
-that warns on the lineage graph (assets/behind.py).
+that warns on the lineage graph (assets/grading/behind.py).
 """
 
 from __future__ import annotations

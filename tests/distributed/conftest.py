@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from assets.cluster import start_cluster
-from assets.services import ServiceMissing
+from assets.deploy.cluster import start_cluster
+from assets.deploy.services import ServiceMissing
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from assets.cluster import celery_run
+from assets.deploy.cluster import celery_run
 from tests.chat_server import ChatServer
 from tests.commands import RAGPIPE, openai_run
 from tests.conftest import ROOT
@@ -37,7 +37,7 @@ def _instance(cluster, monkeypatch, tmp_path):
     """The Dagster instance as anyone on the team opens it: PostgreSQL, from the environment."""
     from dagster import DagsterInstance
 
-    from assets.instance import write_instance_yaml
+    from assets.deploy.instance import write_instance_yaml
 
     for key, value in cluster.shared().items():
         monkeypatch.setenv(key, value)

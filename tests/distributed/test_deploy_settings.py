@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from assets.worker import command, settings_module
+from assets.deploy.worker import command, settings_module
 from tests.commands import ragpipe
 
 SECRET = "s3cret-Redis-pw"
@@ -41,7 +41,7 @@ def test_a_postgres_url_with_a_raw_at_is_refused_in_a_line_and_redacted(tmp_path
 
 @pytest.mark.end_to_end
 def test_a_worker_given_two_queues_serves_both(cluster, tmp_path):
-    from assets.celery import unserved_queues
+    from assets.deploy.celery import unserved_queues
 
     cluster.start_worker("both", ["warehouse", "dagster"], RAGPIPE_WAREHOUSE=str(tmp_path / "wh"))
     try:

@@ -10,7 +10,7 @@ from collections import Counter
 import duckdb
 import pytest
 
-from assets.services import Redis
+from assets.deploy.services import Redis
 from tests.chat_server import ChatServer
 from tests.commands import RAGPIPE, openai_run
 from tests.conftest import ROOT

@@ -9,8 +9,8 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.resources import resources_for
-from assets.runner import regrade_pair, run_corpus, run_corpus_stages
+from assets.runs.runner import regrade_pair, run_corpus, run_corpus_stages
+from assets.shared.resources import resources_for
 from ragpipe.corpus.manifest import ManifestError, load_manifest
 from ragpipe.grading.rules import DEFAULT_RULES, RulesError, load_rules
 from tests.conftest import warehouse_resources

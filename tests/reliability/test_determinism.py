@@ -8,7 +8,7 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import run_corpus
+from assets.runs.runner import run_corpus
 from tests.conftest import warehouse_resources
 
 

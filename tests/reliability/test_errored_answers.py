@@ -15,7 +15,7 @@ import duckdb
 import pandas as pd
 from dagster import DagsterInstance
 
-from assets.runner import run_corpus
+from assets.runs.runner import run_corpus
 from ragpipe.answering.engines import make_engine
 from ragpipe.answering.run import answer_questions
 from ragpipe.answering.shards import read, write

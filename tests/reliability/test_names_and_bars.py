@@ -9,7 +9,7 @@ import pytest
 from dagster import DagsterInstance
 from pydantic import ValidationError
 
-from assets.runner import failed_money_checks, run_corpus
+from assets.runs.runner import failed_money_checks, run_corpus
 from ragpipe.corpus.manifest import ManifestError, PipelineConfig, load_configs
 from ragpipe.inputs.names import NameRefused, answer_set_name, config_name
 from ragpipe.review.plots import verdicts_plot

@@ -7,7 +7,7 @@ import json
 import duckdb
 from dagster import DagsterInstance
 
-from assets.runner import run_corpus
+from assets.runs.runner import run_corpus
 from ragpipe.answering.log import log_dir
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.text import valid_json, valid_text

@@ -12,7 +12,7 @@ import duckdb
 import pytest
 from dagster import DagsterInstance
 
-from assets.runner import run_corpus
+from assets.runs.runner import run_corpus
 from tests.conftest import ROOT, warehouse_resources
 from tests.test_ledger import assert_history_matches_grades
 

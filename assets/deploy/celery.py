@@ -21,7 +21,7 @@ class CeleryNotConfigured(ServiceUnavailable):
 
 
 def redis_url(env=os.environ) -> str:
-    from assets.service_urls import checked_url
+    from assets.deploy.service_urls import checked_url
 
     url = checked_url(REDIS, env)
     if not url:

@@ -2,7 +2,7 @@
 with throwaway folders, and Celery workers, each its own process group with its own working folder,
 Dagster home and environment, sharing nothing but PostgreSQL, Redis and the storage root.
 
-    python -m assets.cluster [FOLDER]    # `make cluster`: both servers, two shard workers and the
+    python -m assets.deploy.cluster [FOLDER]    # `make cluster`: both servers, two shard workers and the
                                          # warehouse host's worker; prints what to export, then waits
 
 The distributed tests start the same parts (tests/distributed/).
@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assets.services import Postgres, Redis
+from assets.deploy.services import Postgres, Redis
 
 # what no worker inherits from the test's process: its warehouse, home, rules and engines' settings
 PRIVATE = ("RAGPIPE_", "DAGSTER_HOME")
@@ -54,7 +54,7 @@ class Cluster:
         work.mkdir(parents=True, exist_ok=True)
         log = work / "worker.log"
         queues = [queue] if isinstance(queue, str) else queue
-        args = [sys.executable, "-m", "assets.worker", "--name", name, "--workdir", str(work)]
+        args = [sys.executable, "-m", "assets.deploy.worker", "--name", name, "--workdir", str(work)]
         args += [a for q in queues for a in ("--queue", q)]
         proc = subprocess.Popen(
             args,

@@ -3,10 +3,10 @@
 from dagster import AssetExecutionContext, DataVersion, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import pair_of, pair_partitions
-from assets.queues import ON_WAREHOUSE_HOST
-from assets.resources import Project
-from assets.versions import data_version
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.resources import Project
+from assets.shared.versions import data_version
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.chunking import chunk_pages
 from ragpipe.retrieval.fingerprint import chunks_fingerprint, record_fingerprint, stored_fingerprint

@@ -3,10 +3,10 @@
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import pair_of, pair_partitions
-from assets.queues import ON_WAREHOUSE_HOST
-from assets.resources import Project
-from assets.versions import GRADER_VERSION, data_version
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.resources import Project
+from assets.shared.versions import GRADER_VERSION, data_version
 from ragpipe.history.delta import delta_frame, event_delta
 from ragpipe.warehouse.tables import store
 

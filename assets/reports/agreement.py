@@ -3,10 +3,10 @@
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import pair_of, pair_partitions
-from assets.queues import ON_WAREHOUSE_HOST
-from assets.resources import Project
-from assets.versions import GRADER_VERSION, data_version
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.resources import Project
+from assets.shared.versions import GRADER_VERSION, data_version
 from ragpipe.evaluation.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
 from ragpipe.labels.store import people_labels
 from ragpipe.warehouse.tables import read_partition, store

@@ -28,7 +28,7 @@ def _address(service: str) -> str:
 
 
 def said(service: str, detail: str) -> ServiceUnavailable:
-    from assets.service_urls import redact
+    from assets.deploy.service_urls import redact
 
     first = redact(detail.strip().splitlines()[0])[:160] if detail.strip() else "no detail"
     return ServiceUnavailable(

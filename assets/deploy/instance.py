@@ -7,7 +7,7 @@ The file names the variables, never their values: a password stays in the enviro
 writes the file only when it is absent or one ragpipe wrote (its first line says so); a
 `dagster.yaml` of your own is left alone.
 
-    python -m assets.instance      # write $DAGSTER_HOME/dagster.yaml now (`make dev` does)
+    python -m assets.deploy.instance      # write $DAGSTER_HOME/dagster.yaml now (`make dev` does)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-MARK = "# written by ragpipe (assets/instance.py) from the environment: delete it to have it written again"
+MARK = "# written by ragpipe (assets/deploy/instance.py) from the environment: delete it to have it written again"
 LEGACY = "telemetry:\n  enabled: false  # this machine reaches no network but package registries\n"
 POSTGRES, STORAGE = "RAGPIPE_POSTGRES_URL", "RAGPIPE_STORAGE_ROOT"
 

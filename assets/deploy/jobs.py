@@ -12,7 +12,7 @@ import os
 from dagster import AssetSelection, define_asset_job, multiprocess_executor
 from dagster_celery import celery_executor
 
-from assets.celery import REDIS, worker_settings
+from assets.deploy.celery import REDIS, worker_settings
 
 CORPUS_ASSETS = AssetSelection.assets(
     "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
@@ -25,7 +25,7 @@ REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "gra
 # Each step process is forked from a server that has imported the definitions and Dagster's
 # storage once (`forkserver`), instead of a fresh interpreter importing them for every step
 # (`spawn`, Dagster's default): about 2.5 s less per step (docs/performance.md). The server
-# keeps the environment it started with, so `assets.runner` stops it after each run.
+# keeps the environment it started with, so `assets.runs.runner` stops it after each run.
 # RAGPIPE_STEP_START=spawn goes back to Dagster's default (where forkserver is missing, or to compare).
 PRELOADED = ["assets.definitions", "dagster._core.storage.sqlite_storage"]
 
@@ -55,7 +55,7 @@ regrade_in_processes = define_asset_job(
 )
 
 # the same steps on Celery workers (docs/deploy.md): shard steps on any worker, the steps that open
-# DuckDB on the warehouse host's queue (assets/queues.py); Redis from RAGPIPE_REDIS_URL where the run is
+# DuckDB on the warehouse host's queue (assets/deploy/queues.py); Redis from RAGPIPE_REDIS_URL where the run is
 # launched (the CLI or the UI: nothing to type in the launchpad)
 _celery = celery_executor.configured(
     {"broker": {"env": REDIS}, "backend": {"env": REDIS}, "config_source": worker_settings()}

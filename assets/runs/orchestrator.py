@@ -16,9 +16,9 @@ from pathlib import Path
 from dagster import DagsterInstance
 from filelock import FileLock
 
-from assets.instance import write_instance_yaml
-from assets.resources import default_resources
-from assets.runner import (
+from assets.deploy.instance import write_instance_yaml
+from assets.deploy.service_errors import down_in_error_info, down_in_exception
+from assets.runs.runner import (
     busy_in,
     failed_money_checks,
     failure_in,
@@ -28,7 +28,7 @@ from assets.runner import (
     run_failures,
     run_pair_on_celery,
 )
-from assets.service_errors import down_in_error_info, down_in_exception
+from assets.shared.resources import default_resources
 from ragpipe.cli.orchestrator import Outcome, RunSettings
 from ragpipe.warehouse.settings import warehouse_dir
 
@@ -39,18 +39,18 @@ def dagster_instance() -> DagsterInstance:
     SQLite schema and one would fail."""
     home = Path(os.environ.setdefault("DAGSTER_HOME", str(warehouse_dir() / "dagster_home")))
     home.mkdir(parents=True, exist_ok=True)
-    from assets.service_urls import checked_url
+    from assets.deploy.service_urls import checked_url
 
     if checked_url("RAGPIPE_POSTGRES_URL"):  # refused in a line, before use, if it cannot be read one way
         quiet_storage_retries()
     with FileLock(str(home / ".init.lock")):
-        write_instance_yaml(home)  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (assets/instance.py)
+        write_instance_yaml(home)  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (assets/deploy/instance.py)
         return DagsterInstance.get()
 
 
 def quiet_storage_retries() -> None:
     """dagster-postgres says each reconnection attempt on the root logger ("Retrying failed database
-    connection"); if they all fail, ragpipe says so in one line (assets/service_errors.py)."""
+    connection"); if they all fail, ragpipe says so in one line (assets/deploy/service_errors.py)."""
     import logging
     import sys
 

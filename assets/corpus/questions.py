@@ -1,12 +1,12 @@
-"""Corpus-level assets after ingest (assets/ingest.py): questions, and needles mined from gold answers."""
+"""Corpus-level assets after ingest (assets/corpus/ingest.py): questions, and needles mined from gold answers."""
 
 from dagster import AssetExecutionContext, AssetSpec, MaterializeResult, MetadataValue, asset, multi_asset
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import corpus_partitions
-from assets.queues import ON_WAREHOUSE_HOST
-from assets.resources import Project
-from assets.versions import data_version
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.partitions import corpus_partitions
+from assets.shared.resources import Project
+from assets.shared.versions import data_version
 from ragpipe.corpus.adapters import read_corpus_questions
 from ragpipe.corpus.needles import mine_needles
 from ragpipe.corpus.passages import locate_passages

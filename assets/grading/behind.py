@@ -22,10 +22,10 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.grades import grades
-from assets.queues import ON_WAREHOUSE_HOST
-from assets.resources import Project
-from assets.scorecards import scorecards
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.grading.grades import grades
+from assets.grading.scorecards import scorecards
+from assets.shared.resources import Project
 from ragpipe.history.behind import Behind, behind
 from ragpipe.warehouse.lock import WarehouseBusy, open_read_only
 

@@ -5,10 +5,10 @@ import hashlib
 from dagster import AssetExecutionContext, DataVersion, MaterializeResult, MetadataValue, asset
 from dagster_duckdb import DuckDBResource
 
-from assets.partitions import pair_of, pair_partitions
-from assets.queues import ON_WAREHOUSE_HOST
-from assets.resources import Project
-from assets.versions import GRADER_VERSION
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.resources import Project
+from assets.shared.versions import GRADER_VERSION
 from ragpipe.review.data import load_review
 from ragpipe.review.render import write_report
 

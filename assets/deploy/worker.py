@@ -1,10 +1,10 @@
 """A Celery worker for ragpipe's steps, started as a machine of its own would start it.
 
-    python -m assets.worker --name w1 --queue dagster                 # shard steps, on any machine
-    python -m assets.worker --name wh --queue warehouse               # the warehouse host's worker
+    python -m assets.deploy.worker --name w1 --queue dagster                 # shard steps, on any machine
+    python -m assets.deploy.worker --name wh --queue warehouse               # the warehouse host's worker
 
 It works in a folder of its own (`--workdir`, default a new temporary one), where it writes the
-Celery settings module the workers and the launching process agree on (assets/celery.py), and runs
+Celery settings module the workers and the launching process agree on (assets/deploy/celery.py), and runs
 `celery -A dagster_celery.app worker` there. What it shares with other machines is what the
 environment names: Redis (RAGPIPE_REDIS_URL), and, through the run, the Dagster instance on
 PostgreSQL and the storage root. The warehouse host's worker also needs RAGPIPE_WAREHOUSE.
@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from assets.celery import REDIS, redis_url, worker_settings
+from assets.deploy.celery import REDIS, redis_url, worker_settings
 
 
 def settings_module(folder: Path, env=os.environ) -> Path:

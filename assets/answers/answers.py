@@ -8,32 +8,20 @@ Kubernetes executor runs shards side by side; one step stores them in DuckDB.
 from pathlib import Path
 
 import pandas as pd
-from dagster import (
-    AssetIn,
-    DynamicOut,
-    DynamicOutput,
-    In,
-    MetadataValue,
-    Nothing,
-    OpExecutionContext,
-    Output,
-    graph_asset,
-    op,
-)
+from dagster import AssetOut, MetadataValue, OpExecutionContext, Output
 from dagster_duckdb import DuckDBResource
 
-from assets.liveness import run_is_live
-from assets.partitions import pair_of, pair_partitions
-from assets.queues import ON_WAREHOUSE_HOST, ran_on
-from assets.resources import Project
-from assets.versions import data_version
+from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.resources import Project
+from assets.shared.sharded import Stage, sharded_asset
+from assets.shared.versions import data_version
 from ragpipe.answering.answer_sets import store_answer_sets
 from ragpipe.answering.engines import RetrievalContext
 from ragpipe.answering.imports import import_answers
 from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers, logged_in_file
 from ragpipe.answering.progress import progress_reporter
 from ragpipe.answering.run import answer_questions
-from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
+from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.answering.system import system_for
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.retrieval.index import ChunkIndex
@@ -41,27 +29,25 @@ from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import parquet_path, read_partition, write_parquet
 
 
-@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict), tags=ON_WAREHOUSE_HOST)
-def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
+def plan_answer_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, work: Path):
     """Absorb earlier shard logs, then hand each shard its questions (Parquet) and its already-logged answers."""
     corpus, config = pair_of(context.partition_key)
     keys = {"corpus": corpus, "config": config}
     system = system_for(project.config(corpus, config))
-    folder = work_dir(project.root, "answers", corpus, config, context.run_id)
     with duckdb.get_connection() as conn:
         absorb_file_logs(conn, log_dir(project.root, corpus, config))  # answers a killed run logged
         done = logged_answers(conn, corpus, config, system.answer_set, system.settings_key)
         questions = read_partition(conn, "questions", {"corpus": corpus}, order_by="question_id")
         if not parquet_path(project.root, "chunks", keys).is_file():  # shards read the chunks' Parquet copy
             write_parquet(project.root, "chunks", read_partition(conn, "chunks", keys), keys)
+    shards = []
     for k, part in enumerate(split(questions, project.shards)):
         mine = {q: done[q] for q in part["question_id"] if q in done}
-        path = write(part, folder / f"questions-{k}.parquet")
-        yield DynamicOutput({"questions": path, "done": mine, "shard": k}, mapping_key=f"shard_{k}")
+        shards.append({"questions": write(part, work / f"questions-{k}.parquet"), "done": mine})
+    return None, shards
 
 
-@op
-def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> dict:
+def answer_shard(context: OpExecutionContext, project: Project, shard: dict):
     """Ask one shard's questions that have no logged answer; each answer is logged to the shard's file
     as it completes."""
     corpus, config = pair_of(context.partition_key)
@@ -91,12 +77,10 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict) -> 
     finally:
         log.close()
     path = write(frame, Path(shard["questions"]).with_name(f"answers-{shard['shard']}.parquet"))
-    context.add_output_metadata(ran_on())
-    return {"path": path, "asked": len(qs) - len(done), "resumed": len(done)}
+    return {"path": path, "asked": len(qs) - len(done), "resumed": len(done)}, {}
 
 
-@op(tags=ON_WAREHOUSE_HOST)
-def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[dict]) -> Output:
+def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, _, shards: list[dict]):
     """The one writer: the shards' answers (in question order) plus the corpus's imported answer sets, each
     replacing its own answer set's rows; the pair's other answer sets are left as they are."""
     corpus, config = pair_of(context.partition_key)
@@ -111,47 +95,42 @@ def store_answers(context: OpExecutionContext, duckdb: DuckDBResource, project: 
         stored, path, pruned = store_answer_sets(conn, project.root, frame, corpus, config, known)
     for problem in problems:
         context.log.warning(f"import skipped {problem}")
-    clean(work_dir(project.root, "answers", corpus, config, context.run_id))
-    stale = clean_stale(
-        project.root, "answers", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
-    )
     latency = frame["latency_ms"].dropna()
-    if stale:  # housekeeping, not a figure of the answers: said in the run's log
-        context.log.info(f"removed {len(stale)} shard folder(s) left by runs no longer live")
     held = {
         name: {"rows": len(rows), "data_version": data_version(rows.reset_index(drop=True)).value}
         for name, rows in stored.groupby("answer_set")
     }
-    return Output(
-        None,
-        data_version=data_version(stored),
-        metadata={
-            "dagster/row_count": len(stored),
-            "parquet": str(path),
-            "answer_set": system.answer_set,
-            "engine": system.engine.name,
-            "errors": int(frame["error"].notna().sum()),
-            "resumed": sum(s["resumed"] for s in shards),
-            "asked": sum(s["asked"] for s in shards),
-            "shards": len(shards),
-            "answers_to_removed_questions_pruned": pruned,
-            "concurrency": system.knobs.concurrency,
-            # every system the pair holds, with its rows and a fingerprint: one that did not run is unchanged
-            "answer_sets": MetadataValue.json(held),
-            "imported": int((frame["engine"] == "import").sum()),
-            "median_latency_ms": float(latency.median()) if len(latency) else 0.0,
-        },
-    )
+    metadata = {
+        "dagster/row_count": len(stored),
+        "parquet": str(path),
+        "answer_set": system.answer_set,
+        "engine": system.engine.name,
+        "errors": int(frame["error"].notna().sum()),
+        "resumed": sum(s["resumed"] for s in shards),
+        "asked": sum(s["asked"] for s in shards),
+        "shards": len(shards),
+        "answers_to_removed_questions_pruned": pruned,
+        "concurrency": system.knobs.concurrency,
+        # every system the pair holds, with its rows and a fingerprint: one that did not run is unchanged
+        "answer_sets": MetadataValue.json(held),
+        "imported": int((frame["engine"] == "import").sum()),
+        "median_latency_ms": float(latency.median()) if len(latency) else 0.0,
+    }
+    return [Output(None, "answers", data_version=data_version(stored), metadata=metadata)]
 
 
-@graph_asset(
+answers = sharded_asset(
+    Stage("answers", plan_answer_shards, answer_shard, store_answers),
+    outs={
+        "answers": AssetOut(
+            description="One answer per question from the engine run (its answer set), with citations, latency "
+            "and engine settings; plus the corpus's imported answer sets (e.g. FinanceBench's human-labelled model "
+            "answers). Every other answer set the pair holds (another engine run on it before) is kept as it was.",
+            kinds={"duckdb"},
+        )
+    },
+    deps=("chunk_index", "questions"),
     partitions_def=pair_partitions,
     group_name="answers",
-    kinds={"duckdb"},
-    ins={name: AssetIn(dagster_type=Nothing) for name in ("chunk_index", "questions")},
+    description="Answer every question of a pair, in shards.",
 )
-def answers(chunk_index, questions):
-    """One answer per question from the engine run (its answer set), with citations, latency and engine
-    settings; plus the corpus's imported answer sets (e.g. FinanceBench's human-labelled model answers).
-    Every other answer set the pair holds (another engine run on it before) is kept as it was."""
-    return store_answers(plan_answer_shards(inputs=[chunk_index, questions]).map(answer_shard).collect())

@@ -7,60 +7,48 @@ from dagster import (
     AssetCheckExecutionContext,
     AssetCheckResult,
     AssetCheckSeverity,
-    AssetIn,
-    DynamicOut,
-    DynamicOutput,
-    In,
+    AssetOut,
     MetadataValue,
-    Nothing,
     OpExecutionContext,
     Output,
     asset_check,
-    graph_asset,
-    op,
 )
 from dagster_duckdb import DuckDBResource
 
-from assets.liveness import run_is_live
-from assets.partitions import pair_of, pair_partitions
-from assets.queues import ON_WAREHOUSE_HOST, ran_on
-from assets.resources import Project
-from assets.versions import GRADER_VERSION, data_version
-from ragpipe.answering.shards import clean, clean_stale, consolidate, read, split, work_dir, write
+from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.resources import Project
+from assets.shared.sharded import Stage, sharded_asset
+from assets.shared.versions import GRADER_VERSION, data_version
+from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.evaluation.money_bar import offending_answers
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.history.record import store_grading
 from ragpipe.warehouse.tables import read_partition
 
 
-@op(ins={"inputs": In(Nothing)}, out=DynamicOut(dict), tags=ON_WAREHOUSE_HOST)
-def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project):
+def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, work: Path):
     """Export the pair's answers, cut by question-id hash, with its questions and needles, as Parquet."""
     corpus, config = pair_of(context.partition_key)
     project.rules()  # a rules file that does not load stops the run here, before any grade is written
-    folder = work_dir(project.root, "grades", corpus, config, context.run_id)
     with duckdb.get_connection() as conn:
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-        write(read_partition(conn, "questions", {"corpus": corpus}), folder / "questions.parquet")
-        write(read_partition(conn, "needles", {"corpus": corpus}), folder / "needles.parquet")
-    for k, part in enumerate(split(answers, project.shards)):
-        path = write(part, folder / f"answers-{k}-of-{project.shards}.parquet")
-        yield DynamicOutput({"folder": str(folder), "answers": path, "shard": k}, mapping_key=f"shard_{k}")
+        write(read_partition(conn, "questions", {"corpus": corpus}), work / "questions.parquet")
+        write(read_partition(conn, "needles", {"corpus": corpus}), work / "needles.parquet")
+    parts = enumerate(split(answers, project.shards))
+    return None, [{"answers": write(part, work / f"answers-{k}-of-{project.shards}.parquet")} for k, part in parts]
 
 
-@op
-def grade_shard(context: OpExecutionContext, project: Project, shard: dict) -> str:
+def grade_shard(context: OpExecutionContext, project: Project, shard: dict):
     """Grade one shard from Parquet to Parquet; no warehouse connection, so shards run side by side."""
-    folder = Path(shard["folder"])
+    folder = Path(shard["work"])
     frame = grade_answers(
         read(shard["answers"]), read(folder / "questions.parquet"), read(folder / "needles.parquet"), project.rules()
     )
-    context.add_output_metadata(ran_on())
-    return write(frame, folder / f"grades-{shard['shard']}.parquet")
+    return write(frame, folder / f"grades-{shard['shard']}.parquet"), {}
 
 
-@op(tags=ON_WAREHOUSE_HOST)
-def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, shards: list[str]) -> Output:
+def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, _, shards: list[str]) -> list:
     """The one writer: the shards' grades, in one process's order, into DuckDB, Parquet and grade_history."""
     corpus, config = pair_of(context.partition_key)
     frame = consolidate(shards, ["answer_set", "question_id"])
@@ -75,41 +63,37 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
             context.run.run_id,
             pd.Timestamp.now(tz="UTC"),
         )
-    clean(work_dir(project.root, "grades", corpus, config, context.run_id))
-    stale = clean_stale(
-        project.root, "grades", corpus, config, context.run_id, lambda r: run_is_live(context.instance, r)
-    )
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
-    if stale:  # housekeeping, not a figure of the grades: said in the run's log
-        context.log.info(f"removed {len(stale)} shard folder(s) left by runs no longer live")
-    return Output(
-        None,
-        data_version=data_version(frame),
-        metadata={
-            "dagster/row_count": len(frame),
-            "parquet": str(path),
-            "grader_version": rules.version,
-            "grading_event": event["seq"],
-            "new_in_history": event["history_rows"],
-            "shards": len(shards),
-            **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
-        },
-    )
+    metadata = {
+        "dagster/row_count": len(frame),
+        "parquet": str(path),
+        "grader_version": rules.version,
+        "grading_event": event["seq"],
+        "new_in_history": event["history_rows"],
+        "shards": len(shards),
+        **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
+    }
+    return [Output(None, "grades", data_version=data_version(frame), metadata=metadata)]
 
 
-@graph_asset(
+grades = sharded_asset(
+    Stage("grades", plan_grade_shards, grade_shard, store_grades),
+    outs={
+        "grades": AssetOut(
+            description="Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched "
+            "spans per answer. Its code version is the grader version: a rules change makes grades (and what "
+            "follows) stale, nothing upstream. Graded in shards by question-id hash (`RAGPIPE_SHARDS`), side by "
+            "side under a multiprocess or Kubernetes executor; one step stores them. Every verdict is also "
+            "appended to `grade_history`.",
+            kinds={"duckdb"},
+            code_version=GRADER_VERSION,  # a rules or grading-code change makes grades stale, nothing upstream
+        )
+    },
+    deps=("answers", "questions", "needles"),
     partitions_def=pair_partitions,
     group_name="grading",
-    kinds={"duckdb"},
-    ins={name: AssetIn(dagster_type=Nothing) for name in ("answers", "questions", "needles")},
-    code_version=GRADER_VERSION,  # a rules or grading-code change makes grades stale, nothing upstream
+    description="Grade every answer of a pair, in shards.",
 )
-def grades(answers, questions, needles):
-    """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per answer.
-    Its code version is the grader version: a rules change makes grades (and what follows) stale, nothing upstream.
-    Graded in shards by question-id hash (`RAGPIPE_SHARDS`), side by side under a multiprocess or Kubernetes
-    executor; one step stores them. Every verdict is also appended to `grade_history`."""
-    return store_grades(plan_grade_shards(inputs=[answers, questions, needles]).map(grade_shard).collect())
 
 
 @asset_check(

@@ -21,10 +21,10 @@ from assets.definitions import (
     regrade_in_processes_job,
     regrade_on_celery_job,
 )
-from assets.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
-from assets.liveness import HOST_TAG, PID_TAG
-from assets.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
-from assets.resources import default_resources
+from assets.deploy.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
+from assets.shared.liveness import HOST_TAG, PID_TAG
+from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
+from assets.shared.resources import default_resources
 from ragpipe.cli.orchestrator import COMMAND_TAG, command
 
 # the console logger at WARNING: run history keeps every event; the terminal does not need them
@@ -33,7 +33,7 @@ QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 def _tags(extra: dict | None = None) -> dict:
     """Tags of a run started from code: the process that drives it, so a later run can tell a run
-    that was killed (its process gone) from one still going (see assets/liveness.py)."""
+    that was killed (its process gone) from one still going (see assets/shared/liveness.py)."""
     said = {COMMAND_TAG: command()} if command() else {}
     return {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname(), **said, **(extra or {})}
 
@@ -199,7 +199,7 @@ def _execute(job, partition_tags: dict, instance: DagsterInstance, run_config: d
 def run_pair_on_celery(
     corpus: str, config: str, instance: DagsterInstance, regrade_only: bool = False, project: dict | None = None
 ):
-    """One pair's stages on Celery workers (assets/celery.py, docs/deploy.md): this process plans and
+    """One pair's stages on Celery workers (assets/deploy/celery.py, docs/deploy.md): this process plans and
     waits; workers run the steps and report to the instance, which must be one they reach too
     (PostgreSQL, RAGPIPE_POSTGRES_URL)."""
     job = regrade_on_celery_job if regrade_only else pair_on_celery_job
@@ -220,8 +220,8 @@ def run_corpus_stages_on_celery(corpus: str, instance: DagsterInstance, project:
 def _celery_run_config(project: dict | None) -> dict:
     """A Celery run's config, this process readied for it: Redis named or said missing in one line,
     Celery's teardown and re-registration noise silenced."""
-    from assets.celery import CeleryNotConfigured, redis_url, unserved_queues
-    from assets.queues import SHARD_QUEUE, WAREHOUSE_QUEUE
+    from assets.deploy.celery import CeleryNotConfigured, redis_url, unserved_queues
+    from assets.deploy.queues import SHARD_QUEUE, WAREHOUSE_QUEUE
 
     # the terminal gets ragpipe's one line on failure, not the run's error log (it stays in the run's history)
     quiet = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
@@ -230,7 +230,7 @@ def _celery_run_config(project: dict | None) -> dict:
     if missing:
         raise CeleryNotConfigured(
             f"no Celery worker serves the queue(s) {', '.join(missing)}, so nothing was run: start one "
-            f"(`python -m assets.worker --name NAME --queue {missing[0]}`, docs/deploy.md)"
+            f"(`python -m assets.deploy.worker --name NAME --queue {missing[0]}`, docs/deploy.md)"
         )
     _quiet_celery_teardown()
     # dagster-celery makes its task once per step submitted; Celery warns each time after the first
@@ -255,7 +255,7 @@ def _quiet_celery_teardown() -> None:
 
 
 def _stop_forkserver() -> None:
-    """The step processes' fork server (assets/jobs.py) holds the definitions and the environment
+    """The step processes' fork server (assets/deploy/jobs.py) holds the definitions and the environment
     of the run that started it: stopped after each run, the next run's steps see their own."""
     from multiprocessing import forkserver
 

@@ -1,0 +1,7 @@
+"""The system under test: chunks, the index and its retrieval scores, and the answers (per pair)."""
+
+from dagster import Definitions, load_assets_from_modules
+
+from assets.answers import answers, index
+
+defs = Definitions(assets=load_assets_from_modules([index, answers]))

@@ -1,0 +1,14 @@
+"""How runs execute beyond one process: the jobs that fan a pair's or a corpus's shards out over
+processes (multiprocess) or Celery workers (docs/deploy.md)."""
+
+from dagster import Definitions
+
+from assets.deploy.jobs import (
+    corpus_on_celery,
+    pair_in_processes,
+    pair_on_celery,
+    regrade_in_processes,
+    regrade_on_celery,
+)
+
+defs = Definitions(jobs=[pair_in_processes, regrade_in_processes, corpus_on_celery, pair_on_celery, regrade_on_celery])

@@ -1,0 +1,14 @@
+"""The grader: grades, scorecards and the delta of each grading, with the checks and the sensor that
+say when they were made by an older grader."""
+
+from dagster import Definitions, load_asset_checks_from_modules, load_assets_from_modules
+
+from assets.grading import behind, delta, grades, scorecards
+
+_modules = [grades, scorecards, delta, behind]
+
+defs = Definitions(
+    assets=load_assets_from_modules(_modules),
+    asset_checks=load_asset_checks_from_modules(_modules),
+    sensors=[behind.grader_watch],
+)
