@@ -6,19 +6,16 @@ Each domain (corpus, answers, grading, reports) and the deployment's jobs declar
 
 from dagster import Definitions, in_process_executor
 
-from assets.answers.definitions import defs as answers
-from assets.corpus.definitions import defs as corpus
-from assets.deploy.definitions import defs as deploy
-from assets.grading.definitions import defs as grading
-from assets.reports.definitions import defs as reports
+import assets.answers.definitions as answers
+import assets.corpus.definitions as corpus
+import assets.deploy.definitions as deploy
+import assets.grading.definitions as grading
+import assets.reports.definitions as reports
 from assets.shared.resources import default_resources
 
+# the domains' modules, not their Definitions: `dagster` loading this module by name wants one Definitions in it
 defs = Definitions.merge(
-    corpus,
-    answers,
-    grading,
-    reports,
-    deploy,
+    *(domain.defs for domain in (corpus, answers, grading, reports, deploy)),
     Definitions(resources=default_resources(), executor=in_process_executor),  # one DuckDB writer at a time
 )
 

@@ -1,5 +1,6 @@
 """docs/architecture.md's layout is checked against the tree, so it cannot go stale silently: every
-subpackage of ragpipe/ and every module in it is named there, and every folder and module of assets/."""
+package of ragpipe/ (nested ones too) is named as a folder and every module in it by name, and every
+folder and module of assets/; a name the layout gives that the tree no longer has fails as well."""
 
 import re
 
@@ -17,6 +18,9 @@ def test_the_layout_names_every_subpackage_and_every_module_of_the_library():
     for package in sorted(p for p in (ROOT / "ragpipe").iterdir() if (p / "__init__.py").exists()):
         if not re.search(rf"^\s+{package.name}/", layout, re.M):
             missing.append(f"{package.name}/")
+        for nested in sorted(p.parent for p in package.rglob("*/__init__.py")):
+            if not re.search(rf"\b{nested.name}/", layout):
+                missing.append(f"{nested.relative_to(ROOT / 'ragpipe')}/")
         for module in sorted(package.rglob("*.py")):
             if module.name != "__init__.py" and not re.search(rf"\b{re.escape(module.stem)}\b", layout):
                 missing.append(str(module.relative_to(ROOT / "ragpipe")))
@@ -25,6 +29,10 @@ def test_the_layout_names_every_subpackage_and_every_module_of_the_library():
 
 def test_the_layout_names_every_folder_and_module_of_the_dagster_layer():
     layout = _layout()
-    named = [p for p in sorted((ROOT / "assets").rglob("*")) if p.is_dir() and (p / "__init__.py").exists()]
-    named += [p for p in sorted((ROOT / "assets").rglob("*.py")) if p.name not in ("__init__.py", "definitions.py")]
-    assert [str(p) for p in named if not re.search(rf"\b{re.escape(p.stem)}\b", layout)] == []
+    folders = [p for p in sorted((ROOT / "assets").iterdir()) if (p / "__init__.py").exists()]
+    assert [p.name for p in folders if not re.search(rf"^  {p.name}/ ", layout, re.M)] == []
+    modules = [p for p in sorted((ROOT / "assets").rglob("*.py")) if p.name not in ("__init__.py", "definitions.py")]
+    assert [str(p) for p in modules if not re.search(rf"\b{re.escape(p.stem)}\b", layout)] == []
+    # and nothing named there that is gone: each folder line under assets/ is a folder of the tree
+    listed = re.findall(r"^  (\w+)/ ", layout[layout.index("assets/ ") : layout.index("bench/ ")], re.M)
+    assert sorted(listed) == sorted(p.name for p in folders)

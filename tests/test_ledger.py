@@ -236,8 +236,8 @@ def run(view, found):  # the answer, and the findings of the checks before it
     return None
 
 
-CHECK = Check("shouting", run, "an answer that shouts", order=25, sections={"shouting": Shouting},
-              rules=("shouting.too_loud",))
+CHECK = Check("shouting", run, "an answer that shouts", order=25, needs=("money_question",),
+              sections={"shouting": Shouting}, rules=("shouting.too_loud",))
 '''
 
 _PROBE = """
@@ -246,8 +246,9 @@ from ragpipe.grading.checks.registry import CHECK_IDS
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import load_rules
 rules = load_rules()
-g = grade(Question(id="q", text="What is owed?", gold_answer="$12"), "You owe $12!!!", [], rules, [("$12", "money")])
-print(rules.version, ",".join(CHECK_IDS), g.verdict, g.rule, getattr(getattr(rules, "shouting", None), "marks", "-"))
+g = grade(Question(id="q", text="What is owed?", money_key="$12"), "You owe $12!!!", [], rules)
+n = grade(Question(id="n", text="Who won?", gold_answer="Dana"), "Dana won!!!", [], rules, [("Dana", "name")])
+print(rules.version, ",".join(CHECK_IDS), n.verdict, g.verdict, g.rule, getattr(getattr(rules, "shouting", None), "marks", "-"))
 """
 
 
@@ -268,8 +269,8 @@ def test_a_new_check_is_one_file_and_its_rules_slice_and_moves_the_version_by_it
     after = probe()
     assert after[0] != before[0]
     assert after[1].split(",").index("shouting") == after[1].split(",").index("money_guard") + 1
-    assert after[2:] == ["wrong", "shouting.too_loud", "3"]
-    assert before[2] == "correct"
+    assert after[2:] == ["correct", "wrong", "shouting.too_loud", "3"]  # a question about no money: not run
+    assert before[2:4] == ["correct", "correct"]
 
 
 def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):

@@ -85,12 +85,10 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     try:
         shown = _warning_shown(port, time.monotonic() + 600)  # bounds for a hang: a loaded machine is slow
     finally:
-        os.killpg(ui.pid, signal.SIGTERM)
-        try:
-            ui.wait(timeout=300)
-        except subprocess.TimeoutExpired:  # its shutdown hung: what the test checked is already read
-            os.killpg(ui.pid, signal.SIGKILL)
-            ui.wait(timeout=60)
+        # what the test checks is read; how `dagster dev` shuts down is not under test (in the suite its
+        # graceful shutdown ran into the 300 s bound once set for it: the test took 324 s there, 25 s alone)
+        os.killpg(ui.pid, signal.SIGKILL)
+        ui.wait(timeout=60)
     for asset, execution in shown.items():
         assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution

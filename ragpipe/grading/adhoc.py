@@ -101,7 +101,7 @@ def grade_lines(
                 "failure": g.failure,
                 "rule": g.rule,
                 "grader_version": rules.version,
-                "matched": g.matched,
+                "matched": list(g.matched),
                 "truncated": g.truncated,
                 "firm": g.firm,
                 "checks": list(g.checks),
