@@ -145,14 +145,14 @@ def load_review(
             )
         grades, answers = grades[grades["answer_set"] == answer_set], answers[answers["answer_set"] == answer_set]
     question_rows = read_partition(conn, "questions", {"corpus": corpus})
-    questions = question_rows.set_index("question_id")
+    questions = {q["question_id"]: q for q in records(question_rows)}  # rows as dicts: one lookup each, not .loc
     chunks = _cited_pages(conn, corpus, config)
     attribution = _attributions(conn, corpus, config)
-    by_answer = answers.set_index("answer_id")
+    by_answer = {a["answer_id"]: a for a in records(answers)}
     rows = []
     for g in records(grades.sort_values(["answer_set", "question_id"])):
-        a = by_answer.loc[g["answer_id"]] if g["answer_id"] in by_answer.index else None
-        q = questions.loc[g["question_id"]]
+        a = by_answer.get(g["answer_id"])
+        q = questions[g["question_id"]]
         text = "" if a is None or a["answer"] is None else str(a["answer"])
         citations = _listed(None if a is None else a["citations"])
         stale = "answer_sha" in g and a is not None and g["answer_sha"] != answer_sha(a["answer"], a["citations"])
