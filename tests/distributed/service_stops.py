@@ -1,5 +1,6 @@
 """Redis or PostgreSQL stopped mid-run: the run fails with one line naming the service, and once it is
-back, a rerun finishes without asking again what was answered."""
+back, a rerun finishes without asking again what was answered. The tests, one file per service so the
+suite's workers run them side by side, are test_redis_down.py and test_postgres_down.py."""
 
 from __future__ import annotations
 
@@ -8,14 +9,12 @@ import time
 from collections import Counter
 
 import duckdb
-import pytest
 
 from assets.deploy.services import Redis
 from tests.chat_server import ChatServer
 from tests.commands import RAGPIPE, openai_run
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.end_to_end
 KEY = {"RAGPIPE_TEST_KEY": "sk-cluster"}
 
 
@@ -27,8 +26,8 @@ def _run(cluster, warehouse, server) -> subprocess.Popen:
     )
 
 
-@pytest.mark.parametrize("service", ["Redis", "PostgreSQL"])
-def test_a_service_stopped_mid_run_is_named_in_one_line_and_a_rerun_finishes(cluster, service):
+def a_service_stopped_mid_run_is_named_in_one_line_and_a_rerun_finishes(cluster, service: str) -> None:
+    """`service` ("Redis" or "PostgreSQL") stopped mid-run, then started again, with a rerun after."""
     warehouse = cluster.storage_root / f"warehouse-{service}"
     cluster.start_worker("w1", "dagster", **KEY)
     cluster.start_worker("wh", "warehouse", RAGPIPE_WAREHOUSE=str(warehouse), **KEY)
