@@ -28,7 +28,7 @@ def test_four_shards_on_two_workers_grade_byte_for_byte_as_one_process(cluster, 
         out, err = regrade.communicate(timeout=600)
         assert regrade.returncode == 0 and "regraded 1 pair(s)" in out, out + err
     finally:
-        cluster.stopstart_workers()
+        cluster.stop_workers()
     reference = tmp_path / "reference"  # one process, one shard, SQLite: the default path
     plain = subprocess.run(
         [RAGPIPE, "run", "--corpus", "demo", "--config", "default"],

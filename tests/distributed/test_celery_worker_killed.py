@@ -37,7 +37,7 @@ def test_a_worker_killed_mid_shard_the_run_completes_and_nothing_is_answered_twi
             out, err = run.communicate(timeout=600)
             asked = Counter(server.served)
     finally:
-        cluster.stopstart_workers()
+        cluster.stop_workers()
     assert run.returncode == 0, out[-2000:] + err[-3000:]
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         answers = conn.execute("SELECT question_id, error FROM answers WHERE answer_set = 'openai:test-model'").df()
