@@ -128,32 +128,36 @@ def _scale_of(word: str | None, is_money: bool, attached: bool) -> Decimal:
     return SCALES[word.lower()]
 
 
+_GROUPS = ("neg", "cur", "neg2", "num", "close", "pct", "scale", "ord", "note")
+
+
 def find_figures(text: str) -> list[Figure]:
     """Every number in `text` (money, percentages, plain numbers) with its span."""
     out: list[Figure] = []
     if not _DIGIT.search(text):
         return out  # no digit, no figure: skip the (slow, position-by-position) figure pattern
     for m in _FIGURE.finditer(text):
-        num = m.group("num")
+        # every group in one call: a figure-rich answer read them group by group a dozen times each
+        neg, cur, neg2, num, close, pct, scale_word, ordinal, note = m.group(*_GROUPS)
         try:
             raw = Decimal(num.replace(",", ""))
         except InvalidOperation:  # pragma: no cover - the regex admits only digits
             continue
-        is_money = bool(m.group("cur"))
-        paren = m.group("neg") == "(" and m.group("close") == ")"
-        negative = paren or (m.group("neg") in ("-", "\u2212")) or bool(m.group("neg2"))
-        if m.group("neg") == "(" and not paren:
+        is_money = bool(cur)
+        paren = neg == "(" and close == ")"
+        negative = paren or (neg in ("-", "\u2212")) or bool(neg2)
+        if neg == "(" and not paren:
             negative = False
-        attached = m.group("scale") is not None and m.start("scale") == m.end("num")
-        scale = _scale_of(m.group("scale"), is_money, attached)
+        attached = scale_word is not None and m.start("scale") == m.end("num")
+        scale = _scale_of(scale_word, is_money, attached)
         decimals = max(0, -raw.as_tuple().exponent) - (scale.adjusted())
         value = raw * scale
         if negative:
             value = -value
-        start, end = m.start(), m.start("ord") if m.group("ord") else m.start("note") if m.group("note") else m.end()
-        if m.group("neg") == "(" and not paren:
+        start, end = m.start(), m.start("ord") if ordinal else m.start("note") if note else m.end()
+        if neg == "(" and not paren:
             start += 1
-        if m.group("close") and not paren:
+        if close and not paren:
             end -= 1
         while start < end and text[start].isspace():
             start += 1
@@ -165,10 +169,10 @@ def find_figures(text: str) -> list[Figure]:
                 value=value,
                 decimals=decimals,
                 is_money=is_money,
-                is_percent=bool(m.group("pct")),
+                is_percent=bool(pct),
                 start=start,
                 end=end,
-                scale_word=m.group("scale").lower() if scale != 1 else None,
+                scale_word=scale_word.lower() if scale != 1 else None,
             )
         )
     return out

