@@ -61,6 +61,12 @@ def test_no_check_module_is_imported_by_more_than_one_other_module():
     for check in CHECKS:
         importers = users.get(check.run.__module__, set()) - {"ragpipe/grading/checks/registry.py"}
         assert len(importers) <= 1, (check.id, importers)
+        if check.run.__module__.endswith(f".{check.id}") and (ROOT / "ragpipe/grading/checks" / check.id).is_dir():
+            # a check that is a package: its modules are its own, imported from inside it alone
+            inside = f"ragpipe/grading/checks/{check.id}/"
+            for name, files in users.items():
+                if name.startswith(check.run.__module__ + "."):
+                    assert all(f.startswith(inside) for f in files), (name, files)
 
 
 def test_each_grade_says_which_checks_fired(rules):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import duckdb
 
 from ragpipe.evaluation.whatif import whatif
-from ragpipe.grading.checks.decline.sections import exclusion_clashes
 from ragpipe.grading.rules import Rules, RulesError
+from ragpipe.text.clashes import exclusion_clashes
 from ragpipe.text.matching import find_phrase
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import table_exists
