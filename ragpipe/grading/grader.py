@@ -116,7 +116,6 @@ def _decided(question: Question, view: AnswerView, finding: Finding, evidence: l
         finding.wrong_money,
         spans + reader_marks(view, spans, finding.wrong_money),
         ungradable=finding.ungradable,
-        truncated=False,
         firm=firm,
         checks=tuple(f.check for f in on_record),
     )

@@ -13,8 +13,7 @@ from ragpipe.grading.checks.view import AnswerView
 from ragpipe.text.money import matches_key
 
 ATTRIBUTED = "attributed"  # a span in the sources' voice: figures there are mentioned, not asserted
-MONEY = "money"  # a money figure, with its `role` below
-ROLES = ("key", "source", "wrong", "mentioned")  # the key; in the sources' voice; wrong; mentioned only
+MONEY = "money"  # a money figure, with its `role`: key, source (its voice), wrong, mentioned (only)
 
 
 def reader_marks(view: AnswerView, evidence: tuple[dict, ...], wrong_money: tuple[str, ...]) -> tuple[dict, ...]:

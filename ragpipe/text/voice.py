@@ -12,7 +12,7 @@ sentence around a parenthetical attribution ("Net income, as reported in the
 income statement, is $11,588 million"), and the answer's voice resumes after
 an attributed clause at ", but" / ";" ("..., but the amount due is $26.99").
 
-`own_voice` blanks the attributed parts with spaces, so offsets into the
+`voiced` blanks the attributed parts with spaces, so offsets into the
 answer stay valid for the matched spans.
 """
 
@@ -81,11 +81,6 @@ def attributed_spans(answer: str, attribution: Any, mode: str | None = None) -> 
                 cut_end = start + resume.start()
         spans.append((start + m.start(), cut_end))
     return spans
-
-
-def own_voice(answer: str, attribution: Any, mode: str | None = None) -> str:
-    """`answer` with its attributed parts blanked (same length, same offsets)."""
-    return voiced(answer, attribution, mode)[0]
 
 
 def voiced(answer: str, attribution: Any, mode: str | None = None) -> tuple[str, list[tuple[int, int]]]:
