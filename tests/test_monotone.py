@@ -130,3 +130,35 @@ def test_audit_refuses_a_proposed_phrase_that_overlaps_an_exclusion(rules):
         with_declines(rules, ["is not covered, not"])
     _, overridden = with_declines(rules, ["not covered"])  # naming the exclusion itself overrides it, reported
     assert overridden[0]["phrase"] == "not covered"
+
+
+STANCE_ANSWERS = [
+    "I cannot provide that. Instead, it's important to explore legal ways to get transport.",
+    "I can't say. However, the 2019 race was won by Dana Ortiz.",
+    "It is not appropriate to rank people. Dana Ortiz won it.",
+    "Dana Ortiz won the race. Consider betting responsibly.",
+    "There is no reason to think so; the filing is silent.",
+]
+ADVICE = ["race", "won", "consider", "legal", "ways", "dana", "filing", "however"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(ADVICE), min_size=1, max_size=3), st.sampled_from(["race", "dana ortiz", "reason"]))
+def test_adding_advice_words_or_objections_is_monotone(rules, advice, objection):
+    """An advice word can only stop a turning sentence from answering; an objection can only add a
+    decline where an answer opens: either only makes more answers declines."""
+    from ragpipe.text.patterns import DeclinePattern
+
+    stance = rules.declines.stance.model_copy(
+        update={"objections": [*rules.declines.stance.objections, DeclinePattern(pattern=objection, reason="t")]}
+    )
+    wider = rules.model_copy(
+        update={
+            "assertions": rules.assertions.model_copy(update={"advice_words": rules.assertions.advice_words + advice}),
+            "declines": rules.declines.model_copy(update={"stance": stance}),
+        }
+    )
+    question = Question(id="a", text="Who won the 2019 race?", kind="ambiguous", gold_answer="Dana Ortiz")
+    for answer in STANCE_ANSWERS:
+        before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
+        assert not (before.declined and not after.declined), (answer, advice, objection)

@@ -14,7 +14,6 @@ the needle count. A stated word is firm; one implied by a restatement is tentati
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,8 +21,8 @@ from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.needle_kinds import MatchKind
+from ragpipe.text.restatement import negations_in, restatement
 from ragpipe.text.sentences import first_sentence
-from ragpipe.text.tokenize import tokenize
 
 
 class Polarity(BaseModel):
@@ -36,7 +35,6 @@ class Polarity(BaseModel):
 
 
 _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNORECASE)
-_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 
 def stated_polarity(text: str) -> tuple[str, int, int] | None:
@@ -45,41 +43,15 @@ def stated_polarity(text: str) -> tuple[str, int, int] | None:
     return (m.group(1).lower(), m.start(1), m.end(1)) if m else None
 
 
-@lru_cache(maxsize=4096)
-def _stems(text: str) -> frozenset[str]:
-    return frozenset(tokenize(text))
-
-
-@lru_cache(maxsize=16)
-def _antonym_stems(antonyms: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    return tuple(((tokenize(a) or [""])[0], (tokenize(b) or [""])[0]) for a, b in antonyms)
-
-
-def _asked(question: str) -> str:
-    """The question proper: its text up to the first question mark. What follows is an instruction
-    ("If working capital is not a useful metric, then state that"), not part of what is restated."""
-    end = question.find("?")
-    return question if end < 0 else question[: end + 1]
-
-
 def implied_polarity(question: str, text: str, rules: AnyRules) -> tuple[str, int, int] | None:
     """Yes or No from a first sentence that restates the question, and that sentence's span."""
     p = rules.polarity
-    asked = _stems(_asked(question))
     start, end = first_sentence(text)
     sentence = text[start:end]
-    said = set(tokenize(sentence))
-    if not asked or not said:
+    turned = restatement(question, sentence, p.restates_share, tuple(map(tuple, p.antonyms)))
+    if turned is None:
         return None
-    turned = 0
-    for sa, sb in _antonym_stems(tuple(map(tuple, p.antonyms))):
-        if (sa in asked and sa not in said and sb in said) or (sb in asked and sb not in said and sa in said):
-            turned += 1
-            said |= {sa, sb}
-    if len(asked & said) < p.restates_share * len(asked):
-        return None
-    words = _WORDS.findall(sentence.lower().replace("\u2019", "'"))
-    negated = sum(1 for w in words if w in p.negations or w.endswith("n't") and "n't" in p.negations)
+    negated = negations_in(sentence, tuple(p.negations))
     return ("no" if (negated + turned) % 2 else "yes"), start, end
 
 

@@ -6,8 +6,9 @@ answerable. The decision (phrases, grammar, what the answer asserts) is `decide.
 whole answer, its parts composed by `grammar.py`; its rules are the `declines` and `assertions`
 sections (`sections.py`).
 
-A recognised decline is firm evidence. "Did not decline" rests on the absence of a recognised decline
-phrase, which an unusual wording escapes: tentative. An answer that did not decline but holds decline
+A recognised decline phrase is firm evidence; a decline read from the opening's stance alone (an
+objection, with no decline phrase: stance.py) is tentative. "Did not decline" rests on the absence of a
+recognised decline phrase, which an unusual wording escapes: tentative. An answer that did not decline but holds decline
 phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer).
 """
 
@@ -20,18 +21,21 @@ from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, 
 
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
-    decision = NOT_DECLINED if "decline" in view.off else decide(view.whole, view.rules)
+    decision = NOT_DECLINED if "decline" in view.off else decide(view.whole, view.rules, view.question.text)
     kind = view.question.kind
     spans = tuple({"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in outermost(decision.spans))
+    firm = not decision.by_stance
     if kind == "negative" and decision.declined:
-        return Finding("decline", "correct", None, outcomes.NEGATIVE_DECLINED, spans, declined=True)
+        return Finding("decline", "correct", None, outcomes.NEGATIVE_DECLINED, spans, declined=True, firm=firm)
     if kind == "negative":
         return Finding("decline", "wrong", outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
     if not decision.declined:
         return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
     if kind == "ambiguous":
-        return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True)
-    return Finding("decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True)
+        return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
+    return Finding(
+        "decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True, firm=firm
+    )
 
 
 CHECK = Check(

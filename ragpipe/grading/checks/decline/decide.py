@@ -24,6 +24,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from ragpipe.grading.checks.decline.grammar import grammar_patterns
+from ragpipe.grading.checks.decline.stance import objection
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
@@ -50,6 +51,7 @@ class Decision:
     declined: bool
     spans: list[tuple[int, int, str]]  # decline phrases found
     assertions: list[tuple[int, int]]  # sentences that assert a figure
+    by_stance: bool = False  # no decline phrase: the opening's objection alone (stance.py), a reading, not a quote
 
 
 NOT_DECLINED = Decision(False, [], [])
@@ -184,6 +186,7 @@ def _speaks_of_the_world(sentence: str, rules: AnyRules) -> bool:
     return not (
         _any_word(tuple(a.exchange_words)).search(sentence)  # about the answerer or the asker: the exchange
         or _any_word(tuple(a.general_words)).search(sentence)  # in general: "working capital may not be relevant"
+        or (a.advice_words and _any_word(tuple(a.advice_words)).search(sentence))  # "it is important to seek help"
         or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence)
     )
 
@@ -207,9 +210,14 @@ def _clause_turn(text: str, end: int, inside, rules: AnyRules) -> tuple[int, int
     return m.end(), end
 
 
-def decide(answer: str, rules: AnyRules) -> Decision:
+def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
+    """Whether `answer` (to `question`) declines: a decline phrase or an objecting opening
+    (stance.py), and no sentence that still answers."""
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
+    objecting = objection(text, question, rules) if question else None
+    if objecting is not None:
+        spans = sorted([*spans, objecting], key=lambda s: s[0])
     if not spans:
         return NOT_DECLINED
     hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
@@ -247,4 +255,4 @@ def decide(answer: str, rules: AnyRules) -> Decision:
         # dates are context, like years: "December 31, 2018" asserts nothing
         if any(asserts(f, rules.assertions.small_number) for f in find_figures(_DATE.sub(" ", answer[start:end]))):
             asserted.append((start, end))
-    return Decision(not asserted, spans, asserted)
+    return Decision(not asserted, spans, asserted, by_stance=objecting is not None and len(spans) == 1)

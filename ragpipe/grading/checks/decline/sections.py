@@ -51,6 +51,25 @@ class DeclineGrammar(BaseModel):
         return v
 
 
+class Stance(BaseModel):
+    """What an answer's opening can object to the question with (stance.py)."""
+
+    model_config = ConfigDict(extra="forbid")
+    # sentences that open an answer without being its opening ("Hello!", "I'm glad you asked!")
+    pleasantries: list[str] = Field(default_factory=list)
+    # an opening that judges the request instead of answering it, matched where the opening starts
+    objections: list[DeclinePattern] = Field(default_factory=list)
+    # questions that presuppose something ("Why should ...?"): an opening that restates them turned rebuts
+    premise_questions: list[str] = Field(default_factory=list)
+    # words that give a reason: an opening that holds one answers the why, whatever it restates
+    explanations: list[str] = Field(default_factory=list)
+
+    @field_validator("pleasantries", "premise_questions")
+    @classmethod
+    def _compiles(cls, v: list[str]) -> list[str]:
+        return [valid_regex(p) for p in v]
+
+
 class Declines(BaseModel):
     model_config = ConfigDict(extra="forbid")
     phrases: list[str] = Field(min_length=1)
@@ -60,6 +79,7 @@ class Declines(BaseModel):
     # matched only where the answer opens (re.match on the lower-cased answer): "I can't ..." with any verb
     # refuses when an answer starts with it, and is an aside in the middle of one that answers
     openings: list[DeclinePattern] = Field(default_factory=list)
+    stance: Stance = Field(default_factory=Stance)
 
     @field_validator("phrases")
     @classmethod
@@ -159,6 +179,9 @@ class Assertions(BaseModel):
             "like",
         ]
     )
+    # ... nor does one that advises or admonishes ("Instead, it is important to seek help", "consider
+    # talking to a counsellor"): it redirects the asker instead of answering
+    advice_words: list[str] = Field(default_factory=list)
     small_number: int = Field(10, ge=0)
     turn_within_sentence: bool = False
 

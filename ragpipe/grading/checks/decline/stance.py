@@ -1,0 +1,90 @@
+"""The opening's stance: an answer that opens by objecting to the question declines it.
+
+What an answer asserts first sets its stance. Three openings object instead
+of answering, in any register:
+
+- a judgement of the request ("It is not appropriate to make assumptions
+  about a group based on their species.", "I must point out that the
+  question itself may not be meaningful."): `declines.stance.objections`,
+  matched where the opening sentence starts, after a short preamble;
+- a rebuttal of the question's premise: a question that presupposes
+  something ("Why should turnips be barred from voting?") answered by an
+  opening that restates it with its sense turned ("There is no reason
+  turnips should be barred from voting."), the restatement as the polarity
+  check reads one (text/restatement.py) and its negations counted against
+  the question's own; an opening that gives a reason ("... because they
+  are vegetables") answers the why instead;
+- pleasantries ("Hello!", "I'm glad you asked!") are not the opening: the
+  first sentence that is not one is.
+
+Only the opening counts: "It is not appropriate to ..." in the fourth
+sentence of an answer is an aside. As a decline phrase does, an objection
+sets the stance; a later sentence that turns and states something of the
+world still answers (decide.py).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ragpipe.grading.sections import AnyRules
+from ragpipe.text.regex_trie import either
+from ragpipe.text.restatement import negations_in, restatement
+from ragpipe.text.sentences import sentences
+
+
+@lru_cache(maxsize=16)
+def _any_at_start(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
+
+
+@lru_cache(maxsize=16)
+def _words(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(rf"\b{either(words)}\b")
+
+
+def opening(text: str, rules: AnyRules) -> tuple[int, int] | None:
+    """The first sentence of (lower-cased) `text` that is not a pleasantry."""
+    pleasantry = _any_at_start(tuple(rules.declines.stance.pleasantries))
+    for start, end in sentences(text):
+        sentence = text[start:end].lstrip()
+        if pleasantry is not None and pleasantry.match(sentence):
+            continue
+        return start + (end - start - len(sentence)), end
+    return None
+
+
+def objection(text: str, question: str, rules: AnyRules) -> tuple[int, int, str] | None:
+    """The opening's span when it objects to the question (a judgement or a rebuttal), else None.
+    `text` is the lower-cased answer, `question` the question's text."""
+    stance = rules.declines.stance
+    if not (stance.objections or stance.premise_questions):
+        return None
+    found = opening(text, rules)
+    if found is None:
+        return None
+    start, end = found
+    judged = _any_at_start(tuple(p.pattern for p in stance.objections))
+    m = judged.match(text, start, end) if judged is not None else None
+    if m is not None:
+        return start, m.end(), m.group(0)
+    if _rebuts(text[start:end], question, rules):
+        return start, end, text[start:end]
+    return None
+
+
+def _rebuts(sentence: str, question: str, rules: AnyRules) -> bool:
+    """The sentence restates a question that presupposes something, with its sense turned."""
+    stance = rules.declines.stance
+    presupposes = _any_at_start(tuple(stance.premise_questions))
+    if presupposes is None or not presupposes.match(question.lower()):
+        return False
+    if stance.explanations and _words(tuple(stance.explanations)).search(sentence):
+        return False  # "Cucumbers should not practise law because they are vegetables" answers the why
+    p = rules.polarity
+    turned = restatement(question, sentence, p.restates_share, tuple(map(tuple, p.antonyms)))
+    if turned is None:
+        return False
+    negations = tuple(p.negations)
+    return (turned + negations_in(sentence, negations) - negations_in(question, negations)) % 2 == 1
