@@ -180,6 +180,11 @@ def test_agreement_ablate_reports_what_each_check_earns():
         assert r["earned"] + r["cost"] <= r["changed"] <= report["n"]
     assert {"firm", "tentative"} <= set(report["by_firmness"])
     assert sum(v["n"] for v in report["by_firmness"].values()) == report["n"]
+    # firmness within each file: the files' firm and tentative answers add up to the overall split
+    within = report["by_file_firmness"]
+    assert set(within) == set(report["by_file"])
+    for firmness, overall in report["by_firmness"].items():
+        assert sum(f.get(firmness, {"n": 0})["n"] for f in within.values()) == overall["n"]
     markdown = invoke(
         "agreement", "--labels", str(ROOT / "tests/data/labelled-answers.jsonl"), "--ablate", "--markdown"
     )

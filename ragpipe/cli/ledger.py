@@ -284,29 +284,76 @@ def whatif(
 
 @app.command(rich_help_panel=GRADER)
 def audit(
-    add_decline: list[str] = typer.Option(..., "--add-decline", help="a proposed decline phrase (repeatable)"),
+    add_decline: list[str] = typer.Option([], "--add-decline", help="a proposed decline phrase (repeatable)"),
+    labels: list[Path] = typer.Option(
+        [], "--labels", exists=True, help="a labelled JSONL file or folder of FinanceBench labels (repeatable)"
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Where would proposed decline phrases collide (needles, money keys, gold answers, answers graded
-    correct), and what would they flip? Nothing is recorded."""
+    """Where do decline rules collide? Every decline rule (and each proposed phrase) run over the answers
+    people judged: the labelled files given and the warehouse's labelled answers, set by set. With
+    proposed phrases, also where they collide in the warehouse (needles, money keys, gold answers,
+    answers graded correct) and what they would flip. Nothing is recorded."""
     from ragpipe.evaluation.audit import audit as audit_rules
+    from ragpipe.evaluation.audit import with_declines
+    from ragpipe.evaluation.label_collisions import judged_answers, label_collisions, warehouse_judged
     from ragpipe.grading.rules import RulesError
 
     rules = _rules(None)
+
+    def compute(conn):
+        result = audit_rules(conn, rules, add_decline) if add_decline else {"phrases": []}
+        sets = [judged_answers(p) for p in labels] + warehouse_judged(conn)
+        if not sets:
+            raise LookupError("no answers people judged: give --labels FILE, or import labelled answers first")
+        candidate = with_declines(rules, add_decline)[0] if add_decline else rules
+        result["label_collisions"] = label_collisions(candidate, sets, add_decline)
+        result["sets"] = [{"name": s.name, "answers": len(s.rows)} for s in sets]
+        return result
+
     try:
-        result = _from_warehouse(lambda conn: audit_rules(conn, rules, add_decline))
+        # a labelled file needs no warehouse: with no proposal to try on it, none is opened if absent
+        result = _from_warehouse(compute) if add_decline or database_path().exists() else _or_exit(compute, None)
     except RulesError as exc:
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return
+    _print_label_collisions(result["label_collisions"])
+    if not add_decline:
+        return
     for o in result["overrides_exclusions"]:
         console.print(f"{o['phrase']!r} is a deliberate exclusion: {o['reason']}", style="yellow")
-    table = Table(title=f"{result['collision_count']} collision(s)")
+    table = Table(title=f"{result['collision_count']} collision(s) in the warehouse")
     for column in ("phrase", "where", "corpus", "question_id", "text"):
         table.add_column(column, overflow="fold")
     for c in result["collisions"]:
         table.add_row(c["phrase"], c["where"], c["corpus"], c["question_id"], (c["text"] or "")[:120])
     console.print(table)
     _print_delta(result["delta"])
+
+
+def _or_exit(compute, conn):
+    try:
+        return compute(conn)
+    except LookupError as exc:
+        console.print(f"{exc}", style="red")
+        raise typer.Exit(1) from None
+
+
+def _print_label_collisions(rows: list[dict]) -> None:
+    costly = [r for r in rows if r["declined_accepted"]]
+    table = Table(title=f"decline rules that decline answers people accepted ({len(costly)} rule x set)")
+    for column in ("rule", "set", "declines accepted", "fires on accepted", "fires on refusals", "example"):
+        table.add_column(column, overflow="fold")
+    for r in costly:
+        table.add_row(
+            f"{r['section']}: {r['rule'][:70]}",
+            r["set"],
+            f"{r['declined_accepted']} of {r['accepted']}",
+            str(r["fires_on_accepted"]),
+            f"{r['fires_on_refusals']} of {r['refusals']}",
+            (r["examples"] or [""])[0][:120],
+        )
+    console.print(table)

@@ -96,8 +96,9 @@ FIRMNESS = {True: "firm", False: "tentative"}
 
 
 def agreement_report(frame: pd.DataFrame) -> dict:
-    """Overall figures, then the same per question type, per labelled file and per firmness of the
-    grader's verdict (firm: exact evidence; tentative: words or their absence), on the labels' scale."""
+    """Overall figures, then the same per question type, per labelled file, per firmness of the
+    grader's verdict (firm: exact evidence; tentative: words or their absence) and per firmness within
+    each file, on the labels' scale."""
     frame, scale = on_the_labels_scale(frame)
     report = agreement(frame)
     report["scale"] = scale
@@ -105,6 +106,11 @@ def agreement_report(frame: pd.DataFrame) -> dict:
     report["by_file"] = {f: agreement(g) for f, g in frame.groupby("file", sort=True)}
     if "firm" in frame:  # grades from before firmness was recorded have none
         report["by_firmness"] = {FIRMNESS[bool(k)]: agreement(g) for k, g in frame.groupby("firm", sort=True)}
+        # firmness within each file: "firm means trustworthy" must hold for every system, not on average
+        report["by_file_firmness"] = {
+            f: {FIRMNESS[bool(k)]: agreement(h) for k, h in g.groupby("firm", sort=True)}
+            for f, g in frame.groupby("file", sort=True)
+        }
     return report
 
 

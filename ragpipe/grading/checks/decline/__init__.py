@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
+from ragpipe.grading.checks.decline.named import NamedRule, named_rules  # the audit's view of each rule
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
 from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
 
@@ -36,6 +37,14 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     return Finding(
         "decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True, firm=firm
     )
+
+
+__all__ = ["CHECK", "NamedRule", "declines", "named_rules"]
+
+
+def declines(answer: str, rules, question: str = "") -> bool:
+    """Whether `answer` declines under `rules`, whatever the question's kind (for audits)."""
+    return decide(answer, rules, question).declined
 
 
 CHECK = Check(

@@ -1,0 +1,91 @@
+"""The collision audit across registers: every decline rule run over answers people judged.
+
+A decline rule written for one register (filings: "you would need to look at the 10-K") can fire on
+answers people accept in another (chat: "To stop a car, you would need to press the brake"). For each
+rule and each labelled set this counts the accepted answers it fires on, how many of those the grader
+declines (the collisions that cost), and the refusals it fires on (what it is for), with examples.
+A rule that fires on accepted answers outside its register is to be scoped or dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ragpipe.answering.labels import HUMAN_CLASSES, read_labeled_folder
+from ragpipe.grading.checks import decline
+
+CORRECT, _, REFUSAL = HUMAN_CLASSES
+
+
+@dataclass(frozen=True)
+class JudgedAnswers:
+    """One labelled set as the audit reads it: question text, answer and the person's class per row."""
+
+    name: str
+    rows: pd.DataFrame  # question, answer, human
+
+
+def judged_answers(path: Path) -> JudgedAnswers:
+    """A labelled JSONL file (generic format) or a folder of FinanceBench's labelled files. A folder's
+    rows carry no question text: the premise rebuttal (which needs it) does not count there."""
+    if path.is_dir():
+        labels, _ = read_labeled_folder(path)
+        rows = pd.DataFrame({"question": "", "answer": labels["answer"].fillna(""), "human": labels["label"]})
+        return JudgedAnswers(path.name, rows)
+    from ragpipe.evaluation.labelled_jsonl import read_labelled_jsonl
+
+    labelled = read_labelled_jsonl(path)
+    text = {q.id: q.text for q in labelled.questions}
+    a = labelled.answers
+    rows = pd.DataFrame({"question": a["question_id"].map(text), "answer": a["answer"], "human": a["label"]})
+    return JudgedAnswers(path.stem, rows)
+
+
+def label_collisions(rules, sets: list[JudgedAnswers], proposed: list[str] = (), examples: int = 2) -> list[dict]:
+    """One row per (rule, set) where the rule fires on an accepted answer, in the rules' order."""
+    named = decline.named_rules(rules, list(proposed))
+    out = []
+    for judged in sets:
+        rows = judged.rows
+        accepted = rows[rows["human"] == CORRECT]
+        refusals = rows[rows["human"] == REFUSAL]
+        declined = [decline.declines(a, rules, q) for q, a in zip(accepted["question"], accepted["answer"])]
+        for rule in named:
+            hits = [i for i, a in enumerate(accepted["answer"]) if rule.fires(a)]
+            if not hits:
+                continue
+            costs = [i for i in hits if declined[i]]
+            out.append(
+                {
+                    "section": rule.section,
+                    "rule": rule.name,
+                    "set": judged.name,
+                    "accepted": len(accepted),
+                    "fires_on_accepted": len(hits),
+                    "declined_accepted": len(costs),
+                    "fires_on_refusals": sum(rule.fires(a) for a in refusals["answer"]),
+                    "refusals": len(refusals),
+                    "examples": [accepted["answer"].iloc[i][:300] for i in (costs or hits)[:examples]],
+                }
+            )
+    return out
+
+
+def warehouse_judged(conn) -> list[JudgedAnswers]:
+    """The labelled answers the warehouse holds (imported with people's verdicts), one set per corpus;
+    none without a warehouse (`conn` None)."""
+    from ragpipe.warehouse.tables import table_exists
+
+    if conn is None or not (table_exists(conn, "answers") and table_exists(conn, "questions")):
+        return []
+    frame = conn.execute(
+        "SELECT a.corpus, q.text AS question, a.answer, a.label AS human FROM answers a "
+        "JOIN questions q USING (corpus, question_id) WHERE a.label IS NOT NULL ORDER BY a.corpus, a.answer_id"
+    ).df()
+    return [
+        JudgedAnswers(f"warehouse:{corpus}", rows[["question", "answer", "human"]].fillna({"answer": ""}))
+        for corpus, rows in frame.groupby("corpus", sort=True)
+    ]

@@ -1,0 +1,64 @@
+"""Every decline rule on its own, named, so an audit can say which one fires where.
+
+The decision (decide.py) runs all of them as one alternation; the audit needs each alone: a phrase,
+an idiom pattern, a grammar family, an opening, a stance objection. Each is matched as the decision
+matches it (phrases as whole words, openings where the answer opens, objections where its opening
+sentence starts), on the lower-cased answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ragpipe.grading.checks.decline.decide import _grammar, _literal, _normalize
+from ragpipe.grading.checks.decline.stance import opening
+from ragpipe.grading.sections import AnyRules
+
+
+@dataclass(frozen=True)
+class NamedRule:
+    section: str  # where it is written in rules.yaml: declines.phrases, declines.patterns, ...
+    name: str  # the phrase, or the pattern
+    fires: Callable[[str], bool]  # on the answer as written
+
+
+def _anywhere(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda answer: pattern.search(_normalize(answer)) is not None
+
+
+def _at_start(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    return lambda answer: pattern.match(_normalize(answer)) is not None
+
+
+def _at_opening(pattern: re.Pattern[str], rules: AnyRules) -> Callable[[str], bool]:
+    def fires(answer: str) -> bool:
+        text = _normalize(answer)
+        found = opening(text, rules)
+        return found is not None and pattern.match(text, *found) is not None
+
+    return fires
+
+
+def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
+    """The rules' decline rules, each alone; the phrases among them that are `proposed` (rules with a
+    proposal added: evaluation/audit.py) are in section `proposed`. The premise rebuttal needs the
+    question and is the stance's reading, not a pattern: it is not listed."""
+    d = rules.declines
+    new = {p.lower() for p in proposed}
+    phrases = [p for p in d.phrases if p.lower() not in d.excluded]
+    out = [NamedRule("declines.phrases", p, _anywhere(_phrase(p))) for p in phrases if p.lower() not in new]
+    out += [NamedRule("declines.patterns", p.pattern, _anywhere(re.compile(p.pattern))) for p in d.patterns]
+    out += [NamedRule("declines.grammar", p, _anywhere(re.compile(p))) for p in _grammar(d.key[3])]
+    out += [NamedRule("declines.openings", p.pattern, _at_start(re.compile(p.pattern))) for p in d.openings]
+    out += [
+        NamedRule("declines.stance.objections", p.pattern, _at_opening(re.compile(p.pattern), rules))
+        for p in d.stance.objections
+    ]
+    out += [NamedRule("proposed", p, _anywhere(_phrase(p))) for p in phrases if p.lower() in new]
+    return out
+
+
+def _phrase(phrase: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + _literal(phrase.lower()) + r"(?!\w)")

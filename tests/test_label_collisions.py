@@ -1,0 +1,54 @@
+"""The collision audit across registers (issue 40): every decline rule over answers people judged."""
+
+import json
+from pathlib import Path
+
+from ragpipe.evaluation.audit import with_declines
+from ragpipe.evaluation.label_collisions import JudgedAnswers, judged_answers, label_collisions
+from ragpipe.grading.rules import load_rules
+from tests.commands import invoke
+
+ROWS = [
+    # a chat answer people accept, in an instruction's words a filing's decline rule was written with
+    {"question": "How do I stop the old car?", "answer": "To stop it, you would need the handbrake and a firm pull.",
+     "label": "correct", "system": "chat"},
+    {"question": "What was the 2022 revenue?", "answer": "To answer, you would need the full 10-K, which I lack.",
+     "label": "refusal", "system": "chat", "kind": "ambiguous"},
+    {"question": "Who won the race?", "answer": "Dana Ortiz won the race.", "label": "correct", "system": "chat",
+     "gold_answer": "Dana Ortiz"},
+]  # fmt: skip
+
+
+def _file(tmp_path: Path) -> Path:
+    path = tmp_path / "chat.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    return path
+
+
+def test_a_rule_that_declines_an_accepted_answer_is_listed_with_its_refusals(tmp_path):
+    rows = label_collisions(load_rules(), [judged_answers(_file(tmp_path))])
+    would_need = [r for r in rows if "would need the" in r["rule"]]
+    assert len(would_need) == 1, rows
+    (row,) = would_need
+    assert (row["section"], row["set"]) == ("declines.patterns", "chat")
+    assert (row["accepted"], row["fires_on_accepted"], row["declined_accepted"]) == (2, 1, 1)
+    assert (row["refusals"], row["fires_on_refusals"]) == (1, 1)
+    assert row["examples"] == [ROWS[0]["answer"]]
+    assert not any("Dana" in e for r in rows for e in r["examples"])  # a rule that fires on nothing is not listed
+
+
+def test_a_proposed_phrase_is_audited_under_its_own_section():
+    judged = JudgedAnswers("mine", __import__("pandas").DataFrame(
+        {"question": ["Who won?"], "answer": ["Dana Ortiz won the race."], "human": ["Correct Answer"]}
+    ))  # fmt: skip
+    candidate, _ = with_declines(load_rules(), ["won the race"])
+    (row,) = label_collisions(candidate, [judged], ["won the race"])
+    assert (row["section"], row["rule"], row["declined_accepted"]) == ("proposed", "won the race", 1)
+
+
+def test_audit_takes_labelled_files_and_needs_no_proposal_or_warehouse(tmp_path):
+    result = invoke("audit", "--labels", str(_file(tmp_path)), "--json", warehouse=tmp_path / "none")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["sets"] == [{"name": "chat", "answers": 3}]
+    assert any("would need the" in r["rule"] for r in report["label_collisions"])
