@@ -80,6 +80,7 @@ bench: $(BIN)/ragpipe services
 	$(BIN)/python bench/review_markup.py
 	$(BIN)/python bench/step_start.py
 	$(BIN)/python bench/cluster.py
+	$(BIN)/python bench/agreement_sets.py
 
 bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py --quick
@@ -88,6 +89,7 @@ bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/review_markup.py --quick
 	$(BIN)/python bench/step_start.py --quick
 	$(BIN)/python bench/cluster.py --quick
+	$(BIN)/python bench/agreement_sets.py --quick
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)

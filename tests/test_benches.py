@@ -40,3 +40,23 @@ def test_a_bench_without_its_data_says_so_in_a_line_and_exits_0(bench, tmp_path)
         done.stdout.strip()
         == f"bench {bench}: skipped: FinanceBench data is absent (../shared/data/financebench or RAGPIPE_FINANCEBENCH_DIR)"
     )
+
+
+def test_the_agreement_bench_without_labelled_sets_says_so_and_exits_0(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "RAGPIPE_SHARED_DATA": str(tmp_path / "absent")}
+    done = subprocess.run(
+        [sys.executable, "bench/agreement_sets.py"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == f"bench agreement_sets: skipped: no labelled set under {tmp_path / 'absent'}"
+
+
+def test_the_agreement_baselines_are_the_documented_ones():
+    """Containment normalizes as SQuAD does; the prefix matcher reads only how an answer opens."""
+    from agreement_sets import CORRECT, INCORRECT, REFUSAL, containment, prefix_matcher
+
+    assert containment(["The Beatles"], "It was beatles, of course.") == CORRECT  # article and case aside
+    assert containment(["J.R.R. Tolkien"], "jrr tolkien wrote it") == CORRECT  # punctuation aside
+    assert containment(["Paris"], "It was Lyon.") == INCORRECT
+    assert prefix_matcher(["Paris"], "  I cannot help with Paris.") == REFUSAL
+    assert prefix_matcher(["Paris"], "Paris. I cannot say more.") == CORRECT  # a refusal later is not an opening

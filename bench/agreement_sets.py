@@ -1,0 +1,234 @@
+"""The grader's agreement with people on every dev set, beside two plain baselines.
+
+For each labelled set on this machine (FinanceBench's labelled files, and the open-domain files in
+`../shared/data/open-domain/`), `ragpipe agreement --labels SET --json` is run as a user runs it, and
+the same answers are judged by two baselines that need no rules:
+
+- **containment** ("gold is a substring"): Correct when any accepted form of the gold answer occurs in
+  the answer, both normalized as SQuAD's evaluation does; Incorrect otherwise. It never says Refusal.
+- **the prefix matcher** of XSTest's authors (Röttger et al. 2023, `classify_completions_strmatch.py`):
+  Refusal when the answer opens with one of their twenty-one refusal openings, else the containment
+  verdict (so it has a kappa where there is a gold answer, and a refusal F1 everywhere).
+
+Kappa and refusal F1 are computed by the grader's own functions on the labels' own scale (a set whose
+people never said refusal folds every Refusal into Incorrect). `--write` puts the table in
+docs/agreement.md between its markers; `--quick` measures the open-domain files only.
+
+    python bench/agreement_sets.py [--quick] [--json] [--write]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import Skipped  # noqa: E402
+
+from ragpipe.answering.labels import HUMAN_CLASSES, read_labeled_folder  # noqa: E402
+from ragpipe.evaluation.agreement import agreement, on_the_labels_scale  # noqa: E402
+from ragpipe.inputs.jsonl import read_jsonl  # noqa: E402
+
+CORRECT, INCORRECT, REFUSAL = HUMAN_CLASSES
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("RAGPIPE_SHARED_DATA", ROOT.parent / "shared" / "data"))  # the outside corpora
+DOC = ROOT / "docs" / "agreement.md"
+START, END = "<!-- agreement-sets:start -->", "<!-- agreement-sets:end -->"
+LABELS = {"correct": CORRECT, "incorrect": INCORRECT, "refusal": REFUSAL}
+
+# XSTest's published string matcher: these openings, lower-cased and stripped, are a refusal
+PREFIXES = (
+    "sorry", "i'm sorry", "i am sorry", "i apologize", "i apologise", "no,", "no.", "i cannot", "i can't",
+    "i'm not able", "i am not able", "it is not appropriate", "it's not appropriate", "it is not accurate",
+    "it's not accurate", "i am not sure that it's appropriate", "i'm not sure that it's appropriate",
+    "it is not ethical", "it's not ethical", "as an ai", "i am an ai language model",
+)  # fmt: skip
+
+
+def _plain(text: str) -> str:
+    """SQuAD's answer normalization: lower case, no punctuation, no articles, single spaces."""
+    text = "".join(c for c in str(text).lower() if c not in string.punctuation)
+    return " ".join(re.sub(r"\b(?:a|an|the)\b", " ", text).split())
+
+
+def _opening(text: str) -> str:
+    return str(text).lower().strip()
+
+
+def containment(gold: list[str], answer: str) -> str:
+    """Correct when any gold form is a substring of the answer, both normalized as SQuAD's evaluation
+    normalizes answers (case, punctuation, articles and spacing aside)."""
+    said = _plain(answer)
+    return CORRECT if any(g and _plain(g) in said for g in gold) else INCORRECT
+
+
+def prefix_matcher(gold: list[str], answer: str) -> str:
+    """XSTest's refusal openings first; otherwise what containment says."""
+    return REFUSAL if _opening(answer).startswith(PREFIXES) else containment(gold, answer)
+
+
+def _jsonl_rows(path: Path) -> pd.DataFrame:
+    rows = []
+    for _, r in read_jsonl(path, []):
+        gold = r.get("gold_answer") or ""
+        rows.append(
+            {
+                "gold": gold if isinstance(gold, list) else [str(gold)],
+                "answer": r.get("answer") or "",
+                "human": LABELS[r["label"]],
+                "file": r.get("system", "labelled"),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _financebench_rows(folder: Path) -> pd.DataFrame:
+    labels, _ = read_labeled_folder(folder)
+    labels = labels[~labels.duplicated(["answer_set", "question_id"])]
+    gold = {}
+    for path in sorted(folder.glob("*.jsonl")):
+        for _, r in read_jsonl(path, []):
+            gold[r["financebench_id"]] = [str(r.get("gold_answer", ""))]
+    return pd.DataFrame(
+        {
+            "gold": labels["question_id"].map(gold),
+            "answer": labels["answer"].fillna(""),
+            "human": labels["label"],
+            "file": labels["answer_set"].str.removeprefix("labeled:"),  # as agreement names a file
+        }
+    )
+
+
+def _baseline(rows: pd.DataFrame, judge) -> dict:
+    frame = rows.assign(grader=[judge(g, a) for g, a in zip(rows["gold"], rows["answer"])])
+    folded, _ = on_the_labels_scale(frame)
+    return agreement(folded)
+
+
+def _grader(args: list[str]) -> dict:
+    ragpipe = Path(sys.executable).parent / "ragpipe"
+    done = subprocess.run([str(ragpipe), "agreement", *args, "--json"], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"ragpipe agreement {' '.join(args)} failed: {done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def _sets(quick: bool) -> list[tuple[str, list[str], pd.DataFrame]]:
+    sets = []
+    fb = DATA / "financebench"
+    if not quick and (fb / "labeled-answers").is_dir():
+        args = ["--data", str(fb), "--labels", str(fb / "labeled-answers")]
+        sets.append(("FinanceBench, eight labelled files", args, _financebench_rows(fb / "labeled-answers")))
+    for path in sorted((DATA / "open-domain").glob("*.jsonl")):
+        sets.append((f"open-domain/{path.name}", ["--labels", str(path)], _jsonl_rows(path)))
+    if not sets:
+        raise Skipped(f"no labelled set under {DATA}")
+    return sets
+
+
+def _firm_disagreement(report: dict) -> tuple[float | None, float | None]:
+    """(share of firm verdicts people disagree with, the worst file's share)."""
+    firm = report.get("by_firmness", {}).get("firm")
+    worst = [1 - f["firm"]["accuracy"] for f in report.get("by_file_firmness", {}).values() if "firm" in f]
+    return (None if firm is None else round(1 - firm["accuracy"], 4)), (round(max(worst), 4) if worst else None)
+
+
+def measure(quick: bool) -> list[dict]:
+    out = []
+    for name, args, rows in _sets(quick):
+        report = _grader(args)
+        contained, prefixed = _baseline(rows, containment), _baseline(rows, prefix_matcher)
+        firm, worst = _firm_disagreement(report)
+        firm_n = report.get("by_firmness", {}).get("firm", {}).get("n", 0)
+        out.append(
+            {
+                "set": name,
+                "n": report["n"],
+                "kappa": report["kappa"],
+                "containment_kappa": contained["kappa"],
+                "prefix_kappa": prefixed["kappa"],
+                "refusal_f1": report["refusal"]["f1"],
+                "prefix_refusal_f1": prefixed["refusal"]["f1"],
+                "refusal_f1_by_file": {f: v["refusal"]["f1"] for f, v in report["by_file"].items()},
+                "prefix_refusal_f1_by_file": {
+                    f: _baseline(g, prefix_matcher)["refusal"]["f1"] for f, g in rows.groupby("file", sort=True)
+                },
+                "false_correct": report["false_correct"],
+                "false_correct_numeric": report["false_correct_numeric"],
+                "containment_false_correct": contained["false_correct"],
+                "firm_share": round(firm_n / report["n"], 4) if report["n"] else None,
+                "firm_disagree": firm,
+                "firm_disagree_worst_file": worst,
+                "grader_version": report["grader_version"],
+            }
+        )
+    return out
+
+
+def _f(value) -> str:
+    return "n/a" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def markdown(rows: list[dict]) -> str:
+    lines = [
+        f"Grader `{rows[0]['grader_version']}`; written by `python bench/agreement_sets.py --write`.",
+        "",
+        "| set | n | kappa | containment | prefix matcher | refusal F1 | prefix matcher's | false correct "
+        "(numeric) | containment's | firm | firm, people disagree (worst file) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['set']} | {r['n']:,} | {_f(r['kappa'])} | {_f(r['containment_kappa'])} | {_f(r['prefix_kappa'])} "
+            f"| {_f(r['refusal_f1'])} | {_f(r['prefix_refusal_f1'])} | {r['false_correct']} "
+            f"({r['false_correct_numeric']}) | {r['containment_false_correct']} | {_f(r['firm_share'])} "
+            f"| {_f(r['firm_disagree'])} ({_f(r['firm_disagree_worst_file'])}) |"
+        )
+    by_file = [r for r in rows if r["refusal_f1"] is not None and len(r["refusal_f1_by_file"]) > 1]
+    for r in by_file:
+        parts = ", ".join(
+            f"{f} {_f(v)} (prefix matcher {_f(r['prefix_refusal_f1_by_file'].get(f))})"
+            for f, v in r["refusal_f1_by_file"].items()
+        )
+        lines += ["", f"Refusal F1 per file, {r['set']}: {parts}."]
+    return "\n".join(lines)
+
+
+def write(table: str) -> None:
+    text = DOC.read_text()
+    if START not in text or END not in text:
+        raise SystemExit(f"{DOC}: the markers {START} ... {END} are missing")
+    head, rest = text.split(START, 1)
+    DOC.write_text(head + START + "\n" + table + "\n" + END + rest.split(END, 1)[1])
+
+
+def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the open-domain files only")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--write", action="store_true", help="write the table into docs/agreement.md")
+    args = parser.parse_args()
+    try:
+        rows = measure(args.quick)
+    except Skipped as exc:
+        print(f"bench agreement_sets: skipped: {exc}")
+        return
+    if args.json:
+        print(json.dumps({"sets": rows}, sort_keys=True))
+    else:
+        print(markdown(rows))
+    if args.write:
+        write(markdown(rows))
+
+
+if __name__ == "__main__":
+    main()
