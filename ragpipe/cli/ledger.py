@@ -58,10 +58,7 @@ def _from_warehouse(compute):
     """Run `compute(conn)` on a read-only warehouse connection; a LookupError is a clean exit."""
     conn = readonly_connection(database_path())
     try:
-        return compute(conn)
-    except LookupError as exc:
-        console.print(f"{exc}", style="red")
-        raise typer.Exit(1) from None
+        return _or_exit(compute, conn)
     finally:
         conn.close()
 
@@ -335,6 +332,7 @@ def audit(
 
 
 def _or_exit(compute, conn):
+    """`compute(conn)`; a LookupError is a clean exit (conn may be None: no warehouse needed)."""
     try:
         return compute(conn)
     except LookupError as exc:

@@ -9,11 +9,24 @@ The language matched is exactly the alternation's.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 
 def either(words) -> str:
     """One group matching any of `words` (or word groups) literally, tried in the order given."""
     return "(?:" + "|".join(map(re.escape, words)) + ")"
+
+
+@lru_cache(maxsize=256)
+def any_of(patterns: tuple[str, ...], flags: int = 0) -> re.Pattern[str] | None:
+    """One compiled alternation of the rules' `patterns` (each its own group); None when there are none."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns), flags) if patterns else None
+
+
+@lru_cache(maxsize=256)
+def any_word(words: tuple[str, ...]) -> re.Pattern[str]:
+    """Any of `words` (or word groups) literally, as a whole word."""
+    return re.compile(rf"\b{either(words)}\b")
 
 
 def trie_pattern(phrases: list[str], space: str = r"\s+") -> str:

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")
 _FIRST_END = re.compile(r"[.!?:](?=\s)|\n")
@@ -17,14 +18,18 @@ _WORD_CHAR = re.compile(r"\w")
 
 def sentences(text: str) -> list[tuple[int, int]]:
     """Spans of the sentences (and ;-clauses, and lines) of `text`."""
-    spans, start = [], 0
+    return list(iter_sentences(text))
+
+
+def iter_sentences(text: str) -> Iterator[tuple[int, int]]:
+    """The same spans one by one, for a reader that stops at the first it wants (the opening)."""
+    start = 0
     for m in _BOUNDARY.finditer(text):
         if text[start : m.start()].strip():
-            spans.append((start, m.start()))
+            yield start, m.start()
         start = m.end()
     if text[start:].strip():
-        spans.append((start, len(text)))
-    return spans
+        yield start, len(text)
 
 
 def first_sentence(text: str) -> tuple[int, int]:

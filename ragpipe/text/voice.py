@@ -22,13 +22,12 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from ragpipe.text.regex_trie import either
+from ragpipe.text.regex_trie import any_of, either
 from ragpipe.text.sentences import sentences
 
 
-@lru_cache(maxsize=16)
 def _compile(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE) if patterns else None
+    return any_of(patterns, re.IGNORECASE)
 
 
 @lru_cache(maxsize=64)

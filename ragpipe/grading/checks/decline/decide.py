@@ -28,16 +28,10 @@ from ragpipe.grading.checks.decline.stance import objection
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
-from ragpipe.text.regex_trie import either, trie_pattern
+from ragpipe.text.regex_trie import any_of, any_word, either, trie_pattern
 from ragpipe.text.sentences import sentences
 
 _DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORECASE)  # a date asserts nothing
-
-
-@lru_cache(maxsize=64)
-def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
-    """Any of `words` (or word groups) as a whole word."""
-    return re.compile(rf"\b{either(words)}\b")
 
 
 @lru_cache(maxsize=16)
@@ -61,6 +55,11 @@ def _literal(phrase: str) -> str:
     return re.escape(phrase.lower()).replace(r"\ ", r"\s+")
 
 
+def phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A decline phrase alone: whole words, any run of spaces, on the lower-cased answer."""
+    return re.compile(r"(?<!\w)" + _literal(phrase) + r"(?!\w)")
+
+
 @lru_cache(maxsize=64)
 def _decline_patterns(
     phrases: tuple[str, ...], patterns: tuple[str, ...]
@@ -68,9 +67,7 @@ def _decline_patterns(
     """(one alternation of everything, each alternative on its own). The alternation finds the next
     position where anything matches; the alternatives are tried one by one only where its match is excluded."""
     lowered = sorted(set(p.lower() for p in phrases))
-    alternatives = [re.compile(r"(?<!\w)" + _literal(p) + r"(?!\w)") for p in lowered] + [
-        re.compile(p) for p in patterns
-    ]
+    alternatives = [phrase_pattern(p) for p in lowered] + [re.compile(p) for p in patterns]
     trie = trie_pattern(lowered)  # the phrases as one trie: shared prefixes are tried once
     if all(p[:1].isalnum() for p in phrases) and all(p.startswith(r"\b") for p in patterns):
         # Every alternative starts at a word boundary: say so once, up front, and Python's
@@ -82,16 +79,6 @@ def _decline_patterns(
         return re.compile(r"(?=\w)\b(?:" + "|".join(alts + rest) + ")"), alternatives
     alts = [f"(?<!\\w)(?:{trie})(?!\\w)"] if lowered else []
     return re.compile("|".join(alts + [f"(?:{p})" for p in patterns])), alternatives
-
-
-@lru_cache(maxsize=16)
-def _conclusive(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
-
-
-@lru_cache(maxsize=64)
-def _markers(markers: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{m})" for m in markers)) if markers else None
 
 
 def _normalize(text: str) -> str:
@@ -141,17 +128,11 @@ def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
         if found is not None:
             spans.append((start, found.end(), found.group(0)))
         m = anything.search(text, start + 1)
-    opening = _opening(rules.declines.key[2])
+    opening = any_of(rules.declines.key[2])  # the refusals that count only where an answer opens
     o = opening.match(text) if opening is not None else None
     if o is not None and not any(x in o.group(0) for x in excluded):
         spans.insert(0, (o.start(), o.end(), o.group(0)))  # at 0: still in order of position
     return spans
-
-
-@lru_cache(maxsize=16)
-def _opening(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """The refusals that count only where an answer opens, as one pattern for `re.match`."""
-    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
 
 
 def outermost(spans: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
@@ -184,9 +165,9 @@ def _speaks_of_the_world(sentence: str, rules: AnyRules) -> bool:
     """A turning sentence that answers: not about the answerer or asker, not general, not about the material."""
     g, a = rules.declines.grammar, rules.assertions
     return not (
-        _any_word(tuple(a.exchange_words)).search(sentence)  # about the answerer or the asker: the exchange
-        or _any_word(tuple(a.general_words)).search(sentence)  # in general: "working capital may not be relevant"
-        or (a.advice_words and _any_word(tuple(a.advice_words)).search(sentence))  # "it is important to seek help"
+        any_word(tuple(a.exchange_words)).search(sentence)  # about the answerer or the asker: the exchange
+        or any_word(tuple(a.general_words)).search(sentence)  # in general: "working capital may not be relevant"
+        or (a.advice_words and any_word(tuple(a.advice_words)).search(sentence))  # "it is important to seek help"
         or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence)
     )
 
@@ -220,10 +201,10 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
         spans = sorted([*spans, objecting], key=lambda s: s[0])
     if not spans:
         return NOT_DECLINED
-    hypothetical = _markers(tuple(rules.assertions.hypothetical_markers))
+    hypothetical = any_of(tuple(rules.assertions.hypothetical_markers))
     pivot = _pivot(tuple(rules.assertions.pivots))
     first_decline = spans[0][0]
-    conclusive = _conclusive(tuple(p.pattern for p in rules.declines.patterns if p.conclusive))
+    conclusive = any_of(tuple(p.pattern for p in rules.declines.patterns if p.conclusive))
     gave_up = max((s for s, _, t in spans if conclusive is not None and conclusive.match(t)), default=-1)
     asserted = []
     starts, k = [s for s, _, _ in spans], 0  # both in order: one sweep, linear in the answer

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ragpipe.grading.checks.decline.decide import _grammar, _literal, _normalize
+from ragpipe.grading.checks.decline.decide import _grammar, _normalize, phrase_pattern
 from ragpipe.grading.checks.decline.stance import opening
 from ragpipe.grading.sections import AnyRules
 
@@ -48,7 +48,7 @@ def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
     d = rules.declines
     new = {p.lower() for p in proposed}
     phrases = [p for p in d.phrases if p.lower() not in d.excluded]
-    out = [NamedRule("declines.phrases", p, _anywhere(_phrase(p))) for p in phrases if p.lower() not in new]
+    out = [NamedRule("declines.phrases", p, _anywhere(phrase_pattern(p))) for p in phrases if p.lower() not in new]
     out += [NamedRule("declines.patterns", p.pattern, _anywhere(re.compile(p.pattern))) for p in d.patterns]
     out += [NamedRule("declines.grammar", p, _anywhere(re.compile(p))) for p in _grammar(d.key[3])]
     out += [NamedRule("declines.openings", p.pattern, _at_start(re.compile(p.pattern))) for p in d.openings]
@@ -56,9 +56,5 @@ def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
         NamedRule("declines.stance.objections", p.pattern, _at_opening(re.compile(p.pattern), rules))
         for p in d.stance.objections
     ]
-    out += [NamedRule("proposed", p, _anywhere(_phrase(p))) for p in phrases if p.lower() in new]
+    out += [NamedRule("proposed", p, _anywhere(phrase_pattern(p))) for p in phrases if p.lower() in new]
     return out
-
-
-def _phrase(phrase: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\w)" + _literal(phrase.lower()) + r"(?!\w)")

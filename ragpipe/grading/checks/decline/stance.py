@@ -25,29 +25,16 @@ world still answers (decide.py).
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from ragpipe.grading.sections import AnyRules
-from ragpipe.text.regex_trie import either
+from ragpipe.text.regex_trie import any_of, any_word
 from ragpipe.text.restatement import negations_in, restatement
-from ragpipe.text.sentences import sentences
-
-
-@lru_cache(maxsize=16)
-def _any_at_start(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    return re.compile("|".join(f"(?:{p})" for p in patterns)) if patterns else None
-
-
-@lru_cache(maxsize=16)
-def _words(words: tuple[str, ...]) -> re.Pattern[str]:
-    return re.compile(rf"\b{either(words)}\b")
+from ragpipe.text.sentences import iter_sentences
 
 
 def opening(text: str, rules: AnyRules) -> tuple[int, int] | None:
     """The first sentence of (lower-cased) `text` that is not a pleasantry."""
-    pleasantry = _any_at_start(tuple(rules.declines.stance.pleasantries))
-    for start, end in sentences(text):
+    pleasantry = any_of(tuple(rules.declines.stance.pleasantries))
+    for start, end in iter_sentences(text):  # stops at the opening: the rest is not read
         sentence = text[start:end].lstrip()
         if pleasantry is not None and pleasantry.match(sentence):
             continue
@@ -65,7 +52,7 @@ def objection(text: str, question: str, rules: AnyRules) -> tuple[int, int, str]
     if found is None:
         return None
     start, end = found
-    judged = _any_at_start(tuple(p.pattern for p in stance.objections))
+    judged = any_of(tuple(p.pattern for p in stance.objections))
     m = judged.match(text, start, end) if judged is not None else None
     if m is not None:
         return start, m.end(), m.group(0)
@@ -77,10 +64,10 @@ def objection(text: str, question: str, rules: AnyRules) -> tuple[int, int, str]
 def _rebuts(sentence: str, question: str, rules: AnyRules) -> bool:
     """The sentence restates a question that presupposes something, with its sense turned."""
     stance = rules.declines.stance
-    presupposes = _any_at_start(tuple(stance.premise_questions))
+    presupposes = any_of(tuple(stance.premise_questions))
     if presupposes is None or not presupposes.match(question.lower()):
         return False
-    if stance.explanations and _words(tuple(stance.explanations)).search(sentence):
+    if stance.explanations and any_word(tuple(stance.explanations)).search(sentence):
         return False  # "Cucumbers should not practise law because they are vegetables" answers the why
     p = rules.polarity
     turned = restatement(question, sentence, p.restates_share, tuple(map(tuple, p.antonyms)))
