@@ -1,6 +1,7 @@
 """Find a needle in a text: figures by value as whole tokens, names as whole
-phrases (articles, punctuation, hyphens, initials, plural -s and footnote
-markers normalized), single words by stem.
+phrases (words read as text/normalize.py reads them: diacritics, number
+words, ordinals, months, articles, plurals, footnote markers), single words
+by stem.
 
 `$20.00` is never found inside `-$10,020.00`, `842` never inside `8420`, and
 "flood" never inside "floodplain"; `$1,577 million` is found as `$1.577
@@ -15,9 +16,10 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
-from ragpipe.text.dates import DAY_TOKEN, MONTH_TOKENS, find_date
+from ragpipe.text.dates import DAY_TOKEN, MONTH_NAMES, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
+from ragpipe.text.normalize import CARDINALS, compared_words, fold_plural, squashed
 from ragpipe.text.sentences import first_sentence
 from ragpipe.text.stated import ANSWER_SAYS
 from ragpipe.text.tokenize import tokenize
@@ -34,37 +36,23 @@ def figure_needle(needle: str) -> Figure | None:
     return None
 
 
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_ARTICLES = {"a", "an", "the"}
-
-
-def _fold(token: str) -> str:
-    """Plural -s folded: "deposits" is "deposit" ("ss" and short words kept: "class", "gas")."""
-    return token[:-1] if len(token) > 3 and token.endswith("s") and not token.endswith("ss") else token
-
-
 _FOOTNOTE = re.compile(r"([a-z]+)\d{1,2}")
+_MONTHS = frozenset(MONTH_NAMES)
 
 
 @lru_cache(maxsize=512)
 def _tokens(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...], dict[str, list[int]]]:
-    """The words of `text` as compared: lower case, punctuation and hyphens as breaks ("J.R." is
-    "j r"), articles and a possessive "s" dropped, plural -s folded; with each word's span, and
-    where each word stands (a footnote-marked "hale2" stands as "hale" too)."""
-    words, spans, where = [], [], {}
-    for m in _TOKEN.finditer(text.lower().replace("\u2019", "'")):
-        token = m.group(0)
-        if token in _ARTICLES or token == "s":
-            continue
-        word = _fold(token)
-        where.setdefault(word, []).append(len(words))
+    """The words of `text` as compared (text/normalize.py), each with its span, and where each word
+    stands (a footnote-marked "hale2" stands as "hale" too)."""
+    words, spans = compared_words(text)
+    where: dict[str, list[int]] = {}
+    for i, word in enumerate(words):
+        where.setdefault(word, []).append(i)
         if word[-1].isdigit() and word[0].isalpha():
             marked = _FOOTNOTE.fullmatch(word)
             if marked:
-                where.setdefault(marked.group(1), []).append(len(words))
-        words.append(word)
-        spans.append(m.span())
-    return tuple(words), tuple(spans), where
+                where.setdefault(marked.group(1), []).append(i)
+    return words, spans, where
 
 
 def _same_word(needle: str, word: str) -> bool:
@@ -80,18 +68,30 @@ def _same_word(needle: str, word: str) -> bool:
 
 
 def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
-    """Span of `phrase` in `text`, compared word by word as `_tokens` normalizes them; a date given
-    more precisely than the phrase still matches ("March 3, 2004" for "March 2004")."""
+    """Span of `phrase` in `text`, compared word by word as text/normalize.py reads them; a date given
+    more precisely than the phrase still matches ("March 3, 2004" for "March 2004"), a middle initial may
+    stand inside a name ("James J. Braddock" for "James Braddock"), and a compound is one word or two
+    ("seashells" for "sea shells", "J. R. R." for "JRR")."""
     target = _tokens(phrase)[0]
-    if not target or target[0] not in text.lower():  # the folded first word is a prefix of its every form
+    if not target:
         return None
+    first = target[0]
+    if first.isalpha() and first not in _MONTHS and first[:4] not in squashed(text):
+        return None  # every spelling of a plain word starts with its letters (quick refusal)
     words, spans, where = _tokens(text)
     acronyms = _acronyms(phrase)
-    for i in where.get(target[0], ()):  # only where the first word stands
+    starts = where.get(first, [])
+    joined = [i for i, w in enumerate(words) if w != first and w[:1] == first[:1] and _joins(w, first)]
+    for i in (*starts, *joined):  # where the first word stands, then where it is part of a compound
         j = _match_at(target, words, i, acronyms)
         if j is not None:
             return spans[i][0], spans[j - 1][1]
     return None
+
+
+def _joins(word: str, want: str) -> bool:
+    """Could `word` and `want` be one compound written as one word or as several?"""
+    return word.startswith(want) or want.startswith(word)
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
@@ -100,7 +100,7 @@ _ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 @lru_cache(maxsize=512)
 def _acronyms(phrase: str) -> frozenset[str]:
     """The phrase's words written in capitals ("JV" in "Consumer Healthcare JV Transaction"), folded."""
-    return frozenset(_fold(a.lower()) for a in _ACRONYM.findall(phrase))
+    return frozenset(fold_plural(a.lower()) for a in _ACRONYM.findall(phrase))
 
 
 def _spelled_out(acronym: str, words: tuple[str, ...], j: int) -> int:
@@ -114,31 +114,56 @@ def _spelled_out(acronym: str, words: tuple[str, ...], j: int) -> int:
 
 def _match_at(target: tuple[str, ...], words: tuple[str, ...], i: int, acronyms=frozenset()) -> int | None:
     """The index after the match of `target` starting at words[i], or None. A capitalized acronym of the
-    target is also met by the words it abbreviates."""
-    j = i
-    for k, want in enumerate(target):
+    target is also met by the words it abbreviates; a compound matches written as one word or as several."""
+    j, k = i, 0
+    while k < len(target):
+        want = target[k]
         if j >= len(words):
             return None
         spelled = _spelled_out(want, words, j) if want in acronyms and not _same_word(want, words[j]) else 0
         if spelled:
-            j += spelled
+            j, k = j + spelled, k + 1
             continue
-        if not _same_word(want, words[j]):
-            # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
-            if (
-                k > 0
-                and target[k - 1] in MONTH_TOKENS
-                and want.isdigit()
-                and len(want) == 4
-                and DAY_TOKEN.fullmatch(words[j])
-            ):
-                j += 1
-                if j < len(words) and _same_word(want, words[j]):
-                    j += 1
-                    continue
+        if _same_word(want, words[j]):
+            j, k = j + 1, k + 1
+            continue
+        # "March 2004" is met by "March 3, 2004": a day may stand between a month and a year
+        if (
+            k > 0
+            and target[k - 1] in MONTH_TOKENS
+            and want.isdigit()
+            and len(want) == 4
+            and DAY_TOKEN.fullmatch(words[j])
+        ):
+            if j + 1 < len(words) and _same_word(want, words[j + 1]):
+                j, k = j + 2, k + 1
+                continue
+        # "James J. Braddock" for "James Braddock": a middle initial inside a name
+        if 0 < k and len(words[j]) == 1 and words[j].isalpha() and j + 1 < len(words) and words[j + 1] == want:
+            j, k = j + 2, k + 1
+            continue
+        taken = _compound(target, k, words, j)
+        if taken is None:
             return None
-        j += 1
+        k, j = k + taken[0], j + taken[1]
     return j
+
+
+def _compound(target: tuple[str, ...], k: int, words: tuple[str, ...], j: int) -> tuple[int, int] | None:
+    """(target words, text words) that spell the same compound from target[k] and words[j] when one side
+    writes it as one word and the other as two or three ("seashell" / "sea shell"), or None."""
+    want, word = target[k], words[j]
+    if not _joins(word, want) or not want.isalnum() or not word.isalnum():
+        return None
+    longer, parts, one_is_target = (want, words[j:], True) if len(want) > len(word) else (word, target[k:], False)
+    built = ""
+    for n, part in enumerate(parts[:3], 1):
+        built += part
+        if built == longer and n > 1:
+            return (1, n) if one_is_target else (n, 1)
+        if not longer.startswith(built):
+            return None
+    return None
 
 
 @lru_cache(maxsize=512)
@@ -235,22 +260,19 @@ def find_computed_figure(gold: Figure, figures: list[Figure], last_place: int, r
     return None
 
 
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty"
-).split()
-NUMBER_WORDS = dict(enumerate(_UNITS)) | {30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 70: "seventy"}
-NUMBER_WORDS |= {80: "eighty", 90: "ninety"}
-
-
 def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
-    """A plain whole number written out ("eight legs" for 8): people write small counts in words. Not 0
-    or 1: "one of the ..." and "none" are not counts."""
-    if fig.is_money or fig.is_percent or fig.scale_word or fig.decimals != 0 or not 2 <= fig.value <= 90:
+    """A plain whole number written out ("eight legs" for 8, "thirty-four" for 34): people write small
+    counts in words. Not 0 or 1: "one of the ..." and "none" are not counts."""
+    if fig.is_money or fig.is_percent or fig.scale_word or fig.decimals != 0 or not 2 <= fig.value <= 99:
         return None
-    word = NUMBER_WORDS.get(int(fig.value))
-    m = re.search(rf"\b{word}\b", text, re.IGNORECASE) if word else None
-    return (m.start(), m.end()) if m else None
+    wanted = str(int(fig.value))
+    words, spans = compared_words(text)
+    for word, (start, end) in zip(words, spans):
+        if (
+            word == wanted and re.split(r"\W+", text[start:end])[0].lower() in CARDINALS
+        ):  # "thirty-four", not "34" or "XXXIV"
+            return start, end
+    return None
 
 
 def find_needle(

@@ -33,6 +33,7 @@ class MatchKind(StrEnum):
     """How the grader looks for a needle in an answer."""
 
     PHRASE = "phrase"  # the words in order, anywhere
+    FORM = "form"  # an authored key: any of its alternatives, asides optional, a list's items in any order
     TERM = "term"  # by stems, anywhere
     LEAD_TERM = "lead_term"  # by stems, in the first sentence
     LEAD_PHRASE = "lead_phrase"  # the words in order, in the first sentence

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.sections import AnyRules
+from ragpipe.text.forms import find_form
 from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
 from ragpipe.text.money import matches_key
 from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
@@ -60,12 +61,12 @@ def _authored(view: AnswerView) -> list[Requirement]:
     # an authored figure that mining found nowhere in the filing was computed for the gold answer
     made = {n for n, k, src in view.mined if k in FIGURE_KINDS and src == COMPUTED}
     reqs = [
-        Requirement("must_contain", ((n, MatchKind.COMPUTED_FIGURE if n in made else MatchKind.PHRASE),))
+        Requirement("must_contain", ((n, MatchKind.COMPUTED_FIGURE if n in made else MatchKind.FORM),))
         for n in view.question.must_contain
     ]
     if view.question.must_contain_any:
         reqs.append(
-            Requirement("must_contain_any", tuple((n, MatchKind.PHRASE) for n in view.question.must_contain_any))
+            Requirement("must_contain_any", tuple((n, MatchKind.FORM) for n in view.question.must_contain_any))
         )
     return reqs
 
@@ -99,6 +100,8 @@ def _find(needle: str, kind: str, view: AnswerView, stated=None) -> tuple[int, i
     is found with the slack its calculation allows (see same_computed_figure)."""
     if kind == MatchKind.IMPLIED:
         return stated[1:]
+    if kind == MatchKind.FORM:
+        return find_form(needle, view.text, view.figures, view.tolerance, view.question.text)
     gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
     if gold is None:
         return find_needle(needle, view.text, view.figures, view.tolerance, kind)

@@ -1,0 +1,95 @@
+"""An authored key read as people write keys: alternatives, asides and lists.
+
+Keys written for people carry their own instructions: "PIGEONS or DOVES"
+accepts either, "PRINCE WILLIAM (accept DUKE OF CAMBRIDGE)" names a second
+form, "Michel (Albert) Roux" marks a part as optional, and "Red, Blue and
+Green" lists what the answer must name, in any order. Each key is read as
+its alternatives (`readings`), each a set of parts that must all be found:
+
+- a bracketed "accept X" is one more alternative (X), the key without it
+  another;
+- any other bracketed aside is optional: the key with it (brackets read as
+  words: "Plimsoll (or Load) Line" is "Plimsoll or Load Line") and without it;
+- "X or Y" outside brackets: X or Y;
+- a list ("A, B and C", "A & B") is met by all of its items, in any order.
+
+A reading made by leaving words out is dropped where the question already
+holds all it asks for ("Green Party (1985-90)" asked "What was the former
+name of the British Green Party?"): an answer repeating the question's words
+carries nothing. The key as written is always one of its readings.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import lru_cache
+
+from ragpipe.text.figures import Figure
+from ragpipe.text.matching import find_needle, find_phrase
+
+_ASIDE = re.compile(r"\(([^()]*)\)")
+_NAMES_ANOTHER = re.compile(r"^\s*(?:accept|also|aka|a\.k\.a\.)\s+(.+?)\s*$", re.IGNORECASE)
+_OR = re.compile(r"\s+or\s+", re.IGNORECASE)
+_LIST = re.compile(r",\s+(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.IGNORECASE)
+
+
+def _tidy(text: str) -> str:
+    return " ".join(text.split()).strip(" ,;:-")
+
+
+def _alternatives(key: str) -> list[str]:
+    """The key's alternative wordings: asides read, "or" split (each a string, lists not yet split)."""
+    out = [key]
+    asides = list(_ASIDE.finditer(key))
+    if asides:
+        bare = _tidy(_ASIDE.sub(" ", key))
+        out.append(bare)
+        for m in asides:
+            named = _NAMES_ANOTHER.match(m.group(1))
+            if named:
+                out.append(_tidy(named.group(1)))
+            else:
+                out.append(_tidy(key[: m.start()] + " " + m.group(1) + " " + key[m.end() :]))
+    split = []
+    for form in out:
+        if "(" not in form:
+            split += [_tidy(p) for p in _OR.split(form)]
+    return [f for f in dict.fromkeys(out + split) if f]
+
+
+def _parts(form: str) -> tuple[str, ...]:
+    """A list's items ("Red, Blue and Green" -> Red, Blue, Green); a single item alone."""
+    items = tuple(dict.fromkeys(_tidy(p) for p in _LIST.split(form) if _tidy(p)))
+    return items if len(items) > 1 else (form,)
+
+
+@lru_cache(maxsize=4096)
+def readings(key: str, question: str = "") -> tuple[tuple[str, ...], ...]:
+    """Every reading of `key`: tuples of parts that must all be found (the key as written first)."""
+    out: list[tuple[str, ...]] = [(key,)]
+    for form in _alternatives(key.strip()):
+        for reading in ((form,), _parts(form) if "(" not in form else (form,)):
+            if reading in out:
+                continue
+            left_out = [p for p in reading if not (question and find_phrase(p, question))]
+            if left_out:
+                out.append(reading)
+    return tuple(out)
+
+
+def find_form(
+    key: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), question: str = ""
+) -> tuple[int, int] | None:
+    """The span of the first reading of `key` whose every part is in `text` (from the first part's start
+    to the last one's end), or None. Parts are matched as phrases are (figures by value)."""
+    for reading in readings(key, question):
+        spans = []
+        for part in reading:
+            span = find_needle(part, text, figures, tolerance)
+            if span is None:
+                break
+            spans.append(span)
+        else:
+            return min(s for s, _ in spans), max(e for _, e in spans)
+    return None

@@ -1,0 +1,122 @@
+"""Words as compared: one normalization for every check that matches a phrase.
+
+People write the same name, number or date many ways, and a grader that
+compares spellings calls every other way wrong. Each word of a text becomes
+its compared form, with the span it came from:
+
+- lower case; punctuation and hyphens are breaks ("J.R.R." is "j r r"), but a
+  number keeps its decimal point and separators ("6.8" is not "6" and "8");
+- diacritics folded ("László Bíró" is "laszlo biro");
+- superscript footnote markers dropped ("1930²" is "1930");
+- articles and a possessive "s" dropped ("the Union Gap's" is "union gap");
+- number words as digits ("ten" is "10", "twenty-nine" is "29"), ordinals
+  as one form ("thirty-fourth", "34th" and "34TH" are "34th", "first" and
+  "1st" are "1th"), Roman numerals of two letters or more as digits ("World
+  War II" is "World War 2"; "I" and "V" alone are words);
+- an abbreviated month before a day or after a full stop as the month
+  ("Sept. 3" is "september 3");
+- plural -s folded ("deposits" is "deposit"; "class", "gas" kept).
+
+Every rule is symmetric: the gold and the answer are read the same way, so
+a rule can only make two spellings of one thing equal, never make a word
+mean another.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)+(?![^\W_])|[^\W_]+", re.UNICODE)  # "6.8" is one word, not "6" and "8"
+_SUPERSCRIPTS = str.maketrans({c: " " for c in "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"})
+ARTICLES = frozenset({"a", "an", "the"})
+
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+).split()
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_UNIT_ORDINALS = (
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth"
+).split()
+_TENS_ORDINALS = {w[:-1] + "ieth": n for w, n in _TENS.items()}
+CARDINALS = {w: n for n, w in enumerate(_UNITS)} | _TENS
+ORDINALS = {w: n for n, w in enumerate(_UNIT_ORDINALS)} | _TENS_ORDINALS
+_DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_ROMAN = re.compile(r"(x{0,3})(ix|iv|v?i{0,3})")
+_ROMAN_VALUES = {"ix": 9, "iv": 4}
+_MONTHS = "january february march april may june july august september october november december".split()
+_ABBREVIATED = {m[:3]: m for m in _MONTHS if m != "may"} | {"sept": "september"}
+
+
+def fold_diacritics(word: str) -> str:
+    """ "lászló" -> "laszlo" (letters without their accents; other scripts unchanged)."""
+    if word.isascii():
+        return word
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+def fold_plural(word: str) -> str:
+    """Plural -s folded: "deposits" is "deposit" ("ss" and short words kept: "class", "gas")."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _number(tokens: list[str], i: int) -> tuple[str, int] | None:
+    """The number word(s) at tokens[i] as (compared form, how many tokens), or None."""
+    word = tokens[i]
+    if word in _TENS and i + 1 < len(tokens):  # "twenty nine", "twenty-ninth"
+        after = tokens[i + 1]
+        if 0 < CARDINALS.get(after, 0) < 10:
+            return str(_TENS[word] + CARDINALS[after]), 2
+        if 0 < ORDINALS.get(after, 0) < 10:
+            return f"{_TENS[word] + ORDINALS[after]}th", 2
+    if word in CARDINALS:
+        return str(CARDINALS[word]), 1
+    if word in ORDINALS:
+        return f"{ORDINALS[word]}th", 1
+    m = _DIGIT_ORDINAL.fullmatch(word)
+    if m:
+        return f"{m.group(1)}th", 1
+    roman = _ROMAN.fullmatch(word) if len(word) > 1 else None  # "ii", "xiv"; never "i" or "v" alone
+    if roman:
+        tens, units = roman.groups()
+        value = _ROMAN_VALUES.get(units, units.count("i") + 5 * units.startswith("v"))
+        return str(10 * len(tens) + value), 1
+    return None
+
+
+@lru_cache(maxsize=512)
+def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
+    """The words of `text` as compared (see the module's rules), each with the span it came from."""
+    lowered = text.lower().replace("\u2019", "'").translate(_SUPERSCRIPTS)
+    matches = list(_TOKEN.finditer(lowered))
+    raw = [fold_diacritics(m.group(0)) for m in matches]
+    words: list[str] = []
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(raw):
+        token, (start, end) = raw[i], matches[i].span()
+        i += 1
+        if token in ARTICLES or token == "s":
+            continue
+        number = _number(raw, i - 1)
+        if number is not None:
+            token, used = number
+            end = matches[i - 2 + used].end()
+            i += used - 1
+        elif token in _ABBREVIATED and (
+            lowered[end : end + 1] == "." or i < len(raw) and raw[i][:1].isdigit()
+        ):  # "Sept. 3", "Sep 2015"
+            token = _ABBREVIATED[token]
+        words.append(fold_plural(token))
+        spans.append((start, end))
+    return tuple(words), tuple(spans)
+
+
+@lru_cache(maxsize=512)
+def squashed(text: str) -> str:
+    """`text` lower-cased with diacritics folded and everything but letters and digits removed: where a
+    phrase's first letters can be looked for before the text is read word by word."""
+    return re.sub(r"[^a-z0-9]+", "", fold_diacritics(text.lower()))
