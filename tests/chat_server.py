@@ -9,8 +9,11 @@ list holding the header), "echo-escaped" (the header in an answer, every
 character a JSON `\\u` escape), "echo-nochoices" (a 200 object without
 choices, holding the header), "redirect" (a 302 whose body looks like an
 answer), "drip:<s>" (headers at once, then one byte of the body every <s>
-seconds) and "surrogate" (an answer holding a lone `\\ud800`). It records
-every request.
+seconds) and "surrogate" (an answer holding a lone `\\ud800`). As a model judge: "judge" (a stand-in
+that reads the prompt's gold and answer and replies the JSON verdict: correct when the gold's first
+word is in the answer, declined when the answer says it could not find it, else incorrect),
+"judge:<content>" (that exact reply content) and "judge-echo" (a verdict whose reason holds the
+request's Authorization header). It records every request.
 """
 
 from __future__ import annotations
@@ -127,6 +130,19 @@ class ChatServer:
                     with server.lock:
                         server.served.append(question)
                     return self._send(200, json.dumps(payload).encode())
+                if action == "judge" or action.startswith("judge:") or action == "judge-echo":
+                    content = _judged(body)
+                    if action.startswith("judge:"):
+                        content = action.split(":", 1)[1]
+                    elif action == "judge-echo":
+                        content = json.dumps({"verdict": "correct", "reason": f"graded for {auth}"})
+                    payload = {
+                        "choices": [{"message": {"role": "assistant", "content": content}}],
+                        "usage": {"prompt_tokens": 100, "completion_tokens": 20},
+                    }
+                    with server.lock:
+                        server.served.append(question)
+                    return self._send(200, json.dumps(payload).encode())
                 if self.path.endswith("/rag"):
                     payload = {
                         "answer": f"The answer to {body.get('question_id')} is in the lease.",
@@ -185,3 +201,19 @@ def _first_source(body: dict) -> str:
     text = body.get("messages", [{}])[-1].get("content", "")
     m = re.search(r"\[1\] \([^)]*\)\n([^\n]*)", text)
     return m.group(1) if m else "I could not find this in the provided documents."
+
+
+def _judged(body: dict) -> str:
+    """A stand-in judge's reply to a ragpipe judge prompt: the gold's first word in the answer -> correct."""
+    text = body.get("messages", [{}])[-1].get("content", "")
+    gold = re.search(r"^(?:Gold answer|What the documents support)[^:]*: (.*)$", text, re.M)
+    answer = re.search(r"^Answer to grade: (.*)$", text, re.M)
+    said = answer.group(1).strip() if answer else ""
+    first = (gold.group(1).split() or [""])[0].strip(".,$").lower() if gold else ""
+    if "could not find" in said.lower() or "cannot" in said.lower():
+        verdict = "declined"
+    elif first and first in said.lower():
+        verdict = "correct"
+    else:
+        verdict = "incorrect"
+    return json.dumps({"verdict": verdict, "reason": f"stand-in judge: {verdict}"})

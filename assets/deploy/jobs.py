@@ -18,9 +18,18 @@ CORPUS_ASSETS = AssetSelection.assets(
     "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
 )
 PAIR_ASSETS = AssetSelection.assets(
-    "chunks", "chunk_index", "retrieval", "answers", "grades", "scorecards", "agreement", "grade_delta", "review_report"
+    "chunks",
+    "chunk_index",
+    "retrieval",
+    "answers",
+    "judgments",
+    "grades",
+    "scorecards",
+    "agreement",
+    "grade_delta",
+    "review_report",
 )
-REGRADE_ASSETS = AssetSelection.assets("grades", "scorecards", "agreement", "grade_delta", "review_report")
+REGRADE_ASSETS = AssetSelection.assets("judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report")
 
 # Each step process is forked from a server that has imported the definitions and Dagster's
 # storage once (`forkserver`), instead of a fresh interpreter importing them for every step

@@ -3,9 +3,9 @@ say when they were made by an older grader."""
 
 from dagster import Definitions, load_asset_checks_from_modules, load_assets_from_modules
 
-from assets.grading import behind, delta, grades, scorecards
+from assets.grading import behind, delta, grades, judgments, scorecards
 
-_modules = [grades, scorecards, delta, behind]
+_modules = [judgments, grades, scorecards, delta, behind]
 
 defs = Definitions(
     assets=load_assets_from_modules(_modules),

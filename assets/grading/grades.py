@@ -23,6 +23,9 @@ from assets.shared.versions import GRADER_VERSION, data_version
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.evaluation.money_bar import offending_answers
 from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.judge.apply import apply_judgments
+from ragpipe.grading.judge.config import identity_of
+from ragpipe.grading.judge.store import stored_judgments
 from ragpipe.history.record import store_grading
 from ragpipe.warehouse.tables import read_partition
 
@@ -35,6 +38,9 @@ def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, proje
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
         write(read_partition(conn, "questions", {"corpus": corpus}), work / "questions.parquet")
         write(read_partition(conn, "needles", {"corpus": corpus}), work / "needles.parquet")
+        judge = project.judge_config()
+        if judge is not None:  # the judge's stored verdicts, applied by each shard (assets/grading/judgments.py)
+            write(stored_judgments(conn, identity_of(judge).id), work / "judgments.parquet")
     parts = enumerate(split(answers, project.shards))
     return None, [{"answers": write(part, work / f"answers-{k}-of-{project.shards}.parquet")} for k, part in parts]
 
@@ -42,9 +48,10 @@ def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, proje
 def grade_shard(context: OpExecutionContext, project: Project, shard: dict):
     """Grade one shard from Parquet to Parquet; no warehouse connection, so shards run side by side."""
     folder = Path(shard["work"])
-    frame = grade_answers(
-        read(shard["answers"]), read(folder / "questions.parquet"), read(folder / "needles.parquet"), project.rules()
-    )
+    answers, questions = read(shard["answers"]), read(folder / "questions.parquet")
+    frame = grade_answers(answers, questions, read(folder / "needles.parquet"), project.rules())
+    if (folder / "judgments.parquet").exists():
+        frame = apply_judgments(frame, answers, questions, read(folder / "judgments.parquet"), project.judge_on)
     return write(frame, folder / f"grades-{shard['shard']}.parquet"), {}
 
 
@@ -89,7 +96,7 @@ grades = sharded_asset(
             code_version=GRADER_VERSION,  # a rules or grading-code change makes grades stale, nothing upstream
         )
     },
-    deps=("answers", "questions", "needles"),
+    deps=("answers", "questions", "needles", "judgments"),
     partitions_def=pair_partitions,
     group_name="grading",
     description="Grade every answer of a pair, in shards.",

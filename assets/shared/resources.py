@@ -10,9 +10,10 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from ragpipe.corpus.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
+from ragpipe.grading.judge.config import JudgeConfig, identity_of, judge_named, judged_rules
 from ragpipe.grading.rules import Rules, load_rules
 from ragpipe.warehouse.lock import open_for_writing
-from ragpipe.warehouse.settings import corpora_dir, rules_path, warehouse_dir
+from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path, warehouse_dir
 
 
 class Warehouse(DuckDBResource):
@@ -40,6 +41,8 @@ class Project(ConfigurableResource):
     )  # answers and grades are cut into this many shards by question-id hash (RAGPIPE_SHARDS)
     engine_override: str = ""  # JSON {"engine", "settings", "concurrency"} from `ragpipe run --engine`; never a key
     progress_bar: bool = False  # answering draws a rich bar (a `ragpipe run --engine` on a terminal)
+    judge: str = ""  # a `judges:` entry of configs.yaml to grade with too (RAGPIPE_JUDGE); empty: none
+    judge_on: str = "tentative"  # which verdicts the judge is asked about (RAGPIPE_JUDGE_ON)
 
     @property
     def root(self) -> Path:
@@ -63,7 +66,13 @@ class Project(ConfigurableResource):
         return knobs
 
     def rules(self) -> Rules:
-        return load_rules(Path(self.rules_path) if self.rules_path else None)
+        """The grader's rules; with a judge, their version names the judge too (a judge is part of the ruler)."""
+        rules = load_rules(Path(self.rules_path) if self.rules_path else None)
+        judge = self.judge_config()
+        return judged_rules(rules, identity_of(judge) if judge else None)
+
+    def judge_config(self) -> JudgeConfig | None:
+        return judge_named(judges_path(), self.judge) if self.judge else None
 
     def index_dir(self, corpus: str, config: str) -> Path:
         return self.root / "index" / corpus / config
@@ -83,4 +92,7 @@ def default_resources(**project) -> dict:
     """The resources of the configured warehouse. Without `project` fields, shards come from
     RAGPIPE_SHARDS, so a deployment (or `dagster dev`) can set them in its environment."""
     project.setdefault("shards", int(os.environ.get("RAGPIPE_SHARDS", "1")))
+    judge, judge_on = judge_setting()
+    project.setdefault("judge", judge)
+    project.setdefault("judge_on", judge_on)
     return resources_for(warehouse_dir(), corpora_dir(), rules_path(), **project)

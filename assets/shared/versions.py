@@ -12,11 +12,22 @@ import warnings
 
 from dagster import BetaWarning, DataVersion
 
+from ragpipe.grading.judge.config import identity_of, judge_named, judged_rules
 from ragpipe.grading.rules import load_rules
 from ragpipe.retrieval.fingerprint import content_version
-from ragpipe.warehouse.settings import rules_path
+from ragpipe.warehouse.settings import judge_setting, judges_path, rules_path
 
-GRADER_VERSION = load_rules(rules_path()).version
+
+def _grader_version() -> str:
+    """The rules' version, naming the judge too when one is set (RAGPIPE_JUDGE)."""
+    rules = load_rules(rules_path())
+    judge, _ = judge_setting()
+    if not judge:
+        return rules.version
+    return judged_rules(rules, identity_of(judge_named(judges_path(), judge))).version
+
+
+GRADER_VERSION = _grader_version()
 
 # Output(data_version=...) is marked beta in Dagster 1.13; it is the documented way to report one
 warnings.filterwarnings("ignore", category=BetaWarning, message=".*data_version.*")

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
 from ragpipe.cli.run import has_corpus, materialize_corpus_stages, say_missing_data
 from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
 
@@ -86,6 +87,16 @@ def agreement(
     ),
     repeats: int = typer.Option(200, "--repeats", min=1, help="draws of N labels per set (with --calibrate)"),
     seed: int = typer.Option(0, "--seed", help="the draws' seed (with --calibrate)"),
+    judge: str | None = typer.Option(None, "--judge", help=JUDGE_HELP),
+    judge_on: str = typer.Option("tentative", "--judge-on", help=JUDGE_ON_HELP),
+    judgments: Path | None = typer.Option(
+        None,
+        "--judgments",
+        exists=True,
+        dir_okay=False,
+        help="verdicts recorded elsewhere (JSON lines): applied "
+        "where the judge would be asked; with --judge, that judge's lines",
+    ),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -102,16 +113,18 @@ def agreement(
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     simulation = None if calibrate is None else (calibrate, repeats, seed)
+    run = _judge_run(judge, judge_on, judgments)
     if labels.is_file():
         from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
 
         try:
-            report = agreement_for_jsonl(labels, rules, ablate, simulation)
-        except LookupError as exc:
+            report = agreement_for_jsonl(labels, rules, ablate, simulation, run)
+        except (LookupError, ValueError) as exc:
             console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
         for problem in report["problems"]:
             typer.echo(f"skipped {problem}", err=True)
+        _after_judging(run)
         _print_agreement(report, as_json, as_markdown)
         return
     if data is None:
@@ -131,7 +144,38 @@ def agreement(
     finally:
         conn.close()
     manifest = list_corpora(corpora_dir())["financebench"]
-    _print_agreement(agreement_for_labels(pages, manifest, labels, rules, ablate, simulation), as_json, as_markdown)
+    report = agreement_for_labels(pages, manifest, labels, rules, ablate, simulation, run)
+    _after_judging(run)
+    _print_agreement(report, as_json, as_markdown)
+
+
+def _judge_run(judge: str | None, judge_on: str, judgments: Path | None):
+    """The judge `agreement` grades with: recorded verdicts (`--judgments`), a configured judge, or none."""
+    if judge is None and judgments is None:
+        return None
+    from ragpipe.cli.judge import checked_judge_on, configured, stored_for
+    from ragpipe.evaluation.judge_agreement import JudgeRun
+    from ragpipe.grading.judge.config import recorded_identity
+
+    judge_on = checked_judge_on(judge_on)
+    if judgments is not None:
+        identity = recorded_identity(judge) if judge else None
+        return JudgeRun(identity=identity, config=None, judge_on=judge_on, recorded=judgments)
+    config, identity = configured(judge)
+    return JudgeRun(identity=identity, config=config, stored=stored_for(identity), judge_on=judge_on)
+
+
+def _after_judging(run) -> None:
+    """Store what the judge was asked (a second run asks nothing) and say what asking came to."""
+    if run is None:
+        return
+    for problem in run.problems:
+        typer.echo(f"skipped {problem}", err=True)
+    if run.config is not None:
+        from ragpipe.cli.judge import keep
+
+        keep(run.new)
+        typer.echo(run.asked.summary(), err=True)
 
 
 def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> None:

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragpipe.cli.app import GRADER, app, console, say_blocked
+from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, configured, use_judge
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import database_path, rules_path, warehouse_dir
@@ -81,14 +82,22 @@ def regrade(
     executor: str = typer.Option(
         "in-process", "--executor", help="in-process, or celery: grade shards on Celery workers (docs/deploy.md)"
     ),
+    judge: str | None = typer.Option(None, "--judge", help=JUDGE_HELP),
+    judge_on: str = typer.Option("tentative", "--judge-on", help=JUDGE_ON_HELP),
 ) -> None:
     """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
-    (corpus, configuration) pair with stored answers. Answers are never regenerated."""
+    (corpus, configuration) pair with stored answers. Answers are never regenerated. With --judge, the
+    judgments still missing are asked first (docs/judge.md)."""
     if executor not in ("in-process", "celery"):
         raise typer.BadParameter(f"--executor takes in-process or celery, not {executor!r}")
     from ragpipe.evaluation.whatif import stored_pairs
 
+    use_judge(judge, judge_on)
     rules = _rules(rules_file)
+    if judge is not None:
+        from ragpipe.grading.judge.config import judged_rules
+
+        rules = judged_rules(rules, configured(judge)[1])
     if rules_file is not None:  # read by the pipeline's resources when the orchestrator loads, below
         os.environ["RAGPIPE_RULES"] = str(rules_file.resolve())
     pairs = _from_warehouse(stored_pairs)

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from ragpipe.answering.retrieving import ENGINE_NAMES
 from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say_blocked
+from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, use_judge
 from ragpipe.cli.orchestrator import RunSettings, orchestrator
 from ragpipe.inputs.names import NameRefused, answer_set_name
 from ragpipe.warehouse.lock import WarehouseBusy, writing
@@ -123,6 +124,8 @@ def run(
         "--answer-set",
         help="with --engine: the name of this system's answers in the pair (default: the engine's)",
     ),
+    judge: str | None = typer.Option(None, "--judge", help=JUDGE_HELP),
+    judge_on: str = typer.Option("tentative", "--judge-on", help=JUDGE_ON_HELP),
 ) -> None:
     """Materialize every asset for the corpus (and configurations), then print the scorecards.
 
@@ -133,6 +136,7 @@ def run(
 
     if executor not in ("in-process", "processes", "celery"):
         raise typer.BadParameter(f"--executor takes in-process, processes or celery, not {executor!r}")
+    use_judge(judge, judge_on)
     settings = RunSettings(
         shards=shards or 1, in_processes=processes or executor == "processes", on_celery=executor == "celery"
     )

@@ -17,12 +17,26 @@ def labelled_agreement(
     rules,
     ablate: bool = False,
     calibrate: tuple[int, int, int] | None = None,
+    judge=None,
 ) -> dict:
     """Grade labelled `answers` under `rules` and report agreement with the people; with `ablate`, also
     what each check earns (evaluation/ablation.py); with `calibrate` = (labels, repeats, seed), how
-    well that many labels would estimate people's accuracy (evaluation/calibration_sim.py)."""
-    frame = labelled_frame(grade_answers(answers, questions, needles, rules), answers, questions)
-    report = {"grader_version": rules.version, **agreement_report(frame)}
+    well that many labels would estimate people's accuracy (evaluation/calibration_sim.py); with
+    `judge` (evaluation/judge_agreement.py: JudgeRun), the grades are the combined ones, and the report
+    says what rules alone, the judge alone and both agree."""
+    grades = grade_answers(answers, questions, needles, rules)
+    version = rules.version
+    judged = None
+    if judge is not None:
+        from ragpipe.evaluation.judge_agreement import judged_report
+
+        combined = judge.apply(grades, answers, questions, rules)
+        judged = judged_report(grades, combined, answers, questions)
+        grades, version = combined, combined["grader_version"].iloc[0] if len(combined) else version
+    frame = labelled_frame(grades, answers, questions)
+    report = {"grader_version": version, **agreement_report(frame)}
+    if judged is not None:
+        report["judge"] = {"name": judge.identity.name, "id": judge.identity.id, **judged}
     if ablate:
         report["ablation"] = ablation(answers, questions, needles, rules, on_the_labels_scale(frame)[0])
     if calibrate is not None:
@@ -33,7 +47,7 @@ def labelled_agreement(
 
 
 def agreement_for_labels(
-    pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False, calibrate: tuple | None = None
+    pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False, calibrate: tuple | None = None, judge=None
 ) -> dict:
     """Agreement of `rules` with a folder of labelled answers. Questions and needles
     are derived afresh from the ingested `pages` with the current code; nothing is written."""
@@ -50,4 +64,4 @@ def agreement_for_labels(
     labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
     labels = labels[~labels.duplicated(["answer_set", "question_id"])]
     answers = imported_answers(labels, manifest.name, "adhoc")
-    return labelled_agreement(answers, questions, needles, rules, ablate, calibrate)
+    return labelled_agreement(answers, questions, needles, rules, ablate, calibrate, judge)

@@ -18,6 +18,7 @@ NOT_DECLINED = "did not decline"
 UNGRADABLE_NO_YES_NO = "ungradable: no yes/no stated"
 UNGRADABLE_NO_NEEDLES = "ungradable: no needles"
 ENGINE_FAILED = "engine error"  # the answer is an engine's error, graded as the empty answer
+JUDGED_INCORRECT = "judged incorrect"  # the model judge read the answer as wrong (grading/judge/)
 
 # rule ids (grades.rule); an ambiguous question's answerable rules are prefixed `ambiguous.`
 ANSWERABLE_DECLINED = "answerable.declined"
@@ -36,6 +37,11 @@ ENGINE_ERROR = "engine.error"
 def needles_rule(source: str, found: str) -> str:
     """`needles.<authored|mined>.<all|some|none>`: how many of the question's needles the answer carries."""
     return f"needles.{source}.{found}"
+
+
+def judge_rule(verdict: str) -> str:
+    """`judge.<correct|incorrect|declined>`: the model judge decided (grading/judge/)."""
+    return f"judge.{verdict}"
 
 
 CHECKS_PASSED = "checks.passed"  # correct with the needle count switched off (only when measuring checks)

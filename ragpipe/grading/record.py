@@ -64,6 +64,11 @@ class GradeRecord(Record):
     truncated: bool
     firm: bool
     checks: str
+    # where a model judge decided (grading/judge/): the rules' own verdict and rule, and what the judge said
+    rules_verdict: str | None = None
+    rules_rule: str | None = None
+    judge_verdict: str | None = None  # correct | incorrect | declined | unparsed (the rules' verdict stood)
+    judge_reason: str | None = None
 
     @classmethod
     def of(cls, answer: dict, kind: str, verdict: dict, grader_version: str, input_sha: str) -> GradeRecord:

@@ -28,3 +28,16 @@ def rules_path() -> Path | None:
     """A user's grader rules file (RAGPIPE_RULES), else the packaged rules."""
     value = os.environ.get("RAGPIPE_RULES")
     return Path(value) if value else None
+
+
+def judge_setting() -> tuple[str, str]:
+    """The model judge to grade with (RAGPIPE_JUDGE: a `judges:` name; empty: none) and which verdicts
+    it is asked about (RAGPIPE_JUDGE_ON: tentative or all)."""
+    return os.environ.get("RAGPIPE_JUDGE", ""), os.environ.get("RAGPIPE_JUDGE_ON", "tentative")
+
+
+def judges_path() -> Path:
+    """Where the model judges are configured (RAGPIPE_JUDGES: a YAML file with `judges:`), else beside
+    the corpus configurations in corpora/configs.yaml."""
+    value = os.environ.get("RAGPIPE_JUDGES")
+    return Path(value) if value else corpora_dir() / "configs.yaml"

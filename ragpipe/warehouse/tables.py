@@ -155,6 +155,19 @@ def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataF
         return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
 
 
+def replace_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:
+    """Insert the rows of `frame`, each replacing the row of `table` with its `key` (an imported line
+    replaces the one before it); returns how many were written."""
+    if frame.empty:
+        return 0
+    on = " AND ".join(f't."{k}" IS NOT DISTINCT FROM n."{k}"' for k in key)
+    with _incoming(conn, frame), transaction(conn):
+        _ensure_schema(conn, table)
+        conn.execute(f'DELETE FROM "{table}" t WHERE EXISTS (SELECT 1 FROM _incoming n WHERE {on})')
+        conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')
+    return len(frame)
+
+
 def replace_partition(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, keys: Mapping[str, str]) -> int:
     """Make `frame` the rows of `table` for `keys` (e.g. corpus=demo), atomically."""
     for k, v in keys.items():

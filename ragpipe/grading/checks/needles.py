@@ -65,9 +65,7 @@ def _authored(view: AnswerView) -> list[Requirement]:
         for n in view.question.must_contain
     ]
     if view.question.must_contain_any:
-        reqs.append(
-            Requirement("must_contain_any", tuple((n, MatchKind.FORM) for n in view.question.must_contain_any))
-        )
+        reqs.append(Requirement("must_contain_any", tuple((n, MatchKind.FORM) for n in view.question.must_contain_any)))
     return reqs
 
 

@@ -1,0 +1,91 @@
+"""A judge measured like every check: rules alone, the judge alone, and both, against the same people.
+
+`judged_report` compares, on one labelled set: the rules' grades; the combined grades (the judge
+deciding where it was asked); and the judge alone on the answers it judged (beside the rules on those
+same answers). Each is split by the rules' own firmness, with the share of answers judged: a judge is
+worth its calls where it beats the rules on the answers it is asked about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from ragpipe.corpus.questions import question_from_row
+from ragpipe.evaluation.agreement import FIRMNESS, agreement, labelled_frame, on_the_labels_scale
+from ragpipe.grading.judge.ask import Asked
+from ragpipe.grading.judge.batch import read_judgments
+from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity, judged_rules, recorded_identity
+from ragpipe.grading.judge.judging import judge_table
+from ragpipe.grading.judge.reply import UNPARSED
+from ragpipe.grading.judge.store import judgments_frame
+from ragpipe.warehouse.nulls import records
+
+
+@dataclass
+class JudgeRun:
+    """A judge to grade with: who it is, how to ask it (None: recorded verdicts only), what is stored;
+    or a file of recorded verdicts (`recorded`), read against the questions being graded."""
+
+    identity: JudgeIdentity | None
+    config: JudgeConfig | None
+    stored: pd.DataFrame | None = None
+    judge_on: str = "tentative"
+    recorded: Path | None = None
+    new: pd.DataFrame | None = None  # judgments asked during the run, for the caller to store
+    asked: Asked = field(default_factory=Asked)
+    problems: list = field(default_factory=list)
+
+    def _read_recorded(self, questions: pd.DataFrame) -> None:
+        by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
+        judgments, self.problems = read_judgments(self.recorded, by_id)
+        names = sorted({j.judge for j in judgments})
+        if self.identity is None:
+            if len(names) > 1:
+                raise ValueError(f"{self.recorded}: verdicts of {len(names)} judges ({', '.join(names)}): name one")
+            self.identity = recorded_identity(names[0] if names else "recorded")
+        self.stored = judgments_frame([j for j in judgments if j.judge_id == self.identity.id])
+
+    def apply(self, grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, rules) -> pd.DataFrame:
+        """`grades` with the judge applied, its grader version naming the judge."""
+        if self.recorded is not None:
+            self._read_recorded(questions)
+        combined, self.new, self.asked = judge_table(
+            grades, answers, questions, self.stored, self.identity, self.config, self.judge_on
+        )
+        combined["grader_version"] = judged_rules(rules, self.identity).version
+        return combined
+
+
+def _figures(frame: pd.DataFrame) -> dict:
+    scaled, _ = on_the_labels_scale(frame)
+    r = agreement(scaled)
+    keep = ("n", "accuracy", "kappa", "false_correct", "false_correct_numeric")
+    return {**{k: r[k] for k in keep}, "refusal_f1": r["refusal"]["f1"]}
+
+
+def judged_report(rules_grades: pd.DataFrame, combined: pd.DataFrame, answers, questions) -> dict:
+    """Rules alone, combined, and the judge alone on what it judged; by the rules' firmness too."""
+    by_rules = labelled_frame(rules_grades, answers, questions)
+    both = labelled_frame(combined, answers, questions)
+    judged = both["judge_verdict"].notna() & (both["judge_verdict"] != UNPARSED)
+    report = {
+        "n": len(both),
+        "judged": int(judged.sum()),
+        "share_judged": round(float(judged.mean()), 4) if len(both) else 0.0,
+        "unparsed": int((both["judge_verdict"] == UNPARSED).sum()),
+        "rules": _figures(by_rules),
+        "combined": _figures(both),
+    }
+    if judged.any():
+        report["judge_alone"] = _figures(both[judged])
+        report["rules_on_judged"] = _figures(by_rules[judged.to_numpy()])
+    firm = by_rules["firm"].astype(bool).to_numpy()
+    report["by_firmness"] = {
+        FIRMNESS[value]: {"rules": _figures(by_rules[mask]), "combined": _figures(both[mask])}
+        for value, mask in ((True, firm), (False, ~firm))
+        if mask.any()
+    }
+    return report

@@ -1,0 +1,104 @@
+"""The judge as the last check: which answers it is asked about, and how its judgment decides a grade.
+
+Asked only where the rule-based verdict is tentative (`judge_on="tentative"`, the default: an
+ungradable answer is tentative too), or on every answer (`"all"`); never on an engine's error. A
+judgment decides as the rules' own findings do: correct -> `correct`; incorrect -> `wrong`; declined
+-> the `declined` flag with the verdict the decline check gives for the question's kind (right on a
+negative or ambiguous question, wrong on an answerable one). The judge never says `partial`. The rule
+is `judge.<verdict>`; the rule-based verdict, its rule and the judge's reason stay on the row. An
+unparsed reply changes nothing but `judge_verdict`. A judged grade is a reading, not a quote: tentative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pandas as pd
+
+from ragpipe.corpus.questions import Question, question_from_row
+from ragpipe.grading import outcomes
+from ragpipe.grading.judge.record import input_key
+from ragpipe.grading.judge.reply import CORRECT, DECLINED, INCORRECT, UNPARSED
+from ragpipe.warehouse.nulls import records
+
+JUDGE_ON = ("tentative", "all")
+
+
+def eligible(grades: pd.DataFrame, judge_on: str) -> pd.Series:
+    """Which grade rows the judge is asked about."""
+    if judge_on not in JUDGE_ON:
+        raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
+    asked = grades["error"].isna()
+    return asked if judge_on == "all" else asked & ~grades["firm"].astype(bool)
+
+
+def judged_inputs(
+    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, judge_on: str
+) -> Iterator[tuple[int, Question, str, str]]:
+    """(row position, the question as graded, the answer text, its input key) of each row the judge is
+    asked about, in the grades' order."""
+    by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
+    texts = dict(zip(answers["answer_id"], answers["answer"]))
+    as_kind: dict[tuple[str, str], Question] = {}
+    for pos, (take, qid, aid, kind) in enumerate(
+        zip(eligible(grades, judge_on), grades["question_id"], grades["answer_id"], grades["kind"])
+    ):
+        if not take:
+            continue
+        key = (qid, kind)
+        if key not in as_kind:
+            q = by_id[qid]
+            as_kind[key] = q if q.kind == kind else q.model_copy(update={"kind": kind})
+        text = texts.get(aid) or ""
+        yield pos, as_kind[key], text, input_key(as_kind[key], text)
+
+
+def apply_judgments(
+    grades: pd.DataFrame,
+    answers: pd.DataFrame,
+    questions: pd.DataFrame,
+    judgments: pd.DataFrame,
+    judge_on: str = "tentative",
+) -> pd.DataFrame:
+    """`grades` with each stored judgment (of one judge: `judgments` by input_key) deciding its row."""
+    said = {k: (v, r) for k, v, r in zip(judgments["input_key"], judgments["verdict"], judgments["reason"])}
+    out = grades.copy()
+    for column in ("rules_verdict", "rules_rule", "judge_verdict", "judge_reason"):
+        out[column] = out[column].astype(object) if column in out else None
+    positions = {c: out.columns.get_loc(c) for c in out.columns}
+    for pos, question, _, key in judged_inputs(grades, answers, questions, judge_on):
+        if key not in said:
+            continue
+        verdict, reason = said[key]
+        row = out.iloc[pos]
+        cells = {"judge_verdict": verdict, "judge_reason": reason}
+        if verdict != UNPARSED:
+            cells |= {"rules_verdict": row["verdict"], "rules_rule": row["rule"], "firm": False}
+            cells |= _decided(question.kind, verdict)
+        for column, value in cells.items():
+            out.iat[pos, positions[column]] = value
+    return out
+
+
+def _decided(kind: str, verdict: str) -> dict:
+    rule = outcomes.judge_rule(verdict)
+    if verdict == CORRECT:
+        return {"verdict": "correct", "declined": False, "failure": None, "rule": rule, "ungradable": False}
+    if verdict == INCORRECT:
+        return {
+            "verdict": "wrong",
+            "declined": False,
+            "failure": outcomes.NOT_DECLINED if kind == "negative" else outcomes.JUDGED_INCORRECT,
+            "rule": rule,
+            "ungradable": False,
+        }
+    assert verdict == DECLINED, verdict
+    right = kind in ("negative", "ambiguous")
+    failure = None if right else outcomes.DECLINED_ANSWERABLE
+    return {
+        "verdict": "correct" if right else "wrong",
+        "declined": True,
+        "failure": failure,
+        "rule": rule,
+        "ungradable": False,
+    }

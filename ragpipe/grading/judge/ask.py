@@ -1,0 +1,148 @@
+"""Ask a judge about the answers still missing a judgment: any OpenAI-compatible chat endpoint.
+
+The same client code and key rules as the answering engines (answering/engines/retrying.py and
+secrets.py): the key is read from the variable the configuration names, checked before it is sent,
+never stored and never printed; every reply is redacted after decoding; timeouts, 429 and 5xx are
+retried with backoff. `concurrency` requests are in flight at once. A cap on calls or cost stops
+asking with a clear reason; an endpoint that fails leaves its answers unjudged (their rule-based
+verdicts stand) and says how many and why.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, engine_client, post_json
+from ragpipe.answering.engines.secrets import KeyRefused, checked_key, redact, secrets_of
+from ragpipe.answering.engines.usage import usage_of
+from ragpipe.corpus.questions import Question
+from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity
+from ragpipe.grading.judge.prompt import messages
+from ragpipe.grading.judge.record import JudgmentRecord, gold_for_judge
+from ragpipe.grading.judge.reply import UNPARSED, parse_reply
+
+DECIDES_NO_VERDICT = "transport: what the judge replied is stored data; apply.py decides what it makes of it"
+
+
+@dataclass
+class Asked:
+    """What one round of asking came to."""
+
+    judgments: list[JudgmentRecord] = field(default_factory=list)
+    calls: int = 0
+    errors: int = 0
+    first_error: str | None = None
+    stopped: str | None = None  # the cap that stopped asking, in words
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    unjudged: int = 0  # answers left without a judgment (errors and the cap)
+
+    def summary(self) -> str:
+        parts = [f"judge: {self.calls} call(s), {len(self.judgments)} judgment(s) stored"]
+        parts.append(f"{self.prompt_tokens + self.completion_tokens} tokens, cost {self.cost:.4f}")
+        if self.unjudged:
+            why = self.stopped or f"{self.errors} error(s), first: {self.first_error}"
+            parts.append(f"{self.unjudged} answer(s) unjudged ({why}): their rule-based verdicts stand")
+        return "; ".join(parts)
+
+
+def request_body(config: JudgeConfig, question: Question, answer: str) -> dict:
+    """The chat-completions body that asks `config`'s model about one answer (also the batch file's)."""
+    return {
+        "model": config.model,
+        "temperature": config.temperature,
+        "seed": config.seed,
+        "max_tokens": config.max_tokens,
+        "messages": messages(question.kind, question.text, gold_for_judge(question), answer),
+    }
+
+
+def judgment_of(
+    identity: JudgeIdentity, question_id: str, key: str, body: dict, latency_ms: float | None, source: str
+) -> JudgmentRecord:
+    """A chat-completions reply `body` as a judgment (unparsed when it holds no verdict of the schema)."""
+    try:
+        content = body["choices"][0]["message"]["content"]
+    except (KeyError, IndexError, TypeError):
+        content = None
+    reply = parse_reply(content) if isinstance(content, str) else None
+    prompt, completion = usage_of(body)
+    return JudgmentRecord(
+        judge_id=identity.id,
+        input_key=key,
+        judge=identity.name,
+        identity=identity.model_dump_json(),
+        question_id=question_id,
+        verdict=reply.verdict if reply else UNPARSED,
+        reason=reply.reason if reply else None,
+        raw=content if isinstance(content, str) else str(body)[:2000],
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        latency_ms=latency_ms,
+        source=source,
+    )
+
+
+def ask_missing(
+    config: JudgeConfig,
+    identity: JudgeIdentity,
+    pending: list[tuple[Question, str, str]],
+    progress: Callable[[Asked, int], None] | None = None,
+) -> Asked:
+    """Ask the judge about each (question, answer, input key) of `pending`, `concurrency` at a time."""
+    asked = Asked()
+    held = os.environ.get(config.api_key_env, "")
+    try:
+        key = checked_key(held, config.api_key_env)
+    except KeyRefused as exc:
+        asked.errors, asked.first_error, asked.unjudged = len(pending), str(exc), len(pending)
+        return asked
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    secrets = secrets_of(headers, held)
+    url = config.base_url.rstrip("/") + "/chat/completions"
+    policy = RetryPolicy(config.attempts, deadline=config.timeout)
+    client = engine_client(config.timeout)
+
+    def one(item: tuple[Question, str, str]) -> JudgmentRecord:
+        question, answer, input_key = item
+        start = time.perf_counter()
+        body = post_json(client, url, request_body(config, question, answer), headers, policy)
+        return judgment_of(identity, question.id, input_key, body, (time.perf_counter() - start) * 1000, "api")
+
+    queue = list(pending)
+    with ThreadPoolExecutor(max_workers=config.concurrency) as pool:
+        running: set = set()
+        while queue or running:
+            while queue and len(running) < config.concurrency and asked.stopped is None:
+                if config.max_calls is not None and asked.calls >= config.max_calls:
+                    asked.stopped = f"the cap of {config.max_calls} call(s) per run was reached"
+                    break
+                if config.max_cost is not None and asked.cost >= config.max_cost:
+                    asked.stopped = f"the cap of {config.max_cost:g} in cost per run was reached"
+                    break
+                asked.calls += 1
+                running.add(pool.submit(one, queue.pop(0)))
+            if asked.stopped is not None and not running:
+                break
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                try:
+                    judgment = future.result()
+                except EngineFailure as exc:
+                    asked.errors += 1
+                    asked.first_error = asked.first_error or redact(str(exc), secrets)
+                    continue
+                asked.judgments.append(judgment)
+                asked.prompt_tokens += judgment.prompt_tokens or 0
+                asked.completion_tokens += judgment.completion_tokens or 0
+                asked.cost = config.cost(asked.prompt_tokens, asked.completion_tokens)
+            if progress is not None:
+                progress(asked, len(pending))
+    asked.judgments.sort(key=lambda j: j.input_key)
+    asked.unjudged = len(pending) - len(asked.judgments)
+    return asked

@@ -1,0 +1,124 @@
+"""A judge configuration: a named entry beside the corpus configurations (`corpora/configs.yaml`,
+`judges:`), and the identity a judgment is stored under.
+
+The identity is what makes two judges the same ruler: the model, the prompts' hash and the decoding
+parameters (never the URL or the key: the same model served elsewhere judges alike). Verdicts recorded
+elsewhere (`ragpipe judge import`) carry no prompt or parameters; their identity is the name given and
+says so. A judge's identity is part of the grader version of every grade it decided.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ragpipe.grading.judge.prompt import prompts_hash
+from ragpipe.inputs.names import NameRefused, config_name
+
+
+class JudgeError(ValueError):
+    """A judge configuration that cannot be used; the message names the file and field."""
+
+
+class JudgeConfig(BaseModel):
+    """One `judges:` entry: an OpenAI-compatible chat endpoint, asked at temperature 0 with a seed."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = ""
+    base_url: str
+    model: str
+    api_key_env: str = Field("OPENAI_API_KEY", description="the variable holding the key; never the key itself")
+    temperature: float = 0.0
+    seed: int = 0
+    max_tokens: int = Field(200, ge=16)
+    concurrency: int = Field(4, ge=1, le=64)
+    timeout: float = Field(60.0, gt=0)
+    attempts: int = Field(4, ge=1)
+    prompt_price: float = Field(0.0, ge=0, description="price per million prompt tokens")
+    completion_price: float = Field(0.0, ge=0, description="price per million completion tokens")
+    max_calls: int | None = Field(None, ge=0, description="stop asking after this many calls in one run")
+    max_cost: float | None = Field(None, ge=0, description="stop asking once a run has spent this much")
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        return (prompt_tokens * self.prompt_price + completion_tokens * self.completion_price) / 1e6
+
+
+class JudgeIdentity(BaseModel):
+    """Who judged: a configured model with its prompts and parameters, or verdicts recorded elsewhere."""
+
+    model_config = ConfigDict(frozen=True)
+    name: str
+    model: str | None = None
+    prompts: str | None = None  # the prompts' hash
+    parameters: dict = Field(default_factory=dict)
+    recorded: bool = False  # verdicts recorded elsewhere: no prompt, no parameters
+
+    @property
+    def id(self) -> str:
+        """`j-` and a hash of everything but the name, for a model; `r-` and the name's hash, for recorded."""
+        if self.recorded:
+            return "r-" + _digest(self.name)
+        body = json.dumps([self.model, self.prompts, self.parameters], sort_keys=True)
+        return "j-" + _digest(body)
+
+
+def identity_of(config: JudgeConfig) -> JudgeIdentity:
+    return JudgeIdentity(
+        name=config.name,
+        model=config.model,
+        prompts=prompts_hash(),
+        parameters={"temperature": config.temperature, "seed": config.seed, "max_tokens": config.max_tokens},
+    )
+
+
+def recorded_identity(name: str) -> JudgeIdentity:
+    return JudgeIdentity(name=name, recorded=True)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def load_judges(path: Path) -> dict[str, JudgeConfig]:
+    """The named judges of the YAML file `path` (its `judges:` mapping; none when it has none)."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise JudgeError(f"{path}: cannot read judges: {exc}") from exc
+    entries = data.get("judges") or {}
+    if not isinstance(entries, dict):
+        raise JudgeError(f"{path}: field judges: expected a mapping of name -> settings")
+    judges = {}
+    for name, settings in entries.items():
+        try:
+            config_name(name)
+            judges[name] = JudgeConfig.model_validate({**(settings or {}), "name": name})
+        except NameRefused as exc:
+            raise JudgeError(f"{path}: field judges.{name}: {exc}") from None
+        except ValidationError as err:
+            fields = "; ".join(f"field judges.{name}.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
+            raise JudgeError(f"{path}: {fields}") from None
+    return judges
+
+
+def judge_named(path: Path, name: str) -> JudgeConfig:
+    """The judge `name` of the file `path`, or a JudgeError naming the known ones."""
+    judges = load_judges(path)
+    if name not in judges:
+        known = ", ".join(sorted(judges)) or "none configured"
+        raise JudgeError(f"unknown judge {name!r}; known: {known} ({path}, `judges:`)")
+    return judges[name]
+
+
+def judged_rules(rules, identity: JudgeIdentity | None):
+    """`rules` whose version names the judge too: a judge change is a ruler change with its own delta."""
+    if identity is None:
+        return rules
+    judged = rules.model_copy()
+    judged.version = f"{rules.version}+{identity.id}"
+    judged.rules_text = rules.rules_text + "\n# judge: " + identity.model_dump_json() + "\n"
+    return judged

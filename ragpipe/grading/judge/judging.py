@@ -1,0 +1,51 @@
+"""Judge one graded table: find what is missing, ask for it, and let the judgments decide.
+
+`pending` lists the eligible answers no stored judgment covers (each input key once); `judge_table`
+asks a configured judge about them (none with recorded verdicts: those are imported, never asked) and
+returns the grades with every judgment applied. The caller stores the new judgments: the library never
+writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pandas as pd
+
+from ragpipe.corpus.questions import Question
+from ragpipe.grading.judge.apply import apply_judgments, judged_inputs
+from ragpipe.grading.judge.ask import Asked, ask_missing
+from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity
+from ragpipe.grading.judge.store import judgments_frame
+
+
+def pending(
+    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, stored: pd.DataFrame, judge_on: str
+) -> list[tuple[Question, str, str]]:
+    """(question, answer text, input key) of each eligible answer without a stored judgment, once per key."""
+    known = set(stored["input_key"])
+    out: dict[str, tuple[Question, str, str]] = {}
+    for _, question, text, key in judged_inputs(grades, answers, questions, judge_on):
+        if key not in known and key not in out:
+            out[key] = (question, text, key)
+    return [out[k] for k in sorted(out)]
+
+
+def judge_table(
+    grades: pd.DataFrame,
+    answers: pd.DataFrame,
+    questions: pd.DataFrame,
+    stored: pd.DataFrame,
+    identity: JudgeIdentity,
+    config: JudgeConfig | None,
+    judge_on: str = "tentative",
+    progress: Callable[[Asked, int], None] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, Asked]:
+    """(grades with the judge applied, the new judgments to store, what asking came to)."""
+    missing = pending(grades, answers, questions, stored, judge_on)
+    asked = Asked(unjudged=len(missing))
+    if config is not None and missing:
+        asked = ask_missing(config, identity, missing, progress)
+    new = judgments_frame(asked.judgments)
+    every = pd.concat([stored, new], ignore_index=True) if len(new) else stored
+    return apply_judgments(grades, answers, questions, every, judge_on), new, asked

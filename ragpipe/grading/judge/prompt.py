@@ -1,0 +1,34 @@
+"""The judge's prompts: versioned files in the repository, one per question kind.
+
+`prompts/system.txt` says what to reply (one JSON object); `answerable.txt`, `negative.txt` and
+`ambiguous.txt` say what counts as correct for that kind. Their hash is part of the judge's identity:
+editing a prompt is a new judge, asked again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+FOLDER = Path(__file__).with_name("prompts")
+KINDS = ("answerable", "negative", "ambiguous")
+
+
+@cache
+def prompt_text(name: str) -> str:
+    return (FOLDER / f"{name}.txt").read_text(encoding="utf-8")
+
+
+@cache
+def prompts_hash() -> str:
+    digest = hashlib.sha256()
+    for name in ("system", *KINDS):
+        digest.update(name.encode() + b"\0" + prompt_text(name).encode() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def messages(kind: str, question: str, gold: str, answer: str) -> list[dict]:
+    """The chat messages that ask the judge about one answer."""
+    user = prompt_text(kind).format(question=question, gold=gold or "(none)", answer=answer)
+    return [{"role": "system", "content": prompt_text("system").strip()}, {"role": "user", "content": user}]
