@@ -62,7 +62,8 @@ def test_regrade_touches_only_grades_and_never_the_engine(warehouse, tmp_path, m
     result = regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=resources)
     assert result.success
     materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
-    assert materialized == {"grades", "scorecards", "agreement", "grade_delta", "review_report"}
+    # judgments: with no model judge configured it asks nothing and stores nothing
+    assert materialized == {"judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report"}
     assert _hash(_sql(warehouse, "SELECT * FROM answers ORDER BY answer_id")) == _hash(answers_before)
     assert _hash(_sql(warehouse, "SELECT * FROM chunks ORDER BY chunk_id")) == _hash(chunks_before)
     new_version = load_rules(candidate).version
