@@ -195,8 +195,10 @@ def test_regrade_with_a_judge_asks_once_then_never_and_delta_shows_the_flips(dem
         assert delta.returncode == 0
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         rules_only = conn.execute("SELECT count(*) FROM grades WHERE rules_verdict IS NOT NULL").fetchone()[0]
+        spend = conn.execute("SELECT sum(judge_decided), sum(judge_tokens) FROM scorecards").fetchone()
         stored_text = conn.execute("SELECT string_agg(raw, ' ') FROM judgments").fetchone()[0]
     assert rules_only == judged and KEY not in (stored_text or "")
+    assert spend[0] == judged and spend[1] == 120 * asked  # the server reports 100 + 20 tokens a call
 
 
 @pytest.mark.end_to_end
@@ -282,3 +284,51 @@ def test_pending_lists_each_missing_key_once(rules):
 
     grades = grade_answers(answers, questions, gold_text_needles("c", [q]), rules)
     assert len(pending(grades, answers, questions, judgments_frame([]), "all")) == 1
+
+
+@pytest.mark.end_to_end
+def test_a_judge_that_is_down_leaves_the_rules_verdicts_and_says_so(demo_warehouse, tmp_path):
+    from tests.commands import free_port
+
+    path = tmp_path / "judges.yaml"
+    entry = {"base_url": f"http://127.0.0.1:{free_port()}/v1", "model": "m", "attempts": 1, "timeout": 2}
+    path.write_text(json.dumps({"judges": {"down": entry}}))
+    env = env_for(tmp_path, RAGPIPE_JUDGES=str(path))
+    env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+    done = ragpipe(env, "regrade", "--judge", "down")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (
+        "unjudged" in done.stdout and "connection error" in done.stdout and "rule-based verdicts stand" in done.stdout
+    )
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        judged = conn.execute("SELECT count(*) FROM grades WHERE judge_verdict IS NOT NULL").fetchone()[0]
+        version = conn.execute("SELECT DISTINCT grader_version FROM grades").fetchall()
+    assert judged == 0 and len(version) == 1 and "+j-" in version[0][0]
+    unknown = ragpipe(env, "regrade", "--judge", "nobody")
+    assert unknown.returncode == 2 and "unknown judge 'nobody'; known: down" in unknown.stdout + unknown.stderr
+
+
+def test_grade_with_a_judge_on_loose_files(tmp_path, monkeypatch):
+    from tests.commands import invoke
+
+    questions, answers = tmp_path / "q.jsonl", tmp_path / "a.jsonl"
+    questions.write_text(
+        json.dumps({"id": "r1", "question": "Who won the 2019 race?", "gold_answer": "Dana Ortiz"}) + "\n"
+        + json.dumps({"id": "m1", "question": "How many moons does Mars have?", "gold_answer": "2"}) + "\n"
+    )  # fmt: skip
+    answers.write_text(
+        json.dumps({"question_id": "r1", "answer": "Dana took it."}) + "\n"  # tentative: the judge is asked
+        + json.dumps({"question_id": "m1", "answer": "Mars has 2 moons."}) + "\n"  # firm: it is not
+    )  # fmt: skip
+    with ChatServer(default="judge") as server:
+        judges = _judges_file(tmp_path, server)
+        env = {"RAGPIPE_JUDGES": judges, "RAGPIPE_TEST_KEY": KEY, "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")}
+        result = invoke("grade", "--questions", str(questions), "--answers", str(answers), "--judge", "scripted",
+                        "--json", env=env)  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert len(server.requests) == 1
+    rows = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    by_id = {r["question_id"]: r for r in rows}
+    assert by_id["r1"]["rule"] == "judge.correct" and by_id["r1"]["rules_verdict"] == "wrong"
+    assert by_id["m1"]["judge_verdict"] is None and by_id["m1"]["verdict"] == "correct"
+    assert "+j-" in by_id["r1"]["grader_version"]

@@ -30,6 +30,8 @@ def judgments(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
     config = project.judge_config()
     if config is None:
         return MaterializeResult(metadata={"judge": "none configured", "calls": 0})
+    if not project.judge_asks:  # `ragpipe regrade --judge` asked before the run, on the terminal
+        return MaterializeResult(metadata={"judge": config.name, "calls": 0, "summary": "asked by the command"})
     identity = identity_of(config)
     corpus, pair_config = pair_of(context.partition_key)
     with duckdb.get_connection() as conn:

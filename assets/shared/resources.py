@@ -43,6 +43,7 @@ class Project(ConfigurableResource):
     progress_bar: bool = False  # answering draws a rich bar (a `ragpipe run --engine` on a terminal)
     judge: str = ""  # a `judges:` entry of configs.yaml to grade with too (RAGPIPE_JUDGE); empty: none
     judge_on: str = "tentative"  # which verdicts the judge is asked about (RAGPIPE_JUDGE_ON)
+    judge_asks: bool = True  # False: the command asked already, with its progress bar (RAGPIPE_JUDGE_ASK=0)
 
     @property
     def root(self) -> Path:
@@ -95,4 +96,5 @@ def default_resources(**project) -> dict:
     judge, judge_on = judge_setting()
     project.setdefault("judge", judge)
     project.setdefault("judge_on", judge_on)
+    project.setdefault("judge_asks", os.environ.get("RAGPIPE_JUDGE_ASK", "1") != "0")
     return resources_for(warehouse_dir(), corpora_dir(), rules_path(), **project)

@@ -29,6 +29,8 @@ def grade(
     as_jsonl: bool = typer.Option(
         False, "--jsonl", "--json", help="JSON Lines: one JSON object per answer, one per line (no summary)"
     ),
+    judge: str | None = typer.Option(None, "--judge", help=JUDGE_HELP),
+    judge_on: str = typer.Option("tentative", "--judge-on", help=JUDGE_ON_HELP),
 ) -> None:
     """Grade any answers against any questions with the current rules: no corpus, no warehouse.
     Needles are mined from each gold answer, as `agreement` does for a labels file."""
@@ -46,6 +48,15 @@ def grade(
         shown = ", ".join(graded.unanswered[:10]) + (" ..." if len(graded.unanswered) > 10 else "")
         typer.echo(f"warning: {len(graded.unanswered)} question(s) have no answer: {shown}", err=True)
     rows = graded.rows
+    if judge is not None:
+        from ragpipe.grading.judge.config import judged_rules
+        from ragpipe.grading.judge.judging import judge_rows
+
+        run = _judge_run(judge, judge_on, None)
+        rows = judge_rows(rows, graded.texts, graded.questions, run)
+        version = judged_rules(load_rules(rules_file or rules_path()), run.identity).version
+        rows = [{**r, "grader_version": version} for r in rows]
+        _after_judging(run)
     if as_jsonl:
         for row in rows:
             typer.echo(json.dumps(row, sort_keys=True))
@@ -196,6 +207,8 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
         cells = (r["accuracy"], r["kappa"], r["refusal"]["f1"], r["false_correct"], r["false_correct_numeric"])
         table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
     console.print(table)
+    if "judge" in report:
+        _print_judge(report["judge"])
     if "ablation" in report:
         _print_ablation(report["ablation"])
     if "calibration" in report:
@@ -229,3 +242,17 @@ def _print_calibration(sim: dict) -> None:
         table.add_row(name, *(str(s.get(c, "")) for c in cells))
     console.print(table)
     console.print(f"grader order vs people's order: Kendall tau {sim['ranking']['kendall_tau']}")
+
+
+def _print_judge(judge: dict) -> None:
+    title = f"judge {judge['name']} ({judge['id']}): {judge['judged']} of {judge['n']} answers judged"
+    table = Table(title=title + (f", {judge['unparsed']} unparsed" if judge["unparsed"] else ""))
+    for column in ("grades", "n", "accuracy", "kappa", "refusal F1", "false correct"):
+        table.add_column(column)
+    for name, key in (("rules alone", "rules"), ("rules and judge", "combined"), ("judge, on what it judged",
+                      "judge_alone"), ("rules, on the same answers", "rules_on_judged")):  # fmt: skip
+        r = judge.get(key)
+        if r:
+            cells = (r["n"], r["accuracy"], r["kappa"], r["refusal_f1"], r["false_correct"])
+            table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
+    console.print(table)

@@ -159,3 +159,35 @@ def import_judgments(
     console.print(f"imported {written} judgment(s) ({len(problems)} line(s) skipped)")
     if problems and not judgments:
         raise typer.Exit(1)
+
+
+def ask_before_grading(judge: str, judge_on: str) -> None:
+    """Ask the judge about every stored answer still missing a judgment, with a progress bar of calls,
+    tokens and errors, then say in one line what it came to (the pipeline's judgments step then finds
+    nothing missing). An endpoint that is down costs only its answers' judgments."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ragpipe.grading.judge.ask import ask_missing
+    from ragpipe.grading.judge.store import judgments_frame
+
+    if not database_path().exists():
+        return
+    config, identity, missing = _warehouse_pending(judge, judge_on, None)
+    if not missing:
+        console.print(f"judge {judge}: every judgment already stored")
+        os.environ["RAGPIPE_JUDGE_ASK"] = "0"
+        return
+    columns = (TextColumn(f"judge {judge}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, TextColumn("{task.fields[said]}", markup=False), transient=True, console=console) as bar:
+        task = bar.add_task(judge, total=len(missing), said="")
+
+        def progress(asked, total):
+            said = f"{asked.prompt_tokens + asked.completion_tokens} tokens, {asked.errors} error(s)"
+            bar.update(task, completed=len(asked.judgments) + asked.errors, said=said)
+
+        asked = ask_missing(config, identity, missing, progress)
+    keep(judgments_frame(asked.judgments))
+    console.print(asked.summary())
+    os.environ["RAGPIPE_JUDGE_ASK"] = "0"  # asked: the pipeline's judgments step applies, asks nothing

@@ -104,6 +104,10 @@ def regrade(
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
+    if judge is not None:
+        from ragpipe.cli.judge import ask_before_grading
+
+        ask_before_grading(judge, judge_on)
     blocked, failed = [], []
     for corpus, config in pairs:  # one pair that fails does not stop the others
         with (

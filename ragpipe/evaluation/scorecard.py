@@ -69,8 +69,13 @@ SCORECARD_COLUMNS = [
     "declined_without_evidence",
     "grading_event",
     "judged_as",
+    "judge_decided",
+    "judge_tokens",
+    "judge_cost",
 ]
-RETRIEVAL_FIELDS = SCORECARD_COLUMNS[SCORECARD_COLUMNS.index("retrieval_questions") : -2]
+RETRIEVAL_FIELDS = SCORECARD_COLUMNS[
+    SCORECARD_COLUMNS.index("retrieval_questions") : SCORECARD_COLUMNS.index("grading_event")
+]
 CALIBRATED = ["people_pct", "people_low", "people_high", "labels_only_low", "labels_only_high"]
 
 
@@ -178,8 +183,30 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
         mine = attributed[attributed["answer_set"] == card["answer_set"]]
         card.update({name: means.get(name) if retrieved else None for name in RETRIEVAL_FIELDS[:5]})
         card.update(attribution_counts(mine) if retrieved else dict.fromkeys(RETRIEVAL_FIELDS[5:]))
-        cards.append({**card, "grading_event": event})
+        cards.append({**card, "grading_event": event, **judge_spend(conn, grade_rows, card["answer_set"])})
     return cards, attributed
+
+
+def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
+    """What the model judge did for one answer set: the answers it decided, and the tokens and cost of
+    their judgments (each judgment counted once, however many answers share it). None without a judge."""
+    none = {"judge_decided": None, "judge_tokens": None, "judge_cost": None}
+    if "judge_key" not in grades:
+        return none
+    mine = grades[(grades["answer_set"] == answer_set) & grades["judge_key"].notna()]
+    if mine.empty:
+        return none
+    decided = int((mine["judge_verdict"] != "unparsed").sum())
+    judge_id = str(mine["grader_version"].iloc[0]).partition("+")[2]
+    if not table_exists(conn, "judgments") or not judge_id:
+        return {**none, "judge_decided": decided}
+    keys = sorted(set(mine["judge_key"]))
+    spent = conn.execute(
+        "SELECT sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), sum(cost) FROM judgments "
+        "WHERE judge_id = ? AND list_contains(?, input_key)",
+        [judge_id, keys],
+    ).fetchall()[0]
+    return {"judge_decided": decided, "judge_tokens": int(spent[0] or 0), "judge_cost": spent[1]}
 
 
 def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
@@ -280,4 +307,9 @@ def scorecard_markdown(card: dict) -> str:
         f"| question rows refused | {card['question_problems']} |",
         f"| judged by | the {card.get('judged_as') or 'question kind'} |",
     ]
+    if card.get("judge_decided") is not None:
+        lines.append(
+            f"| model judge: answers it decided, tokens, cost | {card['judge_decided']}, "
+            f"{card.get('judge_tokens')}, {card.get('judge_cost')} |"
+        )
     return "\n".join(lines)

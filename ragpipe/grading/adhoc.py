@@ -12,7 +12,7 @@ labels file, so one question line is graded the same way by both.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -58,6 +58,8 @@ class Graded:
     rows: list[dict]
     problems: list[Problem]
     unanswered: list[str]  # question ids no answer line names
+    texts: list[str] = field(default_factory=list)  # each row's answer text (what a model judge reads)
+    questions: list[Question] = field(default_factory=list)
 
 
 def answer_lines(
@@ -80,7 +82,7 @@ def grade_lines(
     by_id = {q.id: q for q in questions}
     mined = mined_by_question(gold_text_needles(CORPUS, questions))
     problems: list[Problem] = []
-    rows = []
+    rows, texts = [], []
     first_line: dict[str, int] = {}
     for lineno, line in answers:
         qid = line.question_id
@@ -92,6 +94,7 @@ def grade_lines(
             problems.append(Problem(source, lineno, "question_id", said))
         first_line.setdefault(qid, lineno)
         g = grade(by_id[qid], line.answer, line.citations, rules, mined.get(qid, ()))
+        texts.append(line.answer)
         rows.append(
             {
                 "question_id": qid,
@@ -107,7 +110,7 @@ def grade_lines(
                 "checks": list(g.checks),
             }
         )
-    return Graded(rows, problems, [q.id for q in questions if q.id not in first_line])
+    return Graded(rows, problems, [q.id for q in questions if q.id not in first_line], texts, list(questions))
 
 
 def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Graded:
@@ -115,7 +118,7 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Grade
     problems = list(loaded.problems)
     lines = answer_lines(read_jsonl(answers_path, problems), str(answers_path), problems)
     graded = grade_lines(loaded.questions, lines, rules, str(answers_path))
-    return Graded(graded.rows, problems + graded.problems, graded.unanswered)
+    return Graded(graded.rows, problems + graded.problems, graded.unanswered, graded.texts, graded.questions)
 
 
 def grades_frame(rows: list[dict]) -> pd.DataFrame:

@@ -69,6 +69,7 @@ class GradeRecord(Record):
     rules_rule: str | None = None
     judge_verdict: str | None = None  # correct | incorrect | declined | unparsed (the rules' verdict stood)
     judge_reason: str | None = None
+    judge_key: str | None = None  # the judgment's input_key: grades join judgments on it (and the judge_id)
 
     @classmethod
     def of(cls, answer: dict, kind: str, verdict: dict, grader_version: str, input_sha: str) -> GradeRecord:

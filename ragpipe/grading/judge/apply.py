@@ -63,7 +63,7 @@ def apply_judgments(
     """`grades` with each stored judgment (of one judge: `judgments` by input_key) deciding its row."""
     said = {k: (v, r) for k, v, r in zip(judgments["input_key"], judgments["verdict"], judgments["reason"])}
     out = grades.copy()
-    for column in ("rules_verdict", "rules_rule", "judge_verdict", "judge_reason"):
+    for column in ("rules_verdict", "rules_rule", "judge_verdict", "judge_reason", "judge_key"):
         out[column] = out[column].astype(object) if column in out else None
     positions = {c: out.columns.get_loc(c) for c in out.columns}
     for pos, question, _, key in judged_inputs(grades, answers, questions, judge_on):
@@ -71,7 +71,7 @@ def apply_judgments(
             continue
         verdict, reason = said[key]
         row = out.iloc[pos]
-        cells = {"judge_verdict": verdict, "judge_reason": reason}
+        cells = {"judge_verdict": verdict, "judge_reason": reason, "judge_key": key}
         if verdict != UNPARSED:
             cells |= {"rules_verdict": row["verdict"], "rules_rule": row["rule"], "firm": False}
             cells |= _decided(question.kind, verdict)

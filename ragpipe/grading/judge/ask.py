@@ -63,7 +63,13 @@ def request_body(config: JudgeConfig, question: Question, answer: str) -> dict:
 
 
 def judgment_of(
-    identity: JudgeIdentity, question_id: str, key: str, body: dict, latency_ms: float | None, source: str
+    identity: JudgeIdentity,
+    question_id: str,
+    key: str,
+    body: dict,
+    latency_ms: float | None,
+    source: str,
+    config: JudgeConfig | None = None,
 ) -> JudgmentRecord:
     """A chat-completions reply `body` as a judgment (unparsed when it holds no verdict of the schema)."""
     try:
@@ -85,6 +91,7 @@ def judgment_of(
         completion_tokens=completion,
         latency_ms=latency_ms,
         source=source,
+        cost=config.cost(prompt or 0, completion or 0) if config is not None else None,
     )
 
 
@@ -112,7 +119,8 @@ def ask_missing(
         question, answer, input_key = item
         start = time.perf_counter()
         body = post_json(client, url, request_body(config, question, answer), headers, policy)
-        return judgment_of(identity, question.id, input_key, body, (time.perf_counter() - start) * 1000, "api")
+        latency = (time.perf_counter() - start) * 1000
+        return judgment_of(identity, question.id, input_key, body, latency, "api", config)
 
     queue = list(pending)
     with ThreadPoolExecutor(max_workers=config.concurrency) as pool:

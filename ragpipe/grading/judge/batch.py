@@ -89,7 +89,7 @@ def _batch_output(raw: dict, exporter, file: str, line: int, problems: list[Prob
             Problem(file, line, "custom_id", "a batch output line: name the judge that exported it (--judge)")
         )
         return None
-    _, identity = exporter
+    config, identity = exporter
     judge_id, _, key = custom_id.partition(":")
     if judge_id != identity.id or not key:
         problems.append(
@@ -103,7 +103,7 @@ def _batch_output(raw: dict, exporter, file: str, line: int, problems: list[Prob
     if not isinstance(body, dict) or response.get("status_code", 200) != 200:
         problems.append(Problem(file, line, "response", f"no successful reply: {str(raw.get('error'))[:200]}"))
         return None
-    return judgment_of(identity, "", key, body, None, "batch")
+    return judgment_of(identity, "", key, body, None, "batch", config)
 
 
 def _recorded(raw: dict, questions: dict[str, Question], file: str, line: int, problems) -> JudgmentRecord | None:

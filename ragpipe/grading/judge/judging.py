@@ -49,3 +49,36 @@ def judge_table(
     new = judgments_frame(asked.judgments)
     every = pd.concat([stored, new], ignore_index=True) if len(new) else stored
     return apply_judgments(grades, answers, questions, every, judge_on), new, asked
+
+
+def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], run) -> list[dict]:
+    """`ragpipe grade`'s rows (grading/adhoc.py) with a judge applied (`run`: evaluation's JudgeRun
+    fields: identity, config, stored, judge_on); the rows gain the judge's columns."""
+    from ragpipe.corpus.questions import questions_frame
+
+    kinds = {q.id: q.kind for q in questions}
+    ids = [f"row-{i}" for i in range(len(rows))]
+    grades = pd.DataFrame(
+        {
+            "answer_id": ids,
+            "question_id": [r["question_id"] for r in rows],
+            "kind": [kinds[r["question_id"]] for r in rows],
+            "error": [None] * len(rows),
+            **{c: [r[c] for r in rows] for c in ("verdict", "declined", "failure", "rule", "firm")},
+            "ungradable": [r["verdict"] == "ungradable" for r in rows],
+        }
+    )
+    answers = pd.DataFrame({"answer_id": ids, "answer": texts})
+    combined, run.new, run.asked = judge_table(
+        grades, answers, questions_frame("adhoc", questions), run.stored, run.identity, run.config, run.judge_on
+    )
+    columns = ("verdict", "declined", "failure", "rule", "firm", "rules_verdict", "rules_rule", "judge_verdict")
+    out = []
+    for row, judged in zip(rows, combined.to_dict("records")):
+        out.append({**row, **{c: _plain(judged[c]) for c in (*columns, "judge_reason")}})
+    return out
+
+
+def _plain(value):
+    """A table cell as plain Python: a missing value is None (JSON has no NaN)."""
+    return None if value is None or value is pd.NA or (isinstance(value, float) and value != value) else value

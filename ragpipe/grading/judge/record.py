@@ -29,6 +29,7 @@ class JudgmentRecord(Record):
     completion_tokens: int | None
     latency_ms: float | None
     source: str  # api | batch | recorded
+    cost: float | None = None  # at the configuration's prices when asked; None for recorded verdicts
 
 
 def gold_for_judge(question: Question) -> str:

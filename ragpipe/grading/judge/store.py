@@ -16,7 +16,7 @@ def judgments_frame(records: list[JudgmentRecord]) -> pd.DataFrame:
     """Judgment records as the table's frame, its number columns typed even when all are missing."""
     frame = JudgmentRecord.frame(records)
     return frame.astype(
-        {"prompt_tokens": "Int64", "completion_tokens": "Int64", "latency_ms": "Float64"}
+        {"prompt_tokens": "Int64", "completion_tokens": "Int64", "latency_ms": "Float64", "cost": "Float64"}
         | {c: "string" for c in ("reason", "raw")}
     )
 
