@@ -193,6 +193,8 @@ def test_regrade_with_a_judge_asks_once_then_never_and_delta_shows_the_flips(dem
         assert second.returncode == 0 and len(server.requests) == asked  # every judgment stored: zero calls
         delta = ragpipe(env, "delta", "--json")
         assert delta.returncode == 0
+        board = json.loads(ragpipe(env, "leaderboard", "--corpus", "demo", "--json").stdout)
+        assert sum(r["judged"] for r in board["systems"]) > 0
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         rules_only = conn.execute("SELECT count(*) FROM grades WHERE rules_verdict IS NOT NULL").fetchone()[0]
         spend = conn.execute("SELECT sum(judge_decided), sum(judge_tokens) FROM scorecards").fetchone()

@@ -203,7 +203,9 @@ def leaderboard(
     where = f"{corpus}/{grades['config'].iloc[0]}" if one_config else f"{corpus}, every configuration"
     table = Table(title=f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})")
     labelled = any(r["people"] != "-" for r in rows)
+    judged = any(r.get("judged") for r in rows)  # a model judge decided some grades (docs/judge.md)
     columns = ["#", "system", "correct %", "95% CI"] + (["people % [95%]"] if labelled else [])
+    columns += ["judged"] if judged else []
     for column in columns + ["vs best [95% CI]", "p (Holm)"]:
         table.add_column(column, overflow="fold")
     for r in rows:
@@ -218,6 +220,7 @@ def leaderboard(
             f"{_pct(r['accuracy'])} ({r['correct']}/{r['n']})",
             f"{_pct(r['low'])}-{_pct(r['high'])}",
             *([r["people"]] if labelled else []),
+            *([str(r["judged"])] if judged else []),
             lead,
             "" if r["p_holm"] is None else f"{r['p_holm']:.3f}",
         )

@@ -47,6 +47,8 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
                 "low": low,
                 "high": high,
                 "wrong_money": int((grades["failure"] == WRONG_MONEY).sum()) if "failure" in grades else 0,
+                # answers the model judge decided (docs/judge.md); 0 without a judge
+                "judged": int(grades["rule"].astype(str).str.startswith("judge.").sum()) if "rule" in grades else 0,
             }
         )
     rows.sort(key=lambda r: (-r["accuracy"], r["system"]))
@@ -74,5 +76,5 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
 
 def leaderboard_frame(rows: list[dict]) -> pd.DataFrame:
     columns = ["rank", "system", "n", "correct", "accuracy", "low", "high", "vs_best", "paired", "diff"]
-    columns += ["diff_low", "diff_high", "p", "p_holm", "wrong_money"]
+    columns += ["diff_low", "diff_high", "p", "p_holm", "wrong_money", "judged"]
     return pd.DataFrame(rows, columns=columns)
