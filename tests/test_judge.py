@@ -305,7 +305,9 @@ def test_a_judge_that_is_down_leaves_the_rules_verdicts_and_says_so(demo_warehou
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         judged = conn.execute("SELECT count(*) FROM grades WHERE judge_verdict IS NOT NULL").fetchone()[0]
         version = conn.execute("SELECT DISTINCT grader_version FROM grades").fetchall()
+        unjudged = conn.execute("SELECT sum(judge_unjudged), sum(judge_decided) FROM scorecards").fetchone()
     assert judged == 0 and len(version) == 1 and "+j-" in version[0][0]
+    assert unjudged[0] > 0 and unjudged[1] == 0  # the scorecard says the judge left them
     unknown = ragpipe(env, "regrade", "--judge", "nobody")
     assert unknown.returncode == 2 and "unknown judge 'nobody'; known: down" in unknown.stdout + unknown.stderr
 

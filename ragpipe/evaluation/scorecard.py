@@ -70,6 +70,7 @@ SCORECARD_COLUMNS = [
     "grading_event",
     "judged_as",
     "judge_decided",
+    "judge_unjudged",
     "judge_tokens",
     "judge_cost",
 ]
@@ -188,25 +189,26 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
 
 
 def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
-    """What the model judge did for one answer set: the answers it decided, and the tokens and cost of
-    their judgments (each judgment counted once, however many answers share it). None without a judge."""
-    none = {"judge_decided": None, "judge_tokens": None, "judge_cost": None}
-    if "judge_key" not in grades:
+    """What the model judge did for one answer set: the answers it decided, the tentative ones it left
+    unjudged (an endpoint down, a cap reached), and the tokens and cost of its judgments (each counted
+    once, however many answers share it). None where the set was graded without a judge."""
+    none = {"judge_decided": None, "judge_unjudged": None, "judge_tokens": None, "judge_cost": None}
+    mine = grades[grades["answer_set"] == answer_set]
+    judge_id = str(mine["grader_version"].iloc[0]).partition("+")[2] if len(mine) else ""
+    if not judge_id or "judge_key" not in mine:
         return none
-    mine = grades[(grades["answer_set"] == answer_set) & grades["judge_key"].notna()]
-    if mine.empty:
-        return none
-    decided = int((mine["judge_verdict"] != "unparsed").sum())
-    judge_id = str(mine["grader_version"].iloc[0]).partition("+")[2]
-    if not table_exists(conn, "judgments") or not judge_id:
-        return {**none, "judge_decided": decided}
-    keys = sorted(set(mine["judge_key"]))
+    keyed = mine[mine["judge_key"].notna()]
+    decided = int((keyed["judge_verdict"] != "unparsed").sum())
+    unjudged = int((mine["judge_key"].isna() & ~mine["firm"].astype(bool) & mine["error"].isna()).sum())
+    out = {**none, "judge_decided": decided, "judge_unjudged": unjudged}
+    if keyed.empty or not table_exists(conn, "judgments"):
+        return out
     spent = conn.execute(
         "SELECT sum(coalesce(prompt_tokens, 0) + coalesce(completion_tokens, 0)), sum(cost) FROM judgments "
         "WHERE judge_id = ? AND list_contains(?, input_key)",
-        [judge_id, keys],
+        [judge_id, sorted(set(keyed["judge_key"]))],
     ).fetchall()[0]
-    return {"judge_decided": decided, "judge_tokens": int(spent[0] or 0), "judge_cost": spent[1]}
+    return {**out, "judge_tokens": int(spent[0] or 0), "judge_cost": spent[1]}
 
 
 def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
@@ -309,7 +311,8 @@ def scorecard_markdown(card: dict) -> str:
     ]
     if card.get("judge_decided") is not None:
         lines.append(
-            f"| model judge: answers it decided, tokens, cost | {card['judge_decided']}, "
-            f"{card.get('judge_tokens')}, {card.get('judge_cost')} |"
+            f"| model judge: answers it decided, tentative ones left unjudged, tokens, cost | "
+            f"{card['judge_decided']}, {card.get('judge_unjudged')}, {card.get('judge_tokens')}, "
+            f"{card.get('judge_cost')} |"
         )
     return "\n".join(lines)
