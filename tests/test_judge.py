@@ -336,3 +336,25 @@ def test_grade_with_a_judge_on_loose_files(tmp_path, monkeypatch):
     assert by_id["r1"]["rule"] == "judge.correct" and by_id["r1"]["rules_verdict"] == "wrong"
     assert by_id["m1"]["judge_verdict"] is None and by_id["m1"]["verdict"] == "correct"
     assert "+j-" in by_id["r1"]["grader_version"]
+
+
+def test_the_review_report_shows_the_judge_beside_the_rules(demo_warehouse, tmp_path):
+    from ragpipe.review.data import load_review
+
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb")) as conn:
+        aid = conn.execute("SELECT answer_id FROM grades ORDER BY answer_id LIMIT 1").fetchone()[0]
+        for column in ("rules_verdict", "rules_rule", "judge_verdict", "judge_reason"):
+            conn.execute(f"ALTER TABLE grades ADD COLUMN IF NOT EXISTS {column} VARCHAR")
+        conn.execute(
+            "UPDATE grades SET rules_verdict = 'wrong', rules_rule = 'needles.mined.none', judge_verdict = 'correct', "
+            "judge_reason = 'the same rider, named by surname', rule = 'judge.correct' WHERE answer_id = ?",
+            [aid],
+        )
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        review = load_review(conn, "demo", "default")
+    row = next(r for r in review.rows if r["answer_id"] == aid)
+    assert (row["judge_verdict"], row["rules_verdict"]) == ("correct", "wrong")
+    from ragpipe.review.render import render_report
+
+    html = render_report(review)
+    assert "model judge: <b>correct</b>: the same rider, named by surname" in html and "needles.mined.none" in html

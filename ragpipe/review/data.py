@@ -174,6 +174,7 @@ def load_review(
                 },
                 "declined": bool(g["declined"]),
                 "failure": None if pd.isna(g["failure"]) else g["failure"],
+                **_judged(g),
                 "wrong_money": _listed(g["wrong_money"]),
                 "error": None if pd.isna(g["error"]) else g["error"],
                 "question": q["text"],
@@ -253,3 +254,12 @@ def _pair_counts(conn, version: str) -> pd.DataFrame:
         "WHERE answer_set NOT LIKE 'labeled:%' GROUP BY ALL ORDER BY corpus, config, answer_set",
         [version],
     ).df()
+
+
+def _judged(grade) -> dict:
+    """What a model judge said of the answer and what the rules had said (docs/judge.md); None without one."""
+    out = {}
+    for key in ("judge_verdict", "judge_reason", "rules_verdict", "rules_rule"):
+        value = grade.get(key) if hasattr(grade, "get") else None
+        out[key] = None if value is None or pd.isna(value) else value
+    return out
