@@ -20,6 +20,11 @@ def _lines(path, rows):
     return path
 
 
+def _gradings(warehouse) -> int:
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        return conn.execute("SELECT count(*) FROM grading_events").fetchone()[0]
+
+
 def _card(warehouse, answer_set="extractive"):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         return (
@@ -50,8 +55,11 @@ def test_labels_import_revise_go_stale_and_calibrate_the_scorecard(tmp_path, dem
         {**pair, "answer_set": "nobody", "question_id": "x", "label": "correct"},
         {**pair, "question_id": picked["question_id"].iloc[1], "label": "maybe"},
     ]
+    gradings = _gradings(warehouse)
     out = run_ragpipe(env, "labels", "import", str(_lines(tmp_path / "labels.jsonl", rows)))
     assert out.returncode == 0, out.stderr
+    # labels recompute the scorecards, never record a grading: `delta` keeps the last rules change's flips
+    assert _gradings(warehouse) == gradings
     assert "labels.jsonl:13: field question_id: no answer of set 'nobody'" in out.stderr
     assert "labels.jsonl:14: field label:" in out.stderr
     assert "imported 12 label(s)" in out.stdout

@@ -30,6 +30,8 @@ PAIR_ASSETS = AssetSelection.assets(
     "review_report",
 )
 REGRADE_ASSETS = AssetSelection.assets("judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report")
+# people's labels changed, the grades did not: scorecards (people's accuracy) and what reads them, never a grading
+RESCORE_ASSETS = AssetSelection.assets("scorecards", "agreement", "review_report")
 
 # Each step process is forked from a server that has imported the definitions and Dagster's
 # storage once (`forkserver`), instead of a fresh interpreter importing them for every step

@@ -23,6 +23,7 @@ from assets.runs.runner import (
     failed_money_checks,
     failure_in,
     regrade_pair,
+    rescore_pair,
     run_corpus,
     run_corpus_stages,
     run_failures,
@@ -135,6 +136,9 @@ class DagsterOrchestrator:
 
     def materialize_corpus_stages(self, corpus: str) -> Outcome:
         return outcome_of([run_corpus_stages(corpus, instance=self.instance)])
+
+    def rescore(self, corpus: str, config: str) -> Outcome:
+        return outcome_of([rescore_pair(corpus, config, instance=self.instance)])
 
     def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
         if not on_celery:

@@ -21,7 +21,7 @@ from assets.definitions import (
     regrade_in_processes_job,
     regrade_on_celery_job,
 )
-from assets.deploy.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS
+from assets.deploy.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS, RESCORE_ASSETS
 from assets.shared.liveness import HOST_TAG, PID_TAG
 from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
 from assets.shared.resources import default_resources
@@ -101,6 +101,21 @@ def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     return materialize(
         _all_assets(),
         selection=REGRADE_ASSETS,
+        partition_key=pair_key(corpus, config),
+        instance=instance,
+        resources=resources or default_resources(),
+        run_config=QUIET,
+        raise_on_error=False,
+        tags=_tags(),
+    )
+
+
+def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
+    """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
+    did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
+    return materialize(
+        _all_assets(),
+        selection=RESCORE_ASSETS,
         partition_key=pair_key(corpus, config),
         instance=instance,
         resources=resources or default_resources(),

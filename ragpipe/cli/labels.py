@@ -40,7 +40,7 @@ def import_labels(
             typer.echo(f"skipped {problem}", err=True)
         pairs = sorted({(r.corpus, r.config) for r in read.rows}) if added else []
         for corpus, config in pairs:
-            outcome = orchestrator().regrade(corpus, config)
+            outcome = orchestrator().rescore(corpus, config)
             if outcome.busy:
                 raise WarehouseBusy(outcome.busy)
     unchanged = read.sound_lines - added
@@ -112,7 +112,7 @@ def label(
 
     serve(session, port, ready)  # until Ctrl-C or SIGTERM, which end it the same way
     with writing(warehouse_dir(), "ragpipe label"):
-        outcome = orchestrator().regrade(corpus, config)
+        outcome = orchestrator().rescore(corpus, config)
     if outcome.busy:
         raise WarehouseBusy(outcome.busy)
     console.print(

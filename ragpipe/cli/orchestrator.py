@@ -57,6 +57,9 @@ class Orchestrator(Protocol):
     def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
         """Grades and everything downstream of one pair, from its stored answers (on Celery workers)."""
 
+    def rescore(self, corpus: str, config: str) -> Outcome:
+        """Scorecards and the reports that read them, for changed labels: no grading is recorded."""
+
 
 class ServiceUnavailable(RuntimeError):
     """A server a distributed run depends on (PostgreSQL, Redis) stopped answering: said in one line."""
