@@ -117,8 +117,12 @@ def evaluate(questions: Rows, answers: Rows, rules=None, on_problem: str = "warn
     graded = grade_lines(loaded.questions, lines, _rules(rules), a_source)
     problems += graded.problems
     _said(problems, on_problem)
+    if graded.notes and on_problem == "warn":  # graded, not skipped: said apart from the skipped rows
+        warnings.warn(f"{len(graded.notes)} row(s) graded with a note:\n{InputProblems(graded.notes)}", stacklevel=2)
     frame = grades_frame(graded.rows)
-    frame.attrs.update(problems=[str(p) for p in problems], unanswered=graded.unanswered)
+    frame.attrs.update(
+        problems=[str(p) for p in problems], unanswered=graded.unanswered, notes=[str(n) for n in graded.notes]
+    )
     return frame
 
 

@@ -55,3 +55,26 @@ def test_read_only_commands_load_no_orchestrator_nor_what_they_do_not_need(demo_
     for command in ("scorecard", "delta --corpus", "rules show", "answers list", "grade --questions"):
         assert loaded[command] <= {"pandas"}, (command, loaded[command])
     assert "dagster" not in loaded["compare --corpus"] and "matplotlib" not in loaded["compare --corpus"]
+
+
+def test_messages_name_what_happened(tmp_path):
+    """A typo is named as one; an unrecorded version says so; a graded row is never called skipped."""
+    from tests.commands import invoke
+
+    typo = invoke("scorecard", "--corpus", "typo", warehouse=tmp_path / "wh")
+    assert typo.exit_code == 2 and "unknown corpus 'typo'; known: aragog, demo" in typo.output
+    empty = invoke("scorecard", "--corpus", "demo", warehouse=tmp_path / "wh")
+    assert empty.exit_code == 1 and "no scorecards yet for demo/any configuration" in empty.output
+    shown = invoke("rules", "show", warehouse=tmp_path / "wh")
+    assert shown.exit_code == 0 and "not recorded yet (no grading has used it)" in shown.output.splitlines()[0]
+    assert "None" not in shown.output.splitlines()[0]
+    questions, answers = tmp_path / "q.jsonl", tmp_path / "a.jsonl"
+    questions.write_text('{"id": "q", "question": "Who won?", "gold_answer": "Dana Ortiz"}\n')
+    answers.write_text(
+        '{"question_id": "q", "answer": "Dana Ortiz."}\n{"question_id": "q", "answer": "Lee."}\n{"question_id": "x", "answer": "?"}\n'
+    )
+    graded = invoke("grade", "--questions", str(questions), "--answers", str(answers), "--json")
+    assert graded.exit_code == 0
+    assert "graded, note: " in graded.output and "a.jsonl:2: field question_id: a second answer" in graded.output
+    assert "skipped " + str(answers) + ":3: field question_id: unknown question 'x'" in graded.output
+    assert "skipped " + str(answers) + ":2" not in graded.output

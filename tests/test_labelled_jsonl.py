@@ -124,3 +124,13 @@ def test_one_question_line_is_graded_alike_by_grade_and_agreement(tmp_path):
         s.removeprefix("labeled:"): (v, r) for s, v, r in zip(frame["answer_set"], frame["verdict"], frame["rule"])
     }
     assert [by_agreement[name] for name in RATIO_ANSWERS] == by_grade
+
+
+def test_the_documented_example_loads_without_a_problem():
+    """The docs' example is clean: a user trying it meets no error first (the fixture beside the tests keeps
+    the bad line the tests need)."""
+    from ragpipe.evaluation.labelled_jsonl import read_labelled_jsonl
+
+    documented = ROOT / "docs" / "examples" / "labelled-answers.jsonl"
+    assert read_labelled_jsonl(documented).problems == []
+    assert len(read_labelled_jsonl(documented).answers) == len(read_labelled_jsonl(EXAMPLE).answers)

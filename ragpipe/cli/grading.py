@@ -44,6 +44,8 @@ def grade(
         raise typer.Exit(2) from None
     for problem in graded.problems:
         typer.echo(f"skipped {problem}", err=True)
+    for note in graded.notes:
+        typer.echo(f"graded, note: {note}", err=True)
     if graded.unanswered:
         shown = ", ".join(graded.unanswered[:10]) + (" ..." if len(graded.unanswered) > 10 else "")
         typer.echo(f"warning: {len(graded.unanswered)} question(s) have no answer: {shown}", err=True)

@@ -213,11 +213,12 @@ def rules_show(
 
     if version is None:
         rules = _rules(None)
+        stored = _from_warehouse(lambda conn: stored_rules(conn, rules.version)) if database_path().exists() else None
         record = {
             "grader_version": rules.version,
             "rules_text": rules.rules_text,
             "code_sha": rules.code_sha,
-            "first_recorded": None,
+            "first_recorded": stored["first_recorded"] if stored else None,  # None: no grading used it yet
         }
     else:
         record = _from_warehouse(lambda conn: stored_rules(conn, version))
@@ -231,9 +232,9 @@ def rules_show(
     if as_json:
         typer.echo(json.dumps(record, indent=2, default=str))
         return
-    typer.echo(
-        f"# grader {record['grader_version']}  code {record['code_sha']}  first recorded {record['first_recorded']}"
-    )
+    first = record["first_recorded"]
+    when = f"first recorded {first}" if first is not None else "not recorded yet (no grading has used it)"
+    typer.echo(f"# grader {record['grader_version']}  code {record['code_sha']}  {when}")
     typer.echo(record["rules_text"], nl=False)
 
 

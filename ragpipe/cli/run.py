@@ -328,9 +328,21 @@ def scorecard(
         typer.echo(json.dumps(cards, indent=2))
         return
     if not cards:
-        console.print("no scorecards yet: run `ragpipe run` first")
+        _known_names(corpus, config)  # a typo is named as one, not taken for a pair never run
+        where = f" for {corpus or 'any corpus'}/{config or 'any configuration'}" if corpus or config else ""
+        console.print(f"no scorecards yet{where}: run `ragpipe run` first")
         raise typer.Exit(1)
     print_scorecards(cards, wide=wide)
+
+
+def _known_names(corpus: str | None, config: str | None) -> None:
+    """Refuse a corpus or configuration no manifest names, listing the known ones (as `run` does)."""
+    from ragpipe.corpus.manifest import list_corpora, load_configs
+
+    if corpus is not None:
+        _check_names([corpus], sorted(list_corpora(corpora_dir())), "corpus")
+    if config is not None:
+        _check_names([config], sorted(load_configs(corpora_dir())), "configuration")
 
 
 def print_slices(corpus: str | None, config: str | None, by: str, as_json: bool) -> None:

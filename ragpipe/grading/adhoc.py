@@ -59,6 +59,7 @@ class Graded:
     problems: list[Problem]
     unanswered: list[str]  # question ids no answer line names
     texts: list[str] = field(default_factory=list)  # each row's answer text (what a model judge reads)
+    notes: list[Problem] = field(default_factory=list)  # rows graded, with something to say about them
     questions: list[Question] = field(default_factory=list)
 
 
@@ -82,6 +83,7 @@ def grade_lines(
     by_id = {q.id: q for q in questions}
     mined = mined_by_question(gold_text_needles(CORPUS, questions))
     problems: list[Problem] = []
+    notes: list[Problem] = []
     rows, texts = [], []
     first_line: dict[str, int] = {}
     for lineno, line in answers:
@@ -91,7 +93,7 @@ def grade_lines(
             continue
         if qid in first_line:  # graded as its own row (two systems' answers may share a file), but said
             said = f"a second answer to {qid!r} (the first is on line {first_line[qid]}): graded as its own row"
-            problems.append(Problem(source, lineno, "question_id", said))
+            notes.append(Problem(source, lineno, "question_id", said))
         first_line.setdefault(qid, lineno)
         g = grade(by_id[qid], line.answer, line.citations, rules, mined.get(qid, ()))
         texts.append(line.answer)
@@ -110,7 +112,7 @@ def grade_lines(
                 "checks": list(g.checks),
             }
         )
-    return Graded(rows, problems, [q.id for q in questions if q.id not in first_line], texts, list(questions))
+    return Graded(rows, problems, [q.id for q in questions if q.id not in first_line], texts, list(questions), notes)
 
 
 def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Graded:
@@ -118,7 +120,9 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Grade
     problems = list(loaded.problems)
     lines = answer_lines(read_jsonl(answers_path, problems), str(answers_path), problems)
     graded = grade_lines(loaded.questions, lines, rules, str(answers_path))
-    return Graded(graded.rows, problems + graded.problems, graded.unanswered, graded.texts, graded.questions)
+    return Graded(
+        graded.rows, problems + graded.problems, graded.unanswered, graded.texts, graded.questions, graded.notes
+    )
 
 
 def grades_frame(rows: list[dict]) -> pd.DataFrame:
