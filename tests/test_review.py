@@ -217,3 +217,35 @@ def _graded_marks(rules, question: str, key: str, answer: str):
 
     graded = grade(Question(id="q", text=question, kind="answerable", money_key=key), answer, [], rules)
     return annotate(answer, graded.columns()["matched"])
+
+
+def test_the_plots_follow_the_answer_set_selected(reviewed, tmp_path_factory):
+    """With two answer sets, the page shows the selected set's own latency and agreement plots."""
+    import dataclasses
+
+    from ragpipe.review.render import render_report
+
+    data = reviewed["data"]
+    other = [
+        {**row, "answer_set": "other", "answer_id": "o-" + row["answer_id"], "latency_ms": 5000.0 + i, "label": None}
+        for i, row in enumerate(data.rows)
+    ]
+    two = dataclasses.replace(data, rows=[*data.rows, *other], audit_sample=[])
+    html = tmp_path_factory.mktemp("two-sets") / "review.html"
+    html.write_text(render_report(two))
+    with chromium() as browser:
+        tab = new_page(browser, viewport={"width": 1200, "height": 1000})
+        tab.goto(html.as_uri())
+        tab.click('nav button[data-tab="overview"]')
+        shown = tab.locator(".plot-set:visible")
+        assert shown.count() == 1 and shown.get_attribute("data-plot-set") == ""  # every set, before a choice
+        tab.click('nav button[data-tab="answers"]')
+        tab.select_option("#f-set", "other")
+        tab.click('nav button[data-tab="overview"]')
+        shown = tab.locator(".plot-set:visible")
+        assert shown.count() == 1 and shown.get_attribute("data-plot-set") == "other"
+        assert "Latency (other)" in shown.inner_text() and "No labelled answers in other" in shown.inner_text()
+        tab.click('nav button[data-tab="answers"]')
+        tab.select_option("#f-set", "extractive")
+        tab.click('nav button[data-tab="overview"]')
+        assert tab.locator(".plot-set:visible").get_attribute("data-plot-set") == "extractive"

@@ -44,9 +44,35 @@ def render_report(review: Review) -> str:
             "verdicts": verdicts_plot(review.pairs),
             "latency": latency_plot(review.latencies),
             "confusion": confusion_plot(review.confusion),
+            "by_set": _plots_by_set(review.rows),
         },
         meta={"corpus": review.corpus, "config": review.config, "grader_version": review.grader_version},
     )
+
+
+def _plots_by_set(rows: list[dict]) -> dict[str, dict[str, str]]:
+    """Latency and agreement plots of each answer set, for the page to show the set selected (none when
+    the report holds one set: the plots above are its own)."""
+    from ragpipe.answering.labels import HUMAN_CLASSES
+    from ragpipe.evaluation.agreement import confusion_matrix, grader_class
+
+    sets = sorted({row["answer_set"] for row in rows})
+    if len(sets) < 2:
+        return {}
+    out = {}
+    for name in sets:
+        mine = [row for row in rows if row["answer_set"] == name]
+        labelled = [row for row in mine if row["label"] in HUMAN_CLASSES]
+        confusion = (
+            confusion_matrix(
+                [r["label"] for r in labelled], [grader_class(r["verdict"], r["declined"]) for r in labelled]
+            )
+            if labelled
+            else None
+        )
+        latencies = [row["latency_ms"] for row in mine if row["latency_ms"] is not None]
+        out[name] = {"latency": latency_plot(latencies), "confusion": confusion_plot(confusion)}
+    return out
 
 
 def write_report(review: Review, out: Path) -> Path:
