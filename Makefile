@@ -8,9 +8,12 @@ export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
 # installs exactly the versions in requirements.lock (constraints): a fresh clone gets what the suite passed on
 $(BIN)/ragpipe: pyproject.toml requirements.lock
+	@echo "==> [1/3] the virtual environment $(VENV)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "==> [2/3] pip, at the version requirements.lock pins"
 	$(BIN)/pip install --quiet -c requirements.lock pip
-	$(BIN)/pip install --quiet -c requirements.lock -e '.[dev]'
+	@echo "==> [3/3] ragpipe and its pinned dependencies (requirements.lock; a few minutes the first time)"
+	$(BIN)/pip install --progress-bar on -c requirements.lock -e '.[dev]'
 	touch $@
 
 # move the lock: resolve pyproject.toml afresh in a scratch venv and write what it installed (then run `make test`)
@@ -94,7 +97,7 @@ bench-quick: $(BIN)/ragpipe services
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/python -m assets.deploy.instance  # SQLite, or PostgreSQL when RAGPIPE_POSTGRES_URL is set (docs/deploy.md)
-	$(BIN)/dagster dev -w workspace.yaml -h 127.0.0.1  # localhost only
+	$(BIN)/python -m assets.deploy.dev_ui  # localhost only, on PORT (default 3000); its URL is the last line
 
 clean:
 	rm -rf warehouse/ragpipe.duckdb warehouse/parquet warehouse/index warehouse/corpora warehouse/reports warehouse/shards warehouse/answer_log

@@ -184,3 +184,37 @@ def test_grade_command_needs_no_corpus_or_warehouse(env, tmp_path):
     bad_rules.write_text("declines: {phrases: []}\n")
     refused = ragpipe(env, "grade", "--questions", str(questions), "--answers", str(answers), "--rules", str(bad_rules))
     assert refused.returncode == 2 and "declines.phrases" in refused.stdout
+
+
+@pytest.mark.end_to_end
+def test_make_dev_takes_port_and_says_the_url_last_or_names_a_taken_port(tmp_path):
+    """`make dev PORT=N`: the UI on N, its URL printed once it answers; a taken port is refused, named."""
+    import signal
+    import socket
+
+    from tests.commands import free_port
+
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "dh"), "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")}
+    (tmp_path / "dh").mkdir()
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        taken = held.getsockname()[1]
+        refused = subprocess.run(
+            ["make", "-s", "dev", f"PORT={taken}"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+        )
+    assert refused.returncode != 0 and f"port {taken} on 127.0.0.1 is taken" in refused.stderr
+    port = free_port()
+    ui = subprocess.Popen(
+        [f"{BIN}/python", "-m", "assets.deploy.dev_ui"], cwd=ROOT, env={**env, "PORT": str(port)},
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        line = ""
+        for line in ui.stdout:  # an event: the line the wrapper prints once the UI answers
+            if line.startswith("Dagster UI:"):
+                break
+        assert line.strip().startswith(f"Dagster UI: http://127.0.0.1:{port}")
+    finally:
+        os.killpg(ui.pid, signal.SIGTERM)
+        ui.wait(timeout=600)
