@@ -140,13 +140,27 @@ def print_scorecards(cards: list[dict], wide: bool = False) -> None:
     for corpus, config in pairs:
         rows = [c for c in cards if (c["corpus"], c["config"]) == (corpus, config)]
         console.print(_table(f"{corpus}/{config}", NARROW_FIELDS, rows, wrap=True), width=width)
+    for note in scorecard_notes(cards):
+        console.print(note, width=width, soft_wrap=False)
+
+
+def scorecard_notes(cards: list[dict]) -> list[str]:
+    """The lines under the scorecards: the grader, the columns' letters, and what a word in them means."""
+    from ragpipe.evaluation.scorecard import money_bar_text
+
     graders = sorted({c["grader_version"] for c in cards})
     notes = [f"grader {', '.join(graders)}; c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"]
     if any(c.get("judged_as") == "gold answer" for c in cards):
         notes.append(JUDGED_AS_GOLD)
-    for note in notes:
-        console.print(note, width=width, soft_wrap=False)
+    if any("exempt" in money_bar_text(c) for c in cards):
+        notes.append(EXEMPT)
+    return notes
 
+
+EXEMPT = (
+    "exempt: a set people labelled states a wrong amount of money, but is not blocked: such sets are kept to "
+    "measure the grader against the people, not to rank a system"
+)
 
 JUDGED_AS_GOLD = (
     "labeled:* sets are judged as their labellers judged them: every question against its gold answer, "
