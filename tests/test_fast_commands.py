@@ -87,3 +87,16 @@ def test_exempt_is_explained_where_it_appears():
     assert not any("exempt" in n for n in scorecard_notes([{**card, "blocked": True}]))
     (note,) = [n for n in scorecard_notes([{**card, "blocked": False}]) if n.startswith("exempt")]
     assert "people labelled" in note and "not blocked" in note
+
+
+def test_one_way_to_write_an_interval():
+    """`[low, high]` everywhere, the level said once: scorecard, leaderboard, compare and gate agree."""
+    from ragpipe.evaluation.compare import compare_line
+    from ragpipe.evaluation.interval_text import interval_text
+
+    assert interval_text(80.24, 91.66) == "[80.2, 91.7]" and interval_text(-0.3232, 0.0, True, 4) == "[-0.3232, +0.0000]"
+    assert interval_text(None, 0.5) == "-"
+    result = {"a": "x", "b": "y", "n": 31, "wins": 1, "losses": 6, "ties": 24, "a_accuracy": 0.935,
+              "b_accuracy": 0.774, "diff": -0.161, "ci_low": -0.323, "ci_high": 0.0, "mcnemar_p": 0.125}  # fmt: skip
+    line = compare_line(result, "demo/default")
+    assert "(B - A -16.1 points, 95% interval [-32.3, +0.0])" in line and " to " not in line

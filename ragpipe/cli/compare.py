@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.cli.app import SYSTEMS, app, console
+from ragpipe.evaluation.interval_text import interval_text
 from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
 
@@ -101,7 +102,8 @@ def compare(
     typer.echo(compare_line(result, where))
     for name, m in result.get("retrieval", {}).items():
         typer.echo(
-            f"  {name}: {m['a']} -> {m['b']} ({m['diff']:+.4f}, 95% CI {m['ci_low']:+.4f} to {m['ci_high']:+.4f})"
+            f"  {name}: {m['a']} -> {m['b']} ({m['diff']:+.4f}, 95% interval "
+            f"{interval_text(m['ci_low'], m['ci_high'], signed=True, digits=4)})"
         )
     if result["flips"] and limit:
         table = Table(title=f"questions that flip ({len(result['flips'])})")
@@ -204,9 +206,9 @@ def leaderboard(
     table = Table(title=f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})")
     labelled = any(r["people"] != "-" for r in rows)
     judged = any(r.get("judged") for r in rows)  # a model judge decided some grades (docs/judge.md)
-    columns = ["#", "system", "correct %", "95% CI"] + (["people % [95%]"] if labelled else [])
+    columns = ["#", "system", "correct %", "[95%]"] + (["people % [95%]"] if labelled else [])
     columns += ["judged"] if judged else []
-    for column in columns + ["vs best [95% CI]", "p (Holm)"]:
+    for column in columns + ["vs best [95%]", "p (Holm)"]:
         table.add_column(column, overflow="fold")
     for r in rows:
         lead = (
@@ -218,7 +220,7 @@ def leaderboard(
             str(r["rank"]),
             r["system"],
             f"{_pct(r['accuracy'])} ({r['correct']}/{r['n']})",
-            f"{_pct(r['low'])}-{_pct(r['high'])}",
+            interval_text(None if r["low"] is None else 100 * r["low"], None if r["high"] is None else 100 * r["high"]),
             *([r["people"]] if labelled else []),
             *([str(r["judged"])] if judged else []),
             lead,

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binomtest
 
+from ragpipe.evaluation.interval_text import interval_text
 from ragpipe.warehouse.nulls import records
 
 RESAMPLES = 10_000
@@ -120,8 +121,9 @@ def compare_line(result: dict, where: str) -> str:
     return (
         f"A {result['a']} vs B {result['b']} on {where}: {result['n']} questions, B wins {result['wins']}, "
         f"loses {result['losses']}, ties {result['ties']}; accuracy A {100 * result['a_accuracy']:.1f}% -> "
-        f"B {100 * result['b_accuracy']:.1f}% (B - A {100 * result['diff']:+.1f} points, 95% CI "
-        f"{100 * result['ci_low']:+.1f} to {100 * result['ci_high']:+.1f}), exact McNemar p = {result['mcnemar_p']:.3f}"
+        f"B {100 * result['b_accuracy']:.1f}% (B - A {100 * result['diff']:+.1f} points, 95% interval "
+        f"{interval_text(100 * result['ci_low'], 100 * result['ci_high'], signed=True)}), "
+        f"exact McNemar p = {result['mcnemar_p']:.3f}"
     ) + _people_clause(result.get("people"))
 
 
@@ -131,8 +133,8 @@ def _people_clause(people: dict | None) -> str:
         return ""
     return (
         f"; by people's labels ({people['labelled_questions']} questions labelled for both): "
-        f"B - A {100 * people['people_diff']:+.1f} points, 95% CI {100 * people['people_low']:+.1f} to "
-        f"{100 * people['people_high']:+.1f}"
+        f"B - A {100 * people['people_diff']:+.1f} points, 95% interval "
+        f"{interval_text(100 * people['people_low'], 100 * people['people_high'], signed=True)}"
     )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ragpipe.evaluation.interval_text import interval_text
 from ragpipe.grading.outcomes import WRONG_MONEY
 
 
@@ -33,8 +34,9 @@ def gate(result: dict, baseline: pd.DataFrame, candidate: pd.DataFrame, max_drop
     versions = sorted(set(baseline["grader_version"]) | set(candidate["grader_version"]))
     passed = result["ci_high"] >= floor
     said = (
-        f"B - A {100 * result['diff']:+.1f} points (95% CI {100 * result['ci_low']:+.1f} to "
-        f"{100 * result['ci_high']:+.1f}) on {result['n']} questions; fails when the whole interval lies below "
+        f"B - A {100 * result['diff']:+.1f} points (95% interval "
+        f"{interval_text(100 * result['ci_low'], 100 * result['ci_high'], signed=True)}) on {result['n']} "
+        "questions; fails when the whole interval lies below "
         f"{-max_drop if max_drop else 0:g}"
     )
     if passed and result["diff"] < floor:
