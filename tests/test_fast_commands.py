@@ -94,7 +94,9 @@ def test_one_way_to_write_an_interval():
     from ragpipe.evaluation.compare import compare_line
     from ragpipe.evaluation.interval_text import interval_text
 
-    assert interval_text(80.24, 91.66) == "[80.2, 91.7]" and interval_text(-0.3232, 0.0, True, 4) == "[-0.3232, +0.0000]"
+    assert (
+        interval_text(80.24, 91.66) == "[80.2, 91.7]" and interval_text(-0.3232, 0.0, True, 4) == "[-0.3232, +0.0000]"
+    )
     assert interval_text(None, 0.5) == "-"
     result = {"a": "x", "b": "y", "n": 31, "wins": 1, "losses": 6, "ties": 24, "a_accuracy": 0.935,
               "b_accuracy": 0.774, "diff": -0.161, "ci_low": -0.323, "ci_high": 0.0, "mcnemar_p": 0.125}  # fmt: skip
