@@ -66,3 +66,19 @@ def test_one_system_is_the_best_and_no_system_is_an_empty_board():
     (only,) = leaderboard({"best": SYSTEMS["best"]})
     assert (only["rank"], only["vs_best"], only["p_holm"]) == (1, "best", None)
     assert leaderboard({}) == []
+
+
+def test_accuracy_is_correct_of_graded_everywhere_the_ungradable_set_apart():
+    """One number per system: the leaderboard, compare and the scorecard all count correct of graded."""
+    from ragpipe.evaluation.compare import compare_line
+
+    a, b = _grades(set(range(6)), n=10), _grades(set(range(5)), n=10)
+    a.loc[a["question_id"].isin(["q008", "q009"]), "verdict"] = "ungradable"  # no needle to grade them by
+    b.loc[b["question_id"] == "q007", "verdict"] = "ungradable"
+    rows = {r["system"]: r for r in leaderboard({"a": a, "b": b})}
+    assert (rows["a"]["n"], rows["a"]["correct"], rows["a"]["ungradable"], rows["a"]["accuracy"]) == (8, 6, 2, 0.75)
+    assert (rows["b"]["n"], rows["b"]["ungradable"], rows["b"]["accuracy"]) == (9, 1, round(5 / 9, 4))
+    result = compare("a", a, "b", b)
+    assert (result["n"], result["ungradable"], result["a_accuracy"]) == (7, 3, round(6 / 7, 4))
+    line = compare_line(result, "here")
+    assert "7 questions graded for both (3 ungradable set apart)" in line and "accuracy (correct of graded)" in line

@@ -72,7 +72,7 @@ def test_a_bad_row_costs_only_itself_and_is_said():
     answers = _lines(ANSWERS) + [{"question_id": "nope", "answer": "x"}, {"answer": "no id"}]
     with pytest.warns(UserWarning, match="<answers>:5: field question_id") as caught:
         grades = ragpipe.evaluate(QUESTIONS, answers)
-    assert len(caught) == 1
+    assert len(caught) == 1 and grades.attrs["notes"] == []  # skipped rows only: nothing graded with a note
     assert len(grades) == len(_lines(ANSWERS))
     assert any("unknown question 'nope'" in p for p in grades.attrs["problems"])
     with pytest.raises(ragpipe.api.InputProblems, match="<answers>:4: field question_id: unknown question"):

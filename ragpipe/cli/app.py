@@ -38,7 +38,7 @@ console = Console(width=None if Console().is_terminal else 200, markup=False)  #
 SCORECARD_FIELDS = [
     ("pair", "corpus/config"),
     ("answer_set", "answers"),
-    ("overall_pct", "overall %"),
+    ("overall_pct", "accuracy %"),
     ("people", "people % [95%]"),
     ("cpwu", "correct/partial/wrong/ungradable"),
     ("answerable", "answerable"),
@@ -52,7 +52,7 @@ SCORECARD_FIELDS = [
 ]
 NARROW_FIELDS = [  # one table per pair, titled with it
     ("answer_set", "answers"),
-    ("overall_pct", "overall %"),
+    ("overall_pct", "accuracy %"),
     ("people_short", "people % [95%]"),
     ("cpwu", "c/p/w/u"),
     ("honesty", "declined"),
@@ -149,7 +149,10 @@ def scorecard_notes(cards: list[dict]) -> list[str]:
     from ragpipe.evaluation.scorecard import money_bar_text
 
     graders = sorted({c["grader_version"] for c in cards})
-    notes = [f"grader {', '.join(graders)}; c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"]
+    notes = [
+        f"grader {', '.join(graders)}; accuracy: correct of graded, the ungradable (u) apart; "
+        "c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"
+    ]
     if any(c.get("judged_as") == "gold answer" for c in cards):
         notes.append(JUDGED_AS_GOLD)
     if any("exempt" in money_bar_text(c) for c in cards):

@@ -206,7 +206,9 @@ def leaderboard(
     table = Table(title=f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})")
     labelled = any(r["people"] != "-" for r in rows)
     judged = any(r.get("judged") for r in rows)  # a model judge decided some grades (docs/judge.md)
-    columns = ["#", "system", "correct %", "[95%]"] + (["people % [95%]"] if labelled else [])
+    ungradable = any(r.get("ungradable") for r in rows)
+    columns = ["#", "system", "accuracy % (correct/graded)", "[95%]"] + (["people % [95%]"] if labelled else [])
+    columns += ["ungradable"] if ungradable else []
     columns += ["judged"] if judged else []
     for column in columns + ["vs best [95%]", "p (Holm)"]:
         table.add_column(column, overflow="fold")
@@ -222,6 +224,7 @@ def leaderboard(
             f"{_pct(r['accuracy'])} ({r['correct']}/{r['n']})",
             interval_text(None if r["low"] is None else 100 * r["low"], None if r["high"] is None else 100 * r["high"]),
             *([r["people"]] if labelled else []),
+            *([str(r["ungradable"])] if ungradable else []),
             *([str(r["judged"])] if judged else []),
             lead,
             "" if r["p_holm"] is None else f"{r['p_holm']:.3f}",

@@ -48,9 +48,21 @@ def mcnemar_exact(wins: int, losses: int) -> float:
     return 1.0 if wins + losses == 0 else float(binomtest(wins, wins + losses, 0.5).pvalue)
 
 
+UNGRADABLE = "ungradable"
+
+
+def graded(grades: pd.DataFrame) -> pd.DataFrame:
+    """The answers the grader could grade. Accuracy, everywhere (scorecard, leaderboard, compare, gate,
+    review, the Python API), is correct of graded: an ungradable answer (no needle to grade it by) is
+    counted apart, never as wrong."""
+    return grades[grades["verdict"] != UNGRADABLE]
+
+
 def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
-    """The comparison of two grades tables (one answer set each) on the questions both answered."""
-    both = paired(a, b)
+    """The comparison of two grades tables (one answer set each) on the questions both answered and the
+    grader graded for both; a question ungradable for either is set apart (`ungradable`)."""
+    both = paired(graded(a), graded(b))
+    answered_both = set(a["question_id"]) & set(b["question_id"])
     a_ok = (both["verdict_a"] == "correct").to_numpy(dtype=float)
     b_ok = (both["verdict_b"] == "correct").to_numpy(dtype=float)
     wins, losses = int(((b_ok == 1) & (a_ok == 0)).sum()), int(((a_ok == 1) & (b_ok == 0)).sum())
@@ -72,6 +84,7 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
         "ci_low": round(low, 4),
         "ci_high": round(high, 4),
         "mcnemar_p": round(mcnemar_exact(wins, losses), 4),
+        "ungradable": len(answered_both) - n,  # answered by both, ungradable for one or both: set apart
         "only_a": sorted(set(a["question_id"]) - set(b["question_id"])),
         "only_b": sorted(set(b["question_id"]) - set(a["question_id"])),
         "flips": [
@@ -119,8 +132,10 @@ def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> di
 def compare_line(result: dict, where: str) -> str:
     """The comparison in one sentence, in the order typed: A first, then B, and the sign is B - A."""
     return (
-        f"A {result['a']} vs B {result['b']} on {where}: {result['n']} questions, B wins {result['wins']}, "
-        f"loses {result['losses']}, ties {result['ties']}; accuracy A {100 * result['a_accuracy']:.1f}% -> "
+        f"A {result['a']} vs B {result['b']} on {where}: {result['n']} questions graded for both"
+        + (f" ({result['ungradable']} ungradable set apart)" if result.get("ungradable") else "")
+        + f", B wins {result['wins']}, loses {result['losses']}, ties {result['ties']}; "
+        f"accuracy (correct of graded) A {100 * result['a_accuracy']:.1f}% -> "
         f"B {100 * result['b_accuracy']:.1f}% (B - A {100 * result['diff']:+.1f} points, 95% interval "
         f"{interval_text(100 * result['ci_low'], 100 * result['ci_high'], signed=True)}), "
         f"exact McNemar p = {result['mcnemar_p']:.3f}"

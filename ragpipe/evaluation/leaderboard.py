@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.evaluation.compare import compare
+from ragpipe.evaluation.compare import compare, graded
 from ragpipe.evaluation.wilson import wilson
 from ragpipe.grading.outcomes import WRONG_MONEY
 
@@ -35,8 +35,9 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     from statsmodels.stats.multitest import multipletests
 
     rows = []
-    for name, grades in systems.items():
-        n, correct = len(grades), int((grades["verdict"] == "correct").sum())
+    for name, grades in systems.items():  # accuracy: correct of graded, the ungradable counted apart
+        counted = graded(grades)
+        n, correct = len(counted), int((counted["verdict"] == "correct").sum())
         low, high = _interval(correct, n)
         rows.append(
             {
@@ -46,6 +47,7 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
                 "accuracy": round(correct / n, 4) if n else 0.0,
                 "low": low,
                 "high": high,
+                "ungradable": len(grades) - n,
                 "wrong_money": int((grades["failure"] == WRONG_MONEY).sum()) if "failure" in grades else 0,
                 # answers the model judge decided (docs/judge.md); 0 without a judge
                 "judged": int(grades["rule"].astype(str).str.startswith("judge.").sum()) if "rule" in grades else 0,
@@ -76,5 +78,5 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
 
 def leaderboard_frame(rows: list[dict]) -> pd.DataFrame:
     columns = ["rank", "system", "n", "correct", "accuracy", "low", "high", "vs_best", "paired", "diff"]
-    columns += ["diff_low", "diff_high", "p", "p_holm", "wrong_money", "judged"]
+    columns += ["diff_low", "diff_high", "p", "p_holm", "ungradable", "wrong_money", "judged"]
     return pd.DataFrame(rows, columns=columns)

@@ -112,7 +112,8 @@ def grade_lines(
                 "checks": list(g.checks),
             }
         )
-    return Graded(rows, problems, [q.id for q in questions if q.id not in first_line], texts, list(questions), notes)
+    unanswered = [q.id for q in questions if q.id not in first_line]
+    return Graded(rows, problems, unanswered, texts=texts, questions=list(questions), notes=notes)
 
 
 def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Graded:
@@ -121,7 +122,12 @@ def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Grade
     lines = answer_lines(read_jsonl(answers_path, problems), str(answers_path), problems)
     graded = grade_lines(loaded.questions, lines, rules, str(answers_path))
     return Graded(
-        graded.rows, problems + graded.problems, graded.unanswered, graded.texts, graded.questions, graded.notes
+        graded.rows,
+        problems + graded.problems,
+        graded.unanswered,
+        texts=graded.texts,
+        questions=graded.questions,
+        notes=graded.notes,
     )
 
 
