@@ -45,9 +45,20 @@ def test_clicks_are_rows_a_kill_loses_nothing_and_a_restart_resumes(tmp_path, de
         tab.on("pageerror", lambda e: errors.append(str(e)))
         tab.goto(url)
         first = tab.locator("#item").get_attribute("data-answer-id")
-        assert tab.locator("#question").inner_text() and tab.locator("#verdict").inner_text()
+        # the grader's verdict and marks are hidden until the person labels: they would anchor the person
+        assert tab.locator("#question").inner_text() and tab.locator("#verdict").count() == 0
+        assert tab.locator("#answer span").count() == 0
         tab.click("#correct")  # a click
         tab.wait_for_selector("#labelled:text('1')")
+        # ... then whether the grader agreed is shown
+        assert tab.locator("#agreement").inner_text() in ("agree", "disagree")
+        # a mis-click is taken back: undo removes the row and shows the answer again
+        tab.click("#incorrect")
+        tab.wait_for_selector("#labelled:text('2')")
+        taken = tab.locator("#last").inner_text()
+        tab.locator("body").press("u")
+        tab.wait_for_selector("#labelled:text('1')")
+        assert "you said incorrect" in taken and tab.locator("#verdict").count() == 0
         second = tab.locator("#item").get_attribute("data-answer-id")
         tab.fill("#note", "the figure is last year's")
         tab.click("#incorrect")

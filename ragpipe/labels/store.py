@@ -25,10 +25,20 @@ def add_labels(conn: duckdb.DuckDBPyConnection, rows: list[HumanLabelRecord]) ->
     return append_new_rows(conn, "human_labels", HumanLabelRecord.frame(rows), _KEY)
 
 
+def remove_label(conn: duckdb.DuckDBPyConnection, row: HumanLabelRecord) -> int:
+    """Take back one label just given (the labelling page's undo): the row with its answer, labeller and
+    time; the labels before it stand as they were."""
+    where = "answer_id = ? AND labeller IS NOT DISTINCT FROM ? AND labelled_at = ?"
+    params = [row.answer_id, row.labeller, row.labelled_at]
+    gone = conn.execute(f"SELECT count(*) FROM human_labels WHERE {where}", params).fetchall()[0][0]
+    conn.execute(f"DELETE FROM human_labels WHERE {where}", params)
+    return gone
+
+
 def current_answers(conn: duckdb.DuckDBPyConnection, corpus: str, config: str) -> pd.DataFrame:
     """The pair's answers with what a labeller reads of each, and its fingerprint."""
     answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
-    questions = read_partition(conn, "questions", {"corpus": corpus})[["question_id", "text", "gold_answer"]]
+    questions = read_partition(conn, "questions", {"corpus": corpus})[["question_id", "text", "gold_answer", "kind"]]
     frame = answers.merge(questions, on="question_id", how="left")
     frame["input_sha"] = [
         seen_sha(r["text"] or "", r["gold_answer"] or "", r["answer"], r["citations"]) for r in records(frame)

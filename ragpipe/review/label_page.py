@@ -47,6 +47,7 @@ class Item:
     verdict: str
     rule: str
     input_sha: str
+    kind: str = "answerable"  # what "correct" and "refusal" mean depends on it (said on the page)
 
 
 @dataclass
@@ -60,6 +61,8 @@ class Session:
     items: list[Item]
     labelled: Callable[[], dict[str, str]]  # answer_id -> latest current label
     store: Callable[[HumanLabelRecord], None]  # writes one label at once
+    remove: Callable[[HumanLabelRecord], None] | None = None  # takes one label back (undo)
+    given: list[HumanLabelRecord] = field(default_factory=list)  # this page's labels, last last: what undo takes
 
     def next_open(self, done: dict[str, str]) -> int | None:
         return next((i for i, item in enumerate(self.items) if item.answer_id not in done), None)
@@ -70,11 +73,40 @@ CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'
 _ITEM = re.compile(r"[0-9]{1,9}")  # ASCII digits: `?item=²` is not a number (str.isdigit says it is)
 
 
-def render(session: Session, index: int | None, done: dict[str, str], token: str = "", error: str = "") -> str:
+MEANING = {  # what the three labels mean for a question the documents cannot (fully) answer
+    "negative": "The documents cannot answer this question: an answer that says so is right (label it "
+    "refusal); one that asserts an answer is incorrect.",
+    "ambiguous": "Declining and answering are both acceptable here: label a decline refusal, and an answer "
+    "correct or incorrect.",
+}
+
+
+def render(
+    session: Session, index: int | None, done: dict[str, str], token: str = "", error: str = "", last: int | None = None
+) -> str:
+    """The page at `index`. The grader's verdict and marks are hidden until the answer is labelled (they
+    would anchor the person to the grader being measured); after a click, `last` says whether they agreed."""
     item = session.items[index] if index is not None else None
+    previous = session.items[last] if last is not None and session.items[last].answer_id in done else None
     return _TEMPLATES.get_template("label_page.html.j2").render(
-        session=session, item=item, index=index, done=done, total=len(session.items), token=token, error=error
+        session=session,
+        item=item,
+        index=index,
+        done=done,
+        total=len(session.items),
+        token=token,
+        error=error,
+        previous=previous,
+        agreed=previous is not None and _agrees(done[previous.answer_id], previous),
+        meaning=MEANING.get(item.kind) if item else None,
+        can_undo=bool(session.given) and session.remove is not None,
     )
+
+
+def _agrees(label: str, item: Item) -> bool:
+    """Does the person's label say what the grader's verdict says (a refusal is right where declining is)?"""
+    right = label == "correct" or (label == "refusal" and item.kind in ("negative", "ambiguous"))
+    return right == (item.verdict == "correct")
 
 
 @dataclass
@@ -95,6 +127,7 @@ class LabelPage:
                 Route("/", self.page, methods=["GET"]),
                 Route("/progress", self.progress, methods=["GET"]),
                 Route("/label", self.label, methods=["POST"]),
+                Route("/undo", self.undo, methods=["POST"]),
             ]
         )
 
@@ -128,8 +161,10 @@ class LabelPage:
         done = await self._labelled()
         asked = request.query_params.get("item", "")
         index = int(asked) if _ITEM.fullmatch(asked) and int(asked) < len(self.session.items) else None
+        said = request.query_params.get("last", "")
+        last = int(said) if _ITEM.fullmatch(said) and int(said) < len(self.session.items) else None
         return self._html(render(self.session, index if index is not None else self.session.next_open(done), done,
-                                 self.token))  # fmt: skip
+                                 self.token, last=last))  # fmt: skip
 
     async def progress(self, request):
         from starlette.responses import JSONResponse
@@ -182,7 +217,26 @@ class LabelPage:
             except Exception:
                 done = {}
             return self._html(render(self.session, index, done, self.token, said), 503)
-        return RedirectResponse("/", 303)
+        self.session.given.append(row)
+        return RedirectResponse(f"/?last={index}", 303)  # the next answer, and whether the grader agreed
+
+    async def undo(self, request):
+        """Take back the last label this page gave, and show its answer again to label afresh."""
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import PlainTextResponse, RedirectResponse
+
+        if not self._ours(request, posting=True):
+            return self._refused()
+        body = (await request.body())[:MAX_FORM_BYTES]
+        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+        if not hmac.compare_digest(form.get("token", "").encode(), self.token.encode()):
+            return self._refused()
+        if not self.session.given or self.session.remove is None:
+            return PlainTextResponse("nothing to undo", 400)
+        row = self.session.given.pop()
+        await run_in_threadpool(self.session.remove, row)
+        index = next(i for i, it in enumerate(self.session.items) if it.answer_id == row.answer_id)
+        return RedirectResponse(f"/?item={index}", 303)
 
 
 def _server(config):

@@ -12,7 +12,7 @@ import threading
 
 from ragpipe.labels.record import HumanLabelRecord
 from ragpipe.labels.sample import recorded_sample
-from ragpipe.labels.store import add_labels, current_answers, latest_labels
+from ragpipe.labels.store import add_labels, current_answers, latest_labels, remove_label
 from ragpipe.review.label_page import Item, Session
 from ragpipe.warehouse.lock import open_for_writing, writing
 from ragpipe.warehouse.nulls import records
@@ -50,6 +50,7 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
                 g.get("verdict", "not graded"),
                 g.get("rule", ""),
                 a["input_sha"],
+                a.get("kind") or "answerable",
             )  # fmt: skip
         )
 
@@ -69,4 +70,12 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
             finally:
                 conn.close()
 
-    return Session(corpus, config, answer_set, labeller, items, labelled, store)
+    def remove(row: HumanLabelRecord) -> None:
+        with owner, writing(warehouse_dir(), "ragpipe label"):
+            conn = open_for_writing(database_path())
+            try:
+                remove_label(conn, row)
+            finally:
+                conn.close()
+
+    return Session(corpus, config, answer_set, labeller, items, labelled, store, remove)
