@@ -219,7 +219,7 @@ def _graded_marks(rules, question: str, key: str, answer: str):
     return annotate(answer, graded.columns()["matched"])
 
 
-def test_the_plots_follow_the_answer_set_selected(reviewed, tmp_path_factory):
+def test_the_plots_follow_the_answer_set_selected(page, reviewed, tmp_path_factory):
     """With two answer sets, the page shows the selected set's own latency and agreement plots."""
     import dataclasses
 
@@ -233,9 +233,9 @@ def test_the_plots_follow_the_answer_set_selected(reviewed, tmp_path_factory):
     two = dataclasses.replace(data, rows=[*data.rows, *other], audit_sample=[])
     html = tmp_path_factory.mktemp("two-sets") / "review.html"
     html.write_text(render_report(two))
-    with chromium() as browser:
-        tab = new_page(browser, viewport={"width": 1200, "height": 1000})
-        tab.goto(html.as_uri())
+    tab, _ = page  # the module's browser: one Playwright per process
+    tab.goto(html.as_uri())
+    try:
         tab.click('nav button[data-tab="overview"]')
         shown = tab.locator(".plot-set:visible")
         assert shown.count() == 1 and shown.get_attribute("data-plot-set") == ""  # every set, before a choice
@@ -249,3 +249,5 @@ def test_the_plots_follow_the_answer_set_selected(reviewed, tmp_path_factory):
         tab.select_option("#f-set", "extractive")
         tab.click('nav button[data-tab="overview"]')
         assert tab.locator(".plot-set:visible").get_attribute("data-plot-set") == "extractive"
+    finally:
+        tab.goto(reviewed["report"].as_uri())  # the page as the module's other tests expect it

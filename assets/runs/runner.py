@@ -98,24 +98,20 @@ def run_corpus(
 
 def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize grades and scorecards only, from the stored answers."""
-    return materialize(
-        _all_assets(),
-        selection=REGRADE_ASSETS,
-        partition_key=pair_key(corpus, config),
-        instance=instance,
-        resources=resources or default_resources(),
-        run_config=QUIET,
-        raise_on_error=False,
-        tags=_tags(),
-    )
+    return _pair_stages(REGRADE_ASSETS, corpus, config, instance, resources)
 
 
 def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
     did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
+    return _pair_stages(RESCORE_ASSETS, corpus, config, instance, resources)
+
+
+def _pair_stages(selection, corpus: str, config: str, instance: DagsterInstance | None, resources: dict | None):
+    """One pair's `selection` of stages, from what the warehouse stores, in this process."""
     return materialize(
         _all_assets(),
-        selection=RESCORE_ASSETS,
+        selection=selection,
         partition_key=pair_key(corpus, config),
         instance=instance,
         resources=resources or default_resources(),

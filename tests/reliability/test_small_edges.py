@@ -67,11 +67,10 @@ def test_a_second_answer_to_one_question_is_graded_and_reported(tmp_path, rules)
         )
     )
     graded = grade_files(questions, answers, rules)
-    rows, problems = graded.rows, graded.problems
+    rows, notes = graded.rows, graded.notes
     assert [r["verdict"] for r in rows] == ["correct", "wrong"]
-    assert [(p.line, p.field) for p in problems] == [(2, "question_id")] and "the first is on line 1" in str(
-        problems[0]
-    )
+    assert graded.problems == []  # graded, so not a problem: a note, said apart from the skipped rows
+    assert [(p.line, p.field) for p in notes] == [(2, "question_id")] and "the first is on line 1" in str(notes[0])
 
 
 def test_log_times_on_a_whole_second_are_read(tmp_path):
