@@ -194,7 +194,9 @@ def test_regrade_with_a_judge_asks_once_then_never_and_delta_shows_the_flips(dem
         delta = ragpipe(env, "delta", "--json")
         assert delta.returncode == 0
         board = json.loads(ragpipe(env, "leaderboard", "--corpus", "demo", "--json").stdout)
-        assert sum(r["judged"] for r in board["systems"]) > 0
+        assert sum(r["judged"] for r in board["systems"]) > 0 and sum(r["judge_tokens"] for r in board["systems"]) > 0
+        shown = ragpipe(env, "leaderboard", "--corpus", "demo").stdout
+        assert "judged (tokens, cost)" in shown and " tokens, cost " in shown
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         rules_only = conn.execute("SELECT count(*) FROM grades WHERE rules_verdict IS NOT NULL").fetchone()[0]
         spend = conn.execute("SELECT sum(judge_decided), sum(judge_tokens) FROM scorecards").fetchone()

@@ -193,12 +193,15 @@ def leaderboard(
         (s if one_config else f"{k}/{s}"): g for (k, s), g in grades.groupby(["config", "answer_set"], sort=True)
     }
     rows = rank(systems)
-    people = {
-        (c["answer_set"] if one_config else f"{c['config']}/{c['answer_set']}"): people_short_of(c)
+    cards = {
+        (c["answer_set"] if one_config else f"{c['config']}/{c['answer_set']}"): c
         for c in read_scorecards(corpus, config)
     }
     for row in rows:
-        row["people"] = people.get(row["system"], "-")
+        card = cards.get(row["system"], {})
+        row["people"] = people_short_of(card) if card else "-"
+        # what a model judge spent on this system (docs/judge.md); None without a judge
+        row["judge_tokens"], row["judge_cost"] = card.get("judge_tokens"), card.get("judge_cost")
     if as_json:
         typer.echo(json.dumps({"corpus": corpus, "config": config, "systems": rows}, indent=2))
         return
@@ -209,7 +212,7 @@ def leaderboard(
     ungradable = any(r.get("ungradable") for r in rows)
     columns = ["#", "system", "accuracy % (correct/graded)", "[95%]"] + (["people % [95%]"] if labelled else [])
     columns += ["ungradable"] if ungradable else []
-    columns += ["judged"] if judged else []
+    columns += ["judged (tokens, cost)"] if judged else []
     for column in columns + ["vs best [95%]", "p (Holm)"]:
         table.add_column(column, overflow="fold")
     for r in rows:
@@ -225,7 +228,11 @@ def leaderboard(
             interval_text(None if r["low"] is None else 100 * r["low"], None if r["high"] is None else 100 * r["high"]),
             *([r["people"]] if labelled else []),
             *([str(r["ungradable"])] if ungradable else []),
-            *([str(r["judged"])] if judged else []),
+            *(
+                [f"{r['judged']} ({r.get('judge_tokens') or 0} tokens, cost {r.get('judge_cost') or 0:g})"]
+                if judged
+                else []
+            ),
             lead,
             "" if r["p_holm"] is None else f"{r['p_holm']:.3f}",
         )
