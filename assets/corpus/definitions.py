@@ -3,5 +3,6 @@
 from dagster import Definitions, load_assets_from_modules
 
 from assets.corpus import ingest, questions
+from assets.shared.partitions import with_partitions_said
 
-defs = Definitions(assets=load_assets_from_modules([ingest, questions]))
+defs = Definitions(assets=with_partitions_said(load_assets_from_modules([ingest, questions])))

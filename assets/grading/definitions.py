@@ -4,11 +4,12 @@ say when they were made by an older grader."""
 from dagster import Definitions, load_asset_checks_from_modules, load_assets_from_modules
 
 from assets.grading import behind, delta, grades, judgments, scorecards
+from assets.shared.partitions import with_partitions_said
 
 _modules = [judgments, grades, scorecards, delta, behind]
 
 defs = Definitions(
-    assets=load_assets_from_modules(_modules),
+    assets=with_partitions_said(load_assets_from_modules(_modules)),
     asset_checks=load_asset_checks_from_modules(_modules),
     sensors=[behind.grader_watch],
 )

@@ -3,5 +3,6 @@
 from dagster import Definitions, load_assets_from_modules
 
 from assets.reports import agreement, review
+from assets.shared.partitions import with_partitions_said
 
-defs = Definitions(assets=load_assets_from_modules([agreement, review]))
+defs = Definitions(assets=with_partitions_said(load_assets_from_modules([agreement, review])))

@@ -6,7 +6,7 @@ pair partitions to their corpus partition through the shared `corpus`
 dimension.
 """
 
-from dagster import MultiPartitionKey, MultiPartitionsDefinition, StaticPartitionsDefinition
+from dagster import MultiPartitionKey, MultiPartitionsDefinition, StaticPartitionsDefinition, map_asset_specs
 
 from ragpipe.corpus.manifest import list_corpora, load_configs
 from ragpipe.warehouse.settings import corpora_dir
@@ -27,3 +27,31 @@ def pair_key(corpus: str, config: str) -> MultiPartitionKey:
 def pair_of(partition_key) -> tuple[str, str]:
     dims = partition_key.keys_by_dimension
     return dims["corpus"], dims["config"]
+
+
+def _what_fills(spec) -> str:
+    per_pair = isinstance(spec.partitions_def, MultiPartitionsDefinition)
+    if per_pair:
+        return (
+            f"Partitions: one per (corpus, configuration), {len(CORPORA) * len(CONFIGS)} in all. `make run` fills "
+            f"the demo's {len(CONFIGS)} ({', '.join('demo/' + c for c in CONFIGS)}), so the UI reads "
+            f"{100 * len(CONFIGS) // (len(CORPORA) * len(CONFIGS))}% materialized; a pair fills when its corpus "
+            "runs (`ragpipe run --corpus C`; a third-party corpus needs its data: docs/corpora.md). "
+            "A missing partition is a pair never run, not a failure."
+        )
+    return (
+        f"Partitions: one per corpus, {len(CORPORA)} in all. `make run` fills demo; a corpus fills when it runs "
+        "(`ragpipe run --corpus C`). A missing partition is a corpus never run, not a failure."
+    )
+
+
+def with_partitions_said(assets: list) -> list:
+    """`assets` with each partitioned one's description saying which partitions `make run` fills: a
+    partly materialized asset in the UI is a pair or corpus never run, and the description says so."""
+
+    def said(spec):
+        if spec.partitions_def is None:
+            return spec
+        return spec.replace_attributes(description=f"{spec.description or ''}\n\n{_what_fills(spec)}".strip())
+
+    return map_asset_specs(said, assets)
