@@ -10,7 +10,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from ragpipe.corpus.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
-from ragpipe.grading.judge.config import JudgeConfig, identity_of, judge_named, judged_rules
+from ragpipe.grading.judge.config import JudgeConfig, judge_named, rules_judged_by
 from ragpipe.grading.rules import Rules, load_rules
 from ragpipe.warehouse.lock import open_for_writing
 from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path, warehouse_dir
@@ -68,9 +68,9 @@ class Project(ConfigurableResource):
 
     def rules(self) -> Rules:
         """The grader's rules; with a judge, their version names the judge too (a judge is part of the ruler)."""
-        rules = load_rules(Path(self.rules_path) if self.rules_path else None)
-        judge = self.judge_config()
-        return judged_rules(rules, identity_of(judge) if judge else None)
+        return rules_judged_by(
+            load_rules(Path(self.rules_path) if self.rules_path else None), judges_path(), self.judge
+        )
 
     def judge_config(self) -> JudgeConfig | None:
         return judge_named(judges_path(), self.judge) if self.judge else None

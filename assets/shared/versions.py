@@ -12,7 +12,7 @@ import warnings
 
 from dagster import BetaWarning, DataVersion
 
-from ragpipe.grading.judge.config import identity_of, judge_named, judged_rules
+from ragpipe.grading.judge.config import rules_judged_by
 from ragpipe.grading.rules import load_rules
 from ragpipe.retrieval.fingerprint import content_version
 from ragpipe.warehouse.settings import judge_setting, judges_path, rules_path
@@ -20,11 +20,7 @@ from ragpipe.warehouse.settings import judge_setting, judges_path, rules_path
 
 def _grader_version() -> str:
     """The rules' version, naming the judge too when one is set (RAGPIPE_JUDGE)."""
-    rules = load_rules(rules_path())
-    judge, _ = judge_setting()
-    if not judge:
-        return rules.version
-    return judged_rules(rules, identity_of(judge_named(judges_path(), judge))).version
+    return rules_judged_by(load_rules(rules_path()), judges_path(), judge_setting()[0]).version
 
 
 GRADER_VERSION = _grader_version()

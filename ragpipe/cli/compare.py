@@ -219,7 +219,8 @@ def leaderboard(
         lead = (
             "best"
             if r["vs_best"] == "best"
-            else f"{r['vs_best']} {100 * r['diff']:+.1f} [{100 * r['diff_low']:+.1f}, {100 * r['diff_high']:+.1f}]"
+            else f"{r['vs_best']} {100 * r['diff']:+.1f} "
+            + interval_text(100 * r["diff_low"], 100 * r["diff_high"], signed=True)
         )
         table.add_row(
             str(r["rank"]),

@@ -38,7 +38,8 @@ def grade(
     from ragpipe.grading.rules import RulesError, load_rules
 
     try:
-        graded = grade_files(questions, answers, load_rules(rules_file or rules_path()))
+        rules = load_rules(rules_file or rules_path())
+        graded = grade_files(questions, answers, rules)
     except RulesError as exc:
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
@@ -56,7 +57,7 @@ def grade(
 
         run = _judge_run(judge, judge_on, None)
         rows = judge_rows(rows, graded.texts, graded.questions, run)
-        version = judged_rules(load_rules(rules_file or rules_path()), run.identity).version
+        version = judged_rules(rules, run.identity).version
         rows = [{**r, "grader_version": version} for r in rows]
         _after_judging(run)
     if as_jsonl:

@@ -175,20 +175,30 @@ class LabelPage:
         return JSONResponse({"labelled": sum(i.answer_id in done for i in self.session.items),
                              "total": len(self.session.items)})  # fmt: skip
 
-    async def label(self, request):
-        from starlette.concurrency import run_in_threadpool
-        from starlette.responses import PlainTextResponse, RedirectResponse
+    async def _form(self, request):
+        """(the posted form, None), or (None, the response refusing it): a POST from elsewhere, without the
+        page's token, or larger than MAX_FORM_BYTES (read no further than that)."""
+        from starlette.responses import PlainTextResponse
 
         if not self._ours(request, posting=True):
-            return self._refused()
+            return None, self._refused()
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_FORM_BYTES:
-                return PlainTextResponse("form too large", 413)
+                return None, PlainTextResponse("form too large", 413)
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
         if not hmac.compare_digest(form.get("token", "").encode(), self.token.encode()):
-            return self._refused()
+            return None, self._refused()
+        return form, None
+
+    async def label(self, request):
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import PlainTextResponse, RedirectResponse
+
+        form, refused = await self._form(request)
+        if refused is not None:
+            return refused
         index = next((i for i, it in enumerate(self.session.items) if it.answer_id == form.get("answer_id")), None)
         label = form.get("label")
         if index is None or label not in LABELS:
@@ -225,12 +235,9 @@ class LabelPage:
         from starlette.concurrency import run_in_threadpool
         from starlette.responses import PlainTextResponse, RedirectResponse
 
-        if not self._ours(request, posting=True):
-            return self._refused()
-        body = (await request.body())[:MAX_FORM_BYTES]
-        form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
-        if not hmac.compare_digest(form.get("token", "").encode(), self.token.encode()):
-            return self._refused()
+        _, refused = await self._form(request)
+        if refused is not None:
+            return refused
         if not self.session.given or self.session.remove is None:
             return PlainTextResponse("nothing to undo", 400)
         row = self.session.given.pop()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
+from itertools import chain
 
 from ragpipe.text.dates import DAY_TOKEN, MONTH_NAMES, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
@@ -80,9 +81,10 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
         return None  # every spelling of a plain word starts with its letters (quick refusal)
     words, spans, where = _tokens(text)
     acronyms = _acronyms(phrase)
-    starts = where.get(first, [])
-    joined = [i for i, w in enumerate(words) if w != first and w[:1] == first[:1] and _joins(w, first)]
-    for i in (*starts, *joined):  # where the first word stands, then where it is part of a compound
+    # where the first word stands, then where it is part of a compound: that scan is lazy, so a phrase found
+    # where its first word stands never pays for it
+    joined = (i for i, w in enumerate(words) if w != first and w[:1] == first[:1] and _joins(w, first))
+    for i in chain(where.get(first, ()), joined):
         j = _match_at(target, words, i, acronyms)
         if j is not None:
             return spans[i][0], spans[j - 1][1]

@@ -114,6 +114,11 @@ def judge_named(path: Path, name: str) -> JudgeConfig:
     return judges[name]
 
 
+def rules_judged_by(rules, path: Path, name: str):
+    """`rules` named for the judge `name` configured in `path` (as they are, with no name)."""
+    return judged_rules(rules, identity_of(judge_named(path, name)) if name else None)
+
+
 def judged_rules(rules, identity: JudgeIdentity | None):
     """`rules` whose version names the judge too: a judge change is a ruler change with its own delta."""
     if identity is None:
