@@ -221,7 +221,12 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
             if turn is not None and not hedged and turn[1] > gave_up:
                 asserted.append(turn)  # ... that turns: "I don't have the store list, but dealers sell them"
             continue
-        turns = start > first_decline and pivot.match(text[start:end]) is not None
+        # a turn ("However, ...") with a claim after it, wherever it stands: were it to count only after the
+        # first decline, a new phrase earlier in the answer would make a turn of it, and un-decline the answer
+        turned = pivot.match(text, start, end)
+        turns = (
+            turned is not None and re.search(r"\w", text[turned.end() : end]) is not None
+        )  # a bare "However." says nothing
         if rules.assertions.scope == "before_first_decline" and start > first_decline and not turns:
             # the stance is set: figures after a refusal are context it quotes, unless it turns ("However, ...")
             continue
