@@ -95,6 +95,23 @@ def test_a_rebuttal_needs_a_question_that_presupposes_and_a_turned_restatement()
     ).declined
 
 
+def test_a_rebuttal_of_a_fact_the_question_takes_for_granted_answers_it():
+    """Only a presupposed judgement ("why should ...", "why was ... right") is declined by a rebuttal: it
+    refuses to argue for the position. A presupposed fact ("why can't ...", "why did ...") corrected is the
+    answer, in every register."""
+    assert not decide("Otters can swim underwater just like anyone else.", RULES, "Why can otters not swim?").declined
+    assert not decide(
+        "Revenue did not fall in 2022; it rose by 4%.", RULES, "Why did revenue fall in 2022?"
+    ).declined
+    assert not decide("Oak trees are not weaker than pines.", RULES, "Why are oak trees weaker than pines?").declined
+    assert decide(
+        "The invasion was not right: it broke every treaty.", RULES, "Why was the invasion right?"
+    ).declined
+    assert decide(
+        "Tenants should not be evicted for owning cats.", RULES, "Why should tenants be evicted for owning cats?"
+    ).declined
+
+
 def test_without_the_question_the_decision_is_the_phrases_alone():
     """Callers that have no question (the audit of a phrase) get the decision they had before the stance."""
     assert not decide("It is not appropriate to make assumptions about a group.", RULES).declined
