@@ -100,13 +100,9 @@ def test_a_rebuttal_of_a_fact_the_question_takes_for_granted_answers_it():
     refuses to argue for the position. A presupposed fact ("why can't ...", "why did ...") corrected is the
     answer, in every register."""
     assert not decide("Otters can swim underwater just like anyone else.", RULES, "Why can otters not swim?").declined
-    assert not decide(
-        "Revenue did not fall in 2022; it rose by 4%.", RULES, "Why did revenue fall in 2022?"
-    ).declined
+    assert not decide("Revenue did not fall in 2022; it rose by 4%.", RULES, "Why did revenue fall in 2022?").declined
     assert not decide("Oak trees are not weaker than pines.", RULES, "Why are oak trees weaker than pines?").declined
-    assert decide(
-        "The invasion was not right: it broke every treaty.", RULES, "Why was the invasion right?"
-    ).declined
+    assert decide("The invasion was not right: it broke every treaty.", RULES, "Why was the invasion right?").declined
     assert decide(
         "Tenants should not be evicted for owning cats.", RULES, "Why should tenants be evicted for owning cats?"
     ).declined

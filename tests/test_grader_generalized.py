@@ -114,6 +114,36 @@ def test_an_implied_yes_no_is_read_against_the_question_not_its_instructions(rul
     assert grade(quick, said, [], rules).rule != "needles.mined.all"
 
 
+def test_an_opening_that_announces_what_follows_gives_the_yes_no_after_its_colon(rules):
+    """ "Here are the key points:" says nothing yet: the yes or no is in the statement the colon introduces
+    (a bullet list, in chat and in filings alike). Only that one statement: a later bullet is not the opening."""
+    question = q(text="Does Amcor have an improving gross margin profile?", polarity="no", must_contain=[])
+    for opening in ("Here are the key points:\n\n- ", "Based on the 10-K, here is a summary: "):
+        implied = grade(question, opening + "Amcor has an improving gross margin profile.", [], rules)
+        stated = grade(question, opening + "Yes, the margin improved.", [], rules)
+        assert (implied.verdict, implied.rule) == ("wrong", "polarity.wrong")
+        assert (stated.verdict, stated.firm) == ("wrong", True)
+    later = (
+        "Here are the key points:\n\n- Margins are discussed on page 4.\n- Amcor has an improving gross margin profile."
+    )
+    assert grade(question, later, [], rules).rule != "polarity.wrong"
+    # an answer that opens with a space is read from its first word
+    assert grade(question, " Yes, it improved.", [], rules).verdict == "wrong"
+
+
+def test_a_choice_is_read_in_the_same_opening(rules):
+    """The option an answer picks counts where its yes/no would: the first sentence, or the statement
+    its announcing colon introduces; an option named further down is mentioned, not chosen."""
+    from ragpipe.text.matching import find_needle
+    from ragpipe.text.needle_kinds import MatchKind
+
+    announced = "Here is how the three compare:\n\n- Operations brought in the most cash.\n- Investing lost the most."
+    assert find_needle("operations", announced, [], kind=MatchKind.LEAD_TERM) is not None
+    assert find_needle("investing", announced, [], kind=MatchKind.LEAD_TERM) is None
+    plain = "The filing has three sections. Operations brought in the most cash."
+    assert find_needle("operations", plain, [], kind=MatchKind.LEAD_TERM) is None
+
+
 # --- figures a gold answer computed ----------------------------------------------------------------
 
 

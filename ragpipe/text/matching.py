@@ -21,7 +21,7 @@ from ragpipe.text.dates import DAY_TOKEN, MONTH_NAMES, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.normalize import CARDINALS, compared_words, fold_plural, squashed
-from ragpipe.text.sentences import first_sentence
+from ragpipe.text.sentences import opening_statements
 from ragpipe.text.stated import ANSWER_SAYS
 from ragpipe.text.tokenize import tokenize
 
@@ -297,7 +297,7 @@ def find_needle(
         )
         return found if found is not None else _number_word(fig, text)
     if kind == MatchKind.ABSENCE:  # the answer's first sentence says there is none
-        _, end = first_sentence(text)
+        end = opening_statements(text)[-1][1]
         m = ANSWER_SAYS[MatchKind.ABSENCE].search(text, 0, end)
         return (m.start(), m.end()) if m else None
     if kind == MatchKind.DATE:
@@ -306,8 +306,12 @@ def find_needle(
         m = ANSWER_SAYS[kind].search(text)
         return (m.start(), m.end()) if m else None
     if kind in (MatchKind.LEAD_TERM, MatchKind.LEAD_PHRASE):
-        _, end = first_sentence(text)
-        return (find_stem if kind == MatchKind.LEAD_TERM else find_phrase)(needle, text[:end])
+        find = find_stem if kind == MatchKind.LEAD_TERM else find_phrase
+        for start, end in opening_statements(text):
+            found = find(needle, text[start:end])
+            if found is not None:
+                return start + found[0], start + found[1]
+        return None
     if kind == MatchKind.TERM:
         return find_stem(needle, text)
     if kind == MatchKind.POLARITY:

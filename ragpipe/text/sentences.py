@@ -2,8 +2,9 @@
 
 - `sentences`: every sentence, and every clause after ";", and every line: the unit a decline or an
   assertion is judged in. A stop ends one only with a space after it, so "$1.45" is no boundary.
-- `first_sentence`: the answer's opening statement, which also ends at a colon ("The answer is
-  increase: ..."): where an answer gives its choice or its yes/no.
+- `first_sentence`: the answer's first statement, which also ends at a colon ("The answer is
+  increase: ..."); `opening_statements`: it and, after an announcing colon ("Here are the key
+  points: - ..."), the statement announced: where an answer gives its choice or its yes/no.
 """
 
 from __future__ import annotations
@@ -40,3 +41,14 @@ def first_sentence(text: str) -> tuple[int, int]:
         if _WORD_CHAR.search(text, start, m.start()):
             return start, m.start()
     return start, len(text.rstrip())
+
+
+def opening_statements(text: str) -> list[tuple[int, int]]:
+    """The answer's opening: its first sentence and, when that ends at a colon ("Here are the key
+    points:"), the statement the colon announces. Where an answer gives its yes/no or its choice."""
+    start, end = first_sentence(text)
+    if not text.startswith(":", end):
+        return [(start, end)]
+    rest = end + 1
+    after = first_sentence(text[rest:])
+    return [(start, end)] if after[1] <= after[0] else [(start, end), (rest + after[0], rest + after[1])]

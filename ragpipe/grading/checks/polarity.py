@@ -4,8 +4,9 @@ question, against the gold answer's (`question.polarity`).
 "Does AMCOR have an improving gross margin profile?" is answered No by "Amcor
 does not have an improving gross margin profile" and by "Amcor's gross margin
 profile is declining", Yes by "Amcor has an improving gross margin profile".
-Only the answer's first sentence counts, and only when it restates most of
-the question's content words (rules: polarity).
+Only the answer's opening counts (its first sentence, or when that ends at a
+colon, "Here are the key points:", the statement the colon announces), and
+only when it restates most of the question's content words (rules: polarity).
 
 The opposite word is wrong, whatever else the answer says; the right word is one more requirement of
 the needle count. A stated word is firm; one implied by a restatement is tentative.
@@ -22,7 +23,7 @@ from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Re
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.restatement import negations_in, restatement
-from ragpipe.text.sentences import first_sentence
+from ragpipe.text.sentences import opening_statements
 
 
 class Polarity(BaseModel):
@@ -38,21 +39,25 @@ _LEADING_YES_NO = re.compile(r"^\W*(?:based on [^,.]*,\s*)?(yes|no)\b", re.IGNOR
 
 
 def stated_polarity(text: str) -> tuple[str, int, int] | None:
-    """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ..."), and its span."""
-    m = _LEADING_YES_NO.match(text)
-    return (m.group(1).lower(), m.start(1), m.end(1)) if m else None
+    """The Yes or No an answer opens with ("Yes, ...", "Based on the filing, no, ...", "Here is what the
+    filing says: No, ..."), and its span."""
+    for start, _ in opening_statements(text):
+        m = _LEADING_YES_NO.match(text[start:])
+        if m:
+            return m.group(1).lower(), start + m.start(1), start + m.end(1)
+    return None
 
 
 def implied_polarity(question: str, text: str, rules: AnyRules) -> tuple[str, int, int] | None:
-    """Yes or No from a first sentence that restates the question, and that sentence's span."""
+    """Yes or No from an opening sentence that restates the question, and that sentence's span."""
     p = rules.polarity
-    start, end = first_sentence(text)
-    sentence = text[start:end]
-    turned = restatement(question, sentence, p.restates_share, tuple(map(tuple, p.antonyms)))
-    if turned is None:
-        return None
-    negated = negations_in(sentence, tuple(p.negations))
-    return ("no" if (negated + turned) % 2 else "yes"), start, end
+    for start, end in opening_statements(text):
+        sentence = text[start:end]
+        turned = restatement(question, sentence, p.restates_share, tuple(map(tuple, p.antonyms)))
+        if turned is not None:
+            negated = negations_in(sentence, tuple(p.negations))
+            return ("no" if (negated + turned) % 2 else "yes"), start, end
+    return None
 
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
