@@ -290,7 +290,8 @@ def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):
 def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse):
     from dagster import AssetSelection, materialize
 
-    from assets.runs.runner import QUIET, _all_assets
+    from assets.definitions import defs
+    from assets.runs.runner import QUIET
     from assets.shared.partitions import pair_key
 
     instance = DagsterInstance.ephemeral()
@@ -300,7 +301,7 @@ def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse
     assert "older than its grades" not in fresh.stderr
     # grades alone, as from the UI: the scorecards now describe an earlier grading
     result = materialize(
-        _all_assets(),
+        [*defs.assets, *defs.asset_checks],
         selection=AssetSelection.assets("grades"),
         partition_key=pair_key("demo", "default"),
         instance=instance,

@@ -32,7 +32,10 @@ def _asset(name: str) -> str:
 def test_a_rerun_that_changes_nothing_stales_no_other_partition(tmp_path):
     instance = DagsterInstance.ephemeral()
     resources = warehouse_resources(tmp_path)
-    assert all(r.success for r in run_corpus("demo", ["default", "wide-k"], instance=instance, resources=resources))
+    first = run_corpus("demo", ["default", "wide-k"], instance=instance, resources=resources)
+    assert all(r.success for r in first)
+    # named like the command's steps in the run list, not `__ephemeral_asset_job__`
+    assert [instance.get_run_by_id(r.run_id).job_name for r in first] == ["corpus", "pair", "pair"]
     assert set(statuses(instance, "demo", ["default", "wide-k"]).values()) == {"FRESH"}
     # the corpus stages run again (every PDF reused), and one configuration: wide-k must stay fresh
     assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
@@ -84,11 +87,24 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     ui = start_dagster_dev({**env, "RAGPIPE_RULES": str(candidate)}, port)
     try:
         shown = _warning_shown(port, time.monotonic() + 600)  # bounds for a hang: a loaded machine is slow
+        # grades materialized alone, as the UI's Materialize launches them: their run says the flips by
+        # direction, and the after_grading sensor brings the pair's readers along in a run of its own
+        _graphql(port, LAUNCH_GRADES)
+        followed = _run_by_sensor(port, "after_grading", time.monotonic() + 600)
+        said = _latest_metadata(port, "grades")
     finally:
         # what the test checks is read; how `dagster dev` shuts down is not under test (in the suite its
         # graceful shutdown ran into the 300 s bound once set for it: the test took 324 s there, 25 s alone)
         os.killpg(ui.pid, signal.SIGKILL)
         ui.wait(timeout=60)
+    assert followed["status"] == "SUCCESS"
+    assert {a["path"][0] for a in followed["assetSelection"]} == {
+        "scorecards",
+        "agreement",
+        "grade_delta",
+        "review_report",
+    }
+    assert said["flipped"] >= 4 and "correct -> wrong" in said["flips"]
     for asset, execution in shown.items():
         assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution
@@ -107,12 +123,11 @@ def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_pat
     assert fresh.passed and fresh.pairs == 1 and "current grader" in fresh.description()
     assert not late.passed and late.behind == [{"pair": "demo/default", "graded_by": [current]}]
     assert late.metadata()["pairs_behind"] == 1 and "`ragpipe regrade`" in late.description()
+    instance = DagsterInstance.ephemeral()
     result = regrade_pair(
-        "demo",
-        "default",
-        instance=DagsterInstance.ephemeral(),
-        resources=warehouse_resources(demo_warehouse, rules_path=candidate),
+        "demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse, rules_path=candidate)
     )
+    assert instance.get_run_by_id(result.run_id).job_name == "regrade"
     checks = {(e.asset_key.to_user_string(), e.check_name): e.passed for e in result.get_asset_check_evaluations()}
     assert checks[("grades", "graded_by_current_grader")] and checks[("scorecards", "graded_by_current_grader")]
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
@@ -124,14 +139,50 @@ CHECKS_QUERY = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: 
     executionForLatestMaterialization { status evaluation { severity description } } } } } } } }"""
 
 
-def _checks_in_the_ui(port: int, asset: str) -> dict:
-    """`graded_by_current_grader` on `asset` as the asset's page asks the webserver for it."""
-    body = json.dumps({"query": CHECKS_QUERY, "variables": {"path": [asset]}}).encode()
+def _graphql(port: int, query: str, variables: dict | None = None) -> dict:
+    body = json.dumps({"query": query, "variables": variables or {}}).encode()
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/graphql", data=body, headers={"Content-Type": "application/json"}
     )
-    node = json.load(urllib.request.urlopen(request, timeout=30))["data"]["assetNodeOrError"]
+    return json.load(urllib.request.urlopen(request, timeout=30))["data"]
+
+
+def _checks_in_the_ui(port: int, asset: str) -> dict:
+    """`graded_by_current_grader` on `asset` as the asset's page asks the webserver for it."""
+    node = _graphql(port, CHECKS_QUERY, {"path": [asset]})["assetNodeOrError"]
     return {c["name"]: c["executionForLatestMaterialization"] for c in node["assetChecksOrError"]["checks"]}
+
+
+# what the UI sends for Materialize on `grades` with the pair demo/default selected
+LAUNCH_GRADES = """mutation { launchRun(executionParams: {
+  selector: {repositoryLocationName: "assets.definitions:defs", repositoryName: "__repository__",
+             jobName: "__ASSET_JOB", assetSelection: [{path: ["grades"]}], assetCheckSelection: []},
+  executionMetadata: {tags: [{key: "dagster/partition", value: "default|demo"},
+    {key: "dagster/partition/config", value: "default"}, {key: "dagster/partition/corpus", value: "demo"}]},
+  mode: "default", runConfigData: "{}"}) { __typename } }"""
+RUNS = (
+    """{ runsOrError(limit: 20) { ... on Runs { results { status tags { key value } assetSelection { path } } } } }"""
+)
+METADATA = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: $path}) { ... on AssetNode {
+  assetMaterializations(limit: 1) { metadataEntries { label ... on IntMetadataEntry { intValue }
+    ... on MarkdownMetadataEntry { mdStr } } } } } }"""
+
+
+def _run_by_sensor(port: int, sensor: str, deadline: float) -> dict:
+    """The run `sensor` launched, once it has finished (the event waited on; the deadline catches a hang)."""
+    while time.monotonic() < deadline:
+        for run in _graphql(port, RUNS)["runsOrError"]["results"]:
+            tags = {t["key"]: t["value"] for t in run["tags"]}
+            if tags.get("dagster/sensor_name") == sensor and run["status"] in ("SUCCESS", "FAILURE", "CANCELED"):
+                return run
+        time.sleep(1)
+    raise AssertionError(f"no finished run from {sensor} in time")
+
+
+def _latest_metadata(port: int, asset: str) -> dict:
+    node = _graphql(port, METADATA, {"path": [asset]})["assetNodeOrError"]
+    (latest,) = node["assetMaterializations"]
+    return {e["label"]: e.get("intValue", e.get("mdStr")) for e in latest["metadataEntries"]}
 
 
 def _warning_shown(port: int, deadline: float) -> dict[str, dict]:

@@ -12,6 +12,7 @@ from dagster import AssetOut, MetadataValue, OpExecutionContext, Output
 from dagster_duckdb import DuckDBResource
 
 from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
 from assets.shared.sharded import Stage, sharded_asset
 from assets.shared.versions import data_version
@@ -19,7 +20,6 @@ from ragpipe.answering.answer_sets import store_answer_sets
 from ragpipe.answering.engines import RetrievalContext
 from ragpipe.answering.imports import import_answers
 from ragpipe.answering.log import FileLog, absorb_file_logs, log_dir, logged_answers, logged_in_file
-from ragpipe.answering.progress import progress_reporter
 from ragpipe.answering.run import answer_questions
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.answering.system import system_for
@@ -68,7 +68,7 @@ def answer_shard(context: OpExecutionContext, project: Project, shard: dict):
             system.answer_set,
             system.settings,
             progress=progress_reporter(
-                context.log, f"{system.answer_set} shard {shard['shard']}", project.progress_bar
+                context.log, "answering", f"{system.answer_set} shard {shard['shard']}", project.progress_bar
             ),
             concurrency=system.knobs.concurrency,
             done=done,

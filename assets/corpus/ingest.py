@@ -13,6 +13,7 @@ from dagster import AssetOut, MetadataValue, OpExecutionContext, Output
 from dagster_duckdb import DuckDBResource
 
 from assets.shared.partitions import corpus_partitions
+from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
 from assets.shared.sharded import Stage, sharded_asset
 from assets.shared.versions import data_version
@@ -41,7 +42,10 @@ def plan_ingest_shards(context: OpExecutionContext, duckdb: DuckDBResource, proj
 
 def extract_shard(context: OpExecutionContext, project: Project, shard: dict):
     """Parse one shard's PDFs (capped worker processes, `RAGPIPE_EXTRACT_WORKERS` of them) to Parquet."""
-    result = extract_files(context.partition_key, Path(shard["folder"]), shard["files"])
+    said = progress_reporter(
+        context.log, "parsing", f"{context.partition_key} shard {shard['shard']}", project.progress_bar
+    )
+    result = extract_files(context.partition_key, Path(shard["folder"]), shard["files"], progress=said)
     work = Path(shard["work"])
     paths = {name: write(getattr(result, name), work / f"{name}-{shard['shard']}.parquet") for name in TABLES}
     return {**paths, "parsed": result.parsed}, {"pdfs": len(shard["files"])}

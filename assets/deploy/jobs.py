@@ -33,6 +33,33 @@ REGRADE_ASSETS = AssetSelection.assets("judgments", "grades", "scorecards", "agr
 # people's labels changed, the grades did not: scorecards (people's accuracy) and what reads them, never a grading
 RESCORE_ASSETS = AssetSelection.assets("scorecards", "agreement", "review_report")
 
+# The same selections as named jobs in this process (the default executor): `ragpipe run` launches
+# `corpus` then `pair`, `ragpipe regrade` launches `regrade`, a labels change `rescore`, so the run list
+# reads like the commands; the UI can launch them too (a partition, then Launch).
+corpus_job = define_asset_job(
+    "corpus",
+    selection=CORPUS_ASSETS,
+    description="Ingest, questions and needles of one corpus (`ragpipe run`, first run), in one process.",
+)
+pair_job = define_asset_job(
+    "pair",
+    selection=PAIR_ASSETS,
+    description="Chunks to scorecards and the review report for one (corpus, configuration) (`ragpipe run`).",
+)
+regrade_job = define_asset_job(
+    "regrade",
+    selection=REGRADE_ASSETS,
+    description="Grades, scorecards, agreement, the delta and the review report of one (corpus, configuration) "
+    "from the stored answers (`ragpipe regrade`): what a rules change re-materializes.",
+)
+rescore_job = define_asset_job(
+    "rescore",
+    selection=RESCORE_ASSETS,
+    description="Scorecards, agreement and the review report of one (corpus, configuration) after people's "
+    "labels changed; records no grading (`ragpipe labels import`, `ragpipe label`).",
+)
+IN_PROCESS = {job.name: job for job in (corpus_job, pair_job, regrade_job, rescore_job)}
+
 # Each step process is forked from a server that has imported the definitions and Dagster's
 # storage once (`forkserver`), instead of a fresh interpreter importing them for every step
 # (`spawn`, Dagster's default): about 2.5 s less per step (docs/performance.md). The server

@@ -4,6 +4,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.automation import AFTER_GRADING
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
@@ -19,6 +20,7 @@ from ragpipe.warehouse.tables import store
     kinds={"duckdb"},
     deps=["grades"],
     code_version=GRADER_VERSION,
+    automation_condition=AFTER_GRADING,
 )
 def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Every answer whose verdict, declined flag or failure changed between the pair's previous and

@@ -17,6 +17,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
 from assets.shared.sharded import Stage, sharded_asset
 from assets.shared.versions import GRADER_VERSION, data_version
@@ -26,8 +27,9 @@ from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.judge.apply import apply_judgments
 from ragpipe.grading.judge.config import identity_of
 from ragpipe.grading.judge.store import stored_judgments
+from ragpipe.history.delta import grade_delta
 from ragpipe.history.record import store_grading
-from ragpipe.warehouse.tables import read_partition
+from ragpipe.warehouse.tables import read_partition, table_exists
 
 
 def plan_grade_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, work: Path):
@@ -49,7 +51,9 @@ def grade_shard(context: OpExecutionContext, project: Project, shard: dict):
     """Grade one shard from Parquet to Parquet; no warehouse connection, so shards run side by side."""
     folder = Path(shard["work"])
     answers, questions = read(shard["answers"]), read(folder / "questions.parquet")
-    frame = grade_answers(answers, questions, read(folder / "needles.parquet"), project.rules())
+    corpus, config = pair_of(context.partition_key)
+    said = progress_reporter(context.log, "grading", f"{corpus}/{config} shard {shard['shard']}", project.progress_bar)
+    frame = grade_answers(answers, questions, read(folder / "needles.parquet"), project.rules(), progress=said)
     if (folder / "judgments.parquet").exists():
         frame = apply_judgments(frame, answers, questions, read(folder / "judgments.parquet"), project.judge_on)
     return write(frame, folder / f"grades-{shard['shard']}.parquet"), {}
@@ -58,14 +62,16 @@ def grade_shard(context: OpExecutionContext, project: Project, shard: dict):
 def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, _, shards: list[str]) -> list:
     """The one writer: the shards' grades, in one process's order, into DuckDB, Parquet and grade_history."""
     corpus, config = pair_of(context.partition_key)
+    keys = {"corpus": corpus, "config": config}
     frame = consolidate(shards, ["answer_set", "question_id"])
     rules = project.rules()
     with duckdb.get_connection() as conn:
+        before = read_partition(conn, "grades", keys) if table_exists(conn, "grades") else None
         path, event = store_grading(
             conn,
             project.root,
             frame,
-            {"corpus": corpus, "config": config},
+            keys,
             rules,
             context.run.run_id,
             pd.Timestamp.now(tz="UTC"),
@@ -79,8 +85,23 @@ def store_grades(context: OpExecutionContext, duckdb: DuckDBResource, project: P
         "new_in_history": event["history_rows"],
         "shards": len(shards),
         **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
+        **flips_said(before, frame, keys),
     }
     return [Output(None, "grades", data_version=data_version(frame), metadata=metadata)]
+
+
+def flips_said(before: pd.DataFrame | None, after: pd.DataFrame, keys: dict) -> dict:
+    """The verdicts this grading flipped against the grades it replaces, by direction, for the run's
+    metadata (the UI's materialization shows them; `grade_delta` keeps the rows)."""
+    if before is None or before.empty:
+        return {"flips": MetadataValue.md("graded for the first time: nothing to compare")}
+    delta = grade_delta(before.assign(**keys), after.assign(**keys))
+    directions = {d: n for dirs in delta["summary"].values() for d, n in sorted(dirs.items())}
+    return {
+        "flipped": delta["changed"],
+        "monotone": delta["monotone"],
+        "flips": MetadataValue.md("\n".join(f"- {d}: {n}" for d, n in directions.items()) or "no verdict changed"),
+    }
 
 
 grades = sharded_asset(

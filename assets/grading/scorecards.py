@@ -5,6 +5,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.automation import AFTER_GRADING
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
@@ -26,6 +27,7 @@ from ragpipe.warehouse.tables import store
     kinds={"duckdb"},
     deps=["grades", "answers", "retrieval", "documents", "failed_documents", "question_problems"],
     code_version=GRADER_VERSION,
+    automation_condition=AFTER_GRADING,
 )
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar,

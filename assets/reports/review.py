@@ -6,6 +6,7 @@ from dagster import AssetExecutionContext, DataVersion, MaterializeResult, Metad
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.automation import AFTER_GRADING
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION
@@ -20,6 +21,7 @@ from ragpipe.review.render import write_report
     kinds={"html"},
     deps=["scorecards", "agreement", "grade_delta"],
     code_version=GRADER_VERSION,
+    automation_condition=AFTER_GRADING,
 )
 def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Every answer with its verdict, the rule that decided and the matched spans highlighted; filters,

@@ -140,7 +140,8 @@ class DagsterOrchestrator:
     def rescore(self, corpus: str, config: str) -> Outcome:
         return outcome_of([rescore_pair(corpus, config, instance=self.instance)])
 
-    def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
+    def regrade(self, corpus: str, config: str, on_celery: bool = False, progress_bar: bool = False) -> Outcome:
         if not on_celery:
-            return outcome_of([regrade_pair(corpus, config, instance=self.instance)])
+            resources = default_resources(progress_bar=progress_bar)
+            return outcome_of([regrade_pair(corpus, config, instance=self.instance, resources=resources)])
         return outcome_or_service_down(lambda: [run_pair_on_celery(corpus, config, self.instance, regrade_only=True)])

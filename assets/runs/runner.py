@@ -11,7 +11,7 @@ import socket
 import sys
 import warnings
 
-from dagster import DagsterInstance, execute_job, materialize, reconstructable
+from dagster import DagsterInstance, Definitions, execute_job, reconstructable
 
 from assets.definitions import (
     corpus_on_celery_job,
@@ -21,7 +21,7 @@ from assets.definitions import (
     regrade_in_processes_job,
     regrade_on_celery_job,
 )
-from assets.deploy.jobs import CORPUS_ASSETS, PAIR_ASSETS, REGRADE_ASSETS, RESCORE_ASSETS
+from assets.deploy.jobs import IN_PROCESS
 from assets.shared.liveness import HOST_TAG, PID_TAG
 from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
 from assets.shared.resources import default_resources
@@ -38,21 +38,25 @@ def _tags(extra: dict | None = None) -> dict:
     return {PID_TAG: str(os.getpid()), HOST_TAG: socket.gethostname(), **said, **(extra or {})}
 
 
-def _all_assets():
-    return list(defs.assets) + list(defs.asset_checks or [])
+def _in_process(
+    job: str, partition_key: str, instance: DagsterInstance | None, resources: dict | None, raise_on_error: bool
+):
+    """Run the named job (assets/deploy/jobs.py `IN_PROCESS`) for one partition in this process, with
+    these resources: as `materialize()` does, but the run list shows `regrade`, not `__ephemeral_asset_job__`."""
+    bound = Definitions(
+        assets=list(defs.assets),
+        asset_checks=list(defs.asset_checks or []),
+        jobs=[IN_PROCESS[job]],
+        resources=resources or default_resources(),
+    )
+    return bound.resolve_job_def(job).execute_in_process(
+        run_config=QUIET, instance=instance, partition_key=partition_key, raise_on_error=raise_on_error, tags=_tags()
+    )
 
 
 def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Materialize the corpus-level stages (ingest, questions, needles) of `corpus`."""
-    return materialize(
-        _all_assets(),
-        selection=CORPUS_ASSETS,
-        partition_key=corpus,
-        instance=instance,
-        resources=resources or default_resources(),
-        run_config=QUIET,
-        tags=_tags(),
-    )
+    return _in_process("corpus", corpus, instance, resources, raise_on_error=True)
 
 
 def run_corpus(
@@ -81,44 +85,19 @@ def run_corpus(
         if in_processes:
             results.append(run_pair_in_processes(corpus, config, instance, project=project))
             continue
-        results.append(
-            materialize(
-                _all_assets(),
-                selection=PAIR_ASSETS,
-                partition_key=pair_key(corpus, config),
-                instance=instance,
-                resources=resources,
-                run_config=QUIET,
-                raise_on_error=False,
-                tags=_tags(),
-            )
-        )
+        results.append(_in_process("pair", pair_key(corpus, config), instance, resources, raise_on_error=False))
     return results
 
 
 def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize grades and scorecards only, from the stored answers."""
-    return _pair_stages(REGRADE_ASSETS, corpus, config, instance, resources)
+    return _in_process("regrade", pair_key(corpus, config), instance, resources, raise_on_error=False)
 
 
 def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
     did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
-    return _pair_stages(RESCORE_ASSETS, corpus, config, instance, resources)
-
-
-def _pair_stages(selection, corpus: str, config: str, instance: DagsterInstance | None, resources: dict | None):
-    """One pair's `selection` of stages, from what the warehouse stores, in this process."""
-    return materialize(
-        _all_assets(),
-        selection=selection,
-        partition_key=pair_key(corpus, config),
-        instance=instance,
-        resources=resources or default_resources(),
-        run_config=QUIET,
-        raise_on_error=False,
-        tags=_tags(),
-    )
+    return _in_process("rescore", pair_key(corpus, config), instance, resources, raise_on_error=False)
 
 
 def _failed_steps(results: list):

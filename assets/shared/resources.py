@@ -40,7 +40,7 @@ class Project(ConfigurableResource):
         default=1, ge=1
     )  # answers and grades are cut into this many shards by question-id hash (RAGPIPE_SHARDS)
     engine_override: str = ""  # JSON {"engine", "settings", "concurrency"} from `ragpipe run --engine`; never a key
-    progress_bar: bool = False  # answering draws a rich bar (a `ragpipe run --engine` on a terminal)
+    progress_bar: bool = False  # parsing, answering and grading draw rich bars (a command run on a terminal)
     judge: str = ""  # a `judges:` entry of configs.yaml to grade with too (RAGPIPE_JUDGE); empty: none
     judge_on: str = "tentative"  # which verdicts the judge is asked about (RAGPIPE_JUDGE_ON)
     judge_asks: bool = True  # False: the command asked already, with its progress bar (RAGPIPE_JUDGE_ASK=0)

@@ -110,11 +110,14 @@ def regrade(
         ask_before_grading(judge, judge_on)
     blocked, failed = [], []
     for corpus, config in pairs:  # one pair that fails does not stop the others
-        with (
-            console.status(Text(f"regrading {corpus}/{config} with grader {rules.version}")),
-            writing(warehouse_dir(), "ragpipe regrade"),
-        ):
-            outcome = orchestrator().regrade(corpus, config, on_celery=executor == "celery")
+        console.print(Text(f"regrading {corpus}/{config} with grader {rules.version}"))
+        with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bar
+            outcome = orchestrator().regrade(
+                corpus,
+                config,
+                on_celery=executor == "celery",
+                progress_bar=console.is_terminal and executor != "celery",
+            )
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)

@@ -19,7 +19,7 @@ class RunSettings:
 
     shards: int = 1  # answers and grades cut into this many shards by question-id hash
     engine_override: dict | None = None  # {"engine", "settings", "concurrency"}; names a key's variable, never a key
-    progress_bar: bool = False  # a rich bar for answering, on the terminal that started it
+    progress_bar: bool = False  # rich bars (parsing, answering, grading) on the terminal that started it
     in_processes: bool = False  # each pair's steps in worker processes, shards side by side
     on_celery: bool = False  # each pair's steps on Celery workers (docs/deploy.md)
 
@@ -54,8 +54,9 @@ class Orchestrator(Protocol):
     def materialize_corpus_stages(self, corpus: str) -> Outcome:
         """Ingest, questions and needles of `corpus`."""
 
-    def regrade(self, corpus: str, config: str, on_celery: bool = False) -> Outcome:
-        """Grades and everything downstream of one pair, from its stored answers (on Celery workers)."""
+    def regrade(self, corpus: str, config: str, on_celery: bool = False, progress_bar: bool = False) -> Outcome:
+        """Grades and everything downstream of one pair, from its stored answers (on Celery workers), with a
+        progress bar of the grading on the terminal that asked (`progress_bar`)."""
 
     def rescore(self, corpus: str, config: str) -> Outcome:
         """Scorecards and the reports that read them, for changed labels: no grading is recorded."""

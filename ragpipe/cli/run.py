@@ -138,13 +138,17 @@ def run(
         raise typer.BadParameter(f"--executor takes in-process, processes or celery, not {executor!r}")
     use_judge(judge, judge_on)
     settings = RunSettings(
-        shards=shards or 1, in_processes=processes or executor == "processes", on_celery=executor == "celery"
+        shards=shards or 1,
+        in_processes=processes or executor == "processes",
+        on_celery=executor == "celery",
+        # parsing, answering and grading draw bars on this terminal (Celery workers log lines only)
+        progress_bar=console.is_terminal and executor != "celery",
     )
     if engine:
         override = _engine_override(engine, base_url, model, api_key_env, url, concurrency, answers_file)
         override["settings"].update(_parse_settings(engine_settings or []))
         override["answer_set"] = _set_name(answer_set)
-        settings = replace(settings, engine_override=override, progress_bar=True)
+        settings = replace(settings, engine_override=override)
     elif engine_settings or answer_set:
         raise typer.BadParameter("--setting and --answer-set name the system an --engine run adds; give --engine")
     manifests = list_corpora(corpora_dir())

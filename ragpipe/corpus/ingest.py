@@ -9,6 +9,7 @@ its adapter on the way in).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,13 +95,24 @@ def plan_ingest(corpus: str, folder: Path, previous: Ingested | None = None) -> 
     return IngestPlan(folder, files, to_parse, {rel: (folder / rel).stat().st_size for rel, _ in to_parse})
 
 
-def extract_files(corpus: str, folder: Path, files: list[tuple[str, str]], workers: int | None = None) -> Ingested:
+def extract_files(
+    corpus: str,
+    folder: Path,
+    files: list[tuple[str, str]],
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Ingested:
     """The rows of these files (path under `folder`, sha256), each parsed by a capped worker process
     (`extract_pool`; up to `workers`, default RAGPIPE_EXTRACT_WORKERS or one per core). Reads PDFs only:
-    one shard of an ingest, runnable on any machine that reaches the folder."""
+    one shard of an ingest, runnable on any machine that reaches the folder. `progress(done, total)` is
+    called as each file is done."""
     docs, pages, failed = [], [], []
     outcomes = extract_bounded([folder / rel for rel, _ in files], workers)
-    for (rel, digest), (size, extracted) in zip(files, outcomes, strict=True):
+    if progress:
+        progress(0, len(files))
+    for done, ((rel, digest), (size, extracted)) in enumerate(zip(files, outcomes, strict=True), 1):
+        if progress:
+            progress(done, len(files))
         doc_id = doc_id_for(Path(rel), Path())
         if isinstance(extracted, str):
             failed.append([corpus, doc_id, rel, digest, extracted, EXTRACTOR_VERSION])

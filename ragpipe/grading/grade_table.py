@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 import pandas as pd
@@ -30,15 +31,20 @@ def grade_answers(
     needles: pd.DataFrame,
     rules: Rules,
     off: frozenset[str] = frozenset(),
+    progress: Callable[[int, int], None] | None = None,
 ) -> pd.DataFrame:
-    """One grade row per answer; `off` switches checks off by id (only to measure what each earns)."""
+    """One grade row per answer; `off` switches checks off by id (only to measure what each earns);
+    `progress(done, total)` is called every hundredth of the way."""
     by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
     mined = mined_by_question(needles)
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, dict] = {}  # grading is pure: an answer seen before for the same question is not re-read
     rows = []
-    for a in records(answers.sort_values(["answer_set", "question_id"])):
+    total, every = len(answers), max(1, len(answers) // 100)
+    for done, a in enumerate(records(answers.sort_values(["answer_set", "question_id"])), 1):
+        if progress and (done % every == 0 or done == total):
+            progress(done, total)
         q = by_id.get(a["question_id"])
         if q is None:
             raise KeyError(f"answer {a['answer_id']}: field question_id: unknown question {a['question_id']!r}")

@@ -1,0 +1,78 @@
+"""Long steps say how far they are: parsing PDFs, answering and grading report counts and rate as
+Dagster log lines every tenth of the way, and draw a rich bar on the terminal that started the command
+(`ragpipe run`, `ragpipe regrade`); piped output gets the log lines only."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import subprocess
+
+from dagster import DagsterInstance
+
+from assets.runs.runner import regrade_pair
+from assets.shared.progress import progress_reporter
+from tests.commands import RAGPIPE
+from tests.conftest import ROOT, warehouse_resources
+
+
+class _Log:
+    def __init__(self):
+        self.lines: list[str] = []
+
+    def info(self, line: str) -> None:
+        self.lines.append(line)
+
+
+def test_a_line_every_tenth_of_the_way_with_the_rate_and_the_last_one_always():
+    log = _Log()
+    report = progress_reporter(log, "grading", "demo/default shard 0")
+    for done in range(0, 1351):
+        report(done, 1350)
+    assert len(log.lines) == 11  # 0 .. 10 tenths
+    assert re.fullmatch(r"demo/default shard 0: 1,350 of 1,350 graded \([\d,.]+/s\)", log.lines[-1])
+    assert log.lines[0] == "demo/default shard 0: 0 of 1,350 graded"  # no rate before anything is done
+
+
+def _logged(instance: DagsterInstance, run_id: str) -> list[str]:
+    return [e.user_message for e in instance.all_logs(run_id)]
+
+
+def test_grading_reports_as_dagster_log_lines(demo_warehouse):
+    instance = DagsterInstance.ephemeral()
+    result = regrade_pair("demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse))
+    assert result.success
+    said = [m for m in _logged(instance, result.run_id) if " graded" in m]
+    assert said and re.fullmatch(r"demo/default shard 0: 31 of 31 graded \([\d,.]+/s\)", said[-1])
+
+
+def _on_a_terminal(env: dict, *args: str) -> str:
+    """`ragpipe ARGS` with its output on a pseudo-terminal, as a person runs it; everything it wrote."""
+    primary, secondary = pty.openpty()
+    process = subprocess.Popen(
+        [RAGPIPE, *args], cwd=ROOT, env=env, stdout=secondary, stderr=secondary, stdin=subprocess.DEVNULL
+    )
+    os.close(secondary)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the other end closed: the command is done
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(primary)
+    assert process.wait(timeout=600) == 0, out.decode(errors="replace")[-2000:]
+    return out.decode(errors="replace")
+
+
+def test_regrade_on_a_terminal_draws_a_bar_and_piped_does_not(demo_warehouse, tmp_path):
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(demo_warehouse), "DAGSTER_HOME": str(tmp_path / "dh")}
+    env.pop("RAGPIPE_RULES", None)
+    (tmp_path / "dh").mkdir()
+    shown = _on_a_terminal(env, "regrade")
+    assert "grading demo/default shard 0" in shown and "31/31" in shown
+    piped = subprocess.run([RAGPIPE, "regrade"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert piped.returncode == 0 and "grading demo/default shard 0" not in piped.stdout + piped.stderr
