@@ -10,6 +10,8 @@ its alternatives (`readings`), each a set of parts that must all be found:
   another;
 - any other bracketed aside is optional: the key with it (brackets read as
   words: "Plimsoll (or Load) Line" is "Plimsoll or Load Line") and without it;
+- so is a relative clause after a comma ("Nicholas Breakspear, who was Adrian
+  IV from 1154 to 1159" is met by "Nicholas Breakspear");
 - "X or Y" outside brackets: X or Y;
 - a list ("A, B and C", "A & B") is met by all of its items, in any order.
 
@@ -31,6 +33,7 @@ from ragpipe.text.matching import find_needle, find_phrase
 _ASIDE = re.compile(r"\(([^()]*)\)")
 _NAMES_ANOTHER = re.compile(r"^\s*(?:accept|also|aka|a\.k\.a\.)\s+(.+?)\s*$", re.IGNORECASE)
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
+_RELATIVE = re.compile(r",\s+(?:who|which|whose)\b", re.IGNORECASE)
 _LIST = re.compile(r",\s+(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.IGNORECASE)
 
 
@@ -41,6 +44,9 @@ def _tidy(text: str) -> str:
 def _alternatives(key: str) -> list[str]:
     """The key's alternative wordings: asides read, "or" split (each a string, lists not yet split)."""
     out = [key]
+    relative = _RELATIVE.search(key)
+    if relative and relative.start() > 0:  # "Nicholas Breakspear, who was Adrian IV": the clause is an aside
+        out.append(_tidy(key[: relative.start()]))
     asides = list(_ASIDE.finditer(key))
     if asides:
         bare = _tidy(_ASIDE.sub(" ", key))
