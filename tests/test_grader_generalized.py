@@ -142,6 +142,9 @@ def test_a_choice_is_read_in_the_same_opening(rules):
     assert find_needle("investing", announced, [], kind=MatchKind.LEAD_TERM) is None
     plain = "The filing has three sections. Operations brought in the most cash."
     assert find_needle("operations", plain, [], kind=MatchKind.LEAD_TERM) is None
+    # a first sentence that ends at a colon without announcing is the choice itself
+    chosen = "Investing: it lost less than operations did."
+    assert find_needle("operations", chosen, [], kind=MatchKind.LEAD_TERM) is None
 
 
 # --- figures a gold answer computed ----------------------------------------------------------------

@@ -43,11 +43,18 @@ def first_sentence(text: str) -> tuple[int, int]:
     return start, len(text.rstrip())
 
 
+_ANNOUNCES = re.compile(
+    r"\b(?:here (?:is|are)|as follows|the following|(?:a )?summary|key (?:points|information|facts|details))\b",
+    re.IGNORECASE,
+)
+
+
 def opening_statements(text: str) -> list[tuple[int, int]]:
-    """The answer's opening: its first sentence and, when that ends at a colon ("Here are the key
-    points:"), the statement the colon announces. Where an answer gives its yes/no or its choice."""
+    """The answer's opening: its first sentence and, when that announces what follows ("Here are the key
+    points:", "... is as follows:"), the statement after its colon. Where an answer gives its yes/no or its
+    choice. A first sentence that ends at a colon without announcing ("Investing: ...") is the choice."""
     start, end = first_sentence(text)
-    if not text.startswith(":", end):
+    if not text.startswith(":", end) or not _ANNOUNCES.search(text, start, end):
         return [(start, end)]
     rest = end + 1
     after = first_sentence(text[rest:])
