@@ -8,7 +8,7 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
-from ragpipe.history.delta import delta_frame, event_delta
+from ragpipe.history.delta import delta_frame, event_delta, said_by_direction
 from ragpipe.warehouse.tables import store
 
 
@@ -44,7 +44,6 @@ def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, pr
         frame["corpus"], frame["config"] = corpus, config
         keys = {"corpus": corpus, "config": config, "from_event": delta["from_event"], "to_event": delta["to_event"]}
         store(conn, project.root, "grade_deltas", frame, keys)  # one partition per pair of gradings: every delta stays
-    lines = [f"- {c}: {d}: {n}" for c, dirs in delta["summary"].items() for d, n in dirs.items()]
     return MaterializeResult(
         data_version=data_version(frame),
         metadata={
@@ -55,6 +54,6 @@ def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, pr
             "to_event": delta["to_event"],
             "monotone": delta["monotone"],
             "changed": delta["changed"],
-            "summary": MetadataValue.md("\n".join(lines) or "no verdict changed"),
+            "summary": MetadataValue.md(said_by_direction(delta)),
         },
     )

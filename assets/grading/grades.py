@@ -27,7 +27,7 @@ from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.judge.apply import apply_judgments
 from ragpipe.grading.judge.config import identity_of
 from ragpipe.grading.judge.store import stored_judgments
-from ragpipe.history.delta import grade_delta
+from ragpipe.history.delta import grade_delta, said_by_direction
 from ragpipe.history.record import store_grading
 from ragpipe.warehouse.tables import read_partition, table_exists
 
@@ -96,11 +96,10 @@ def flips_said(before: pd.DataFrame | None, after: pd.DataFrame, keys: dict) -> 
     if before is None or before.empty:
         return {"flips": MetadataValue.md("graded for the first time: nothing to compare")}
     delta = grade_delta(before.assign(**keys), after.assign(**keys))
-    directions = {d: n for dirs in delta["summary"].values() for d, n in sorted(dirs.items())}
     return {
         "flipped": delta["changed"],
         "monotone": delta["monotone"],
-        "flips": MetadataValue.md("\n".join(f"- {d}: {n}" for d, n in directions.items()) or "no verdict changed"),
+        "flips": MetadataValue.md(said_by_direction(delta)),
     }
 
 

@@ -25,11 +25,11 @@ def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Cal
     "demo/default shard 0: 620 of 1,350 graded (2,310/s)"."""
     bar: Progress | None = None
     task = None
-    last_logged = [-1]
+    last_logged = -1  # the tenth of the way last logged
     started = time.monotonic()
 
     def report(done: int, total: int) -> None:
-        nonlocal bar, task
+        nonlocal bar, task, last_logged
         if show_bar and bar is None and total:
             bar = Progress(
                 TextColumn(f"{verb} {label}", markup=False),  # a set's or corpus's name is never markup
@@ -48,8 +48,8 @@ def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Cal
             if done >= total:
                 bar.stop()
         step = max(1, total // 10)
-        if done // step != last_logged[0] or done == total:
-            last_logged[0] = done // step
+        if done // step != last_logged or done == total:
+            last_logged = done // step
             elapsed = time.monotonic() - started
             rate = f" ({done / elapsed:,.1f}/s)" if done and elapsed > 0 else ""
             log.info(f"{label}: {done:,} of {total:,} {_past(verb)}{rate}")

@@ -69,6 +69,12 @@ def grade_delta(old: pd.DataFrame, new: pd.DataFrame) -> dict:
     }
 
 
+def said_by_direction(delta: dict) -> str:
+    """The summary as markdown lines, "- demo: correct -> wrong: 4", for a materialization's metadata."""
+    lines = [f"- {c}: {d}: {n}" for c, dirs in delta["summary"].items() for d, n in dirs.items()]
+    return "\n".join(lines) or "no verdict changed"
+
+
 def delta_frame(delta: dict) -> pd.DataFrame:
     return pd.DataFrame(delta["flips"], columns=DELTA_COLUMNS)
 

@@ -4,9 +4,10 @@ question, against the gold answer's (`question.polarity`).
 "Does AMCOR have an improving gross margin profile?" is answered No by "Amcor
 does not have an improving gross margin profile" and by "Amcor's gross margin
 profile is declining", Yes by "Amcor has an improving gross margin profile".
-Only the answer's opening counts (its first sentence, or when that ends at a
-colon, "Here are the key points:", the statement the colon announces), and
-only when it restates most of the question's content words (rules: polarity).
+Only the answer's opening counts (its first sentence and, when that announces
+what follows, "Here are the key points:", the statement after its colon:
+text/sentences.py), and only when it restates most of the question's content
+words (rules: polarity).
 
 The opposite word is wrong, whatever else the answer says; the right word is one more requirement of
 the needle count. A stated word is firm; one implied by a restatement is tentative.
