@@ -18,6 +18,7 @@ from dagster import DagsterInstance
 from assets.runs.runner import regrade_pair, run_corpus
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.history.behind import behind
+from tests.browser import chromium, new_page
 from tests.commands import free_port, start_dagster_dev
 from tests.conftest import ROOT, warehouse_resources
 from tests.staleness_probe import statuses
@@ -87,6 +88,8 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     ui = start_dagster_dev({**env, "RAGPIPE_RULES": str(candidate)}, port)
     try:
         shown = _warning_shown(port, time.monotonic() + 600)  # bounds for a hang: a loaded machine is slow
+        observed = _observed(port, "grades", "default|demo", time.monotonic() + 600)
+        panel = _partition_panel(port, "grades", "default|demo")
         # grades materialized alone, as the UI's Materialize launches them: their run says the flips by
         # direction, and the after_grading sensor brings the pair's readers along in a run of its own
         _graphql(port, LAUNCH_GRADES)
@@ -105,6 +108,11 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         "review_report",
     }
     assert said["flipped"] >= 4 and "correct -> wrong" in said["flips"]
+    # the pair's partition, selected in the partition list, says which grader made it and how to regrade
+    old, new = load_rules(DEFAULT_RULES).version, load_rules(candidate).version
+    assert observed["metadata"] == {"graded_by": old, "current_grader": new, "to_regrade": observed["to_regrade"]}
+    assert "ragpipe regrade" in observed["to_regrade"]
+    assert f"graded_by {old} current_grader {new} to_regrade ragpipe regrade" in panel and "Unsynced" in panel
     for asset, execution in shown.items():
         assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution
@@ -121,7 +129,11 @@ def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_pat
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         fresh, late = behind(conn, "grades", current), behind(conn, "scorecards", other)
     assert fresh.passed and fresh.pairs == 1 and "current grader" in fresh.description()
-    assert not late.passed and late.behind == [{"pair": "demo/default", "graded_by": [current]}]
+    assert not late.passed and late.behind == [
+        {"pair": "demo/default", "corpus": "demo", "config": "default", "graded_by": [current]}
+    ]
+    (note,) = late.per_pair()
+    assert note[:2] == ("demo", "default") and note[3]["graded_by"] == current and note[3]["current_grader"] == other
     assert late.metadata()["pairs_behind"] == 1 and "`ragpipe regrade`" in late.description()
     instance = DagsterInstance.ephemeral()
     result = regrade_pair(
@@ -183,6 +195,31 @@ def _latest_metadata(port: int, asset: str) -> dict:
     node = _graphql(port, METADATA, {"path": [asset]})["assetNodeOrError"]
     (latest,) = node["assetMaterializations"]
     return {e["label"]: e.get("intValue", e.get("mdStr")) for e in latest["metadataEntries"]}
+
+
+OBSERVATIONS = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: $path}) { ... on AssetNode {
+  assetObservations(limit: 20) { partition metadataEntries { label ... on TextMetadataEntry { text } } } } } }"""
+
+
+def _observed(port: int, asset: str, partition: str, deadline: float) -> dict:
+    """The grader_watch sensor's observation on one partition of `asset`, once recorded."""
+    while time.monotonic() < deadline:
+        node = _graphql(port, OBSERVATIONS, {"path": [asset]})["assetNodeOrError"]
+        for seen in node["assetObservations"]:
+            if seen["partition"] == partition:
+                meta = {e["label"]: e.get("text") for e in seen["metadataEntries"]}
+                return {"metadata": meta, "to_regrade": meta.get("to_regrade", "")}
+        time.sleep(1)
+    raise AssertionError(f"no observation on {asset} {partition} in time")
+
+
+def _partition_panel(port: int, asset: str, partition: str) -> str:
+    """The text of `asset`'s partition list with `partition` selected, as Chromium shows it."""
+    with chromium() as browser:
+        page = new_page(browser, viewport={"width": 1600, "height": 1200})
+        page.goto(f"http://127.0.0.1:{port}/assets/{asset}?view=partitions&partition={partition.replace('|', '%7C')}")
+        page.get_by_text("current_grader").first.wait_for()
+        return " ".join(page.inner_text("body").split())
 
 
 def _warning_shown(port: int, deadline: float) -> dict[str, dict]:

@@ -3,7 +3,8 @@ each asset's page, when a pair was graded by an earlier grader than the one load
 
 It runs with every materialization of the asset, and the `grader_watch` sensor evaluates it after
 "Reload definitions" (the daemon of `dagster dev`, `make dev`, runs it): a rules change shows as a
-warning at once, not only as "Unsynced" inside one partition's page.
+warning at once on the graph, and on each pair's partition, when selected, as metadata rows saying which
+grader made it, which is current and how to regrade (beside Dagster's own "Unsynced").
 """
 
 import json
@@ -13,6 +14,7 @@ from dagster import (
     AssetCheckExecutionContext,
     AssetCheckResult,
     AssetCheckSeverity,
+    AssetObservation,
     DefaultSensorStatus,
     SensorEvaluationContext,
     SensorResult,
@@ -25,11 +27,13 @@ from dagster_duckdb import DuckDBResource
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.grading.grades import grades
 from assets.grading.scorecards import scorecards
+from assets.shared.partitions import pair_key, pair_partitions
 from assets.shared.resources import Project
 from ragpipe.history.behind import Behind, behind
 from ragpipe.warehouse.lock import WarehouseBusy, open_read_only
 
 CHECK = "graded_by_current_grader"
+PAIRS = set(pair_partitions.get_partition_keys())
 DESCRIBED = "Warns when a pair's {table} were made by an earlier grader than the loaded rules and grading code: "
 DESCRIBED += "run `ragpipe regrade`. Evaluated with every materialization and by the grader_watch sensor."
 
@@ -70,7 +74,8 @@ def scorecards_by_current_grader(
 @sensor(minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
 def grader_watch(context: SensorEvaluationContext, project: Project):
     """Evaluates `graded_by_current_grader` on grades and scorecards against the loaded grader, and
-    records the result when it changed: no run, nothing written to the warehouse."""
+    records the result when it changed, with an observation on each pair's partition behind: no run,
+    nothing written to the warehouse."""
     current = project.rules().version
     path = project.root / "ragpipe.duckdb"
     if not path.exists():
@@ -94,6 +99,14 @@ def grader_watch(context: SensorEvaluationContext, project: Project):
             metadata=f.metadata(),
         )
         for asset, f in zip((grades, scorecards), findings)
+    ]
+    # and on each pair behind, where the partition list shows it when selected (its metadata rows, until the
+    # next materialization replaces them): an observation, which triggers no automation on these assets
+    events += [
+        AssetObservation(asset_key=asset.key, partition=key, description=note, metadata=meta)
+        for asset, f in zip((grades, scorecards), findings)
+        for corpus, config, note, meta in f.per_pair()
+        if (key := pair_key(corpus, config)) in PAIRS  # a pair no longer declared has no partition to show it on
     ]
     said = ", ".join(f"{f.table}: {len(f.behind)} of {f.pairs} pairs behind" for f in findings)
     return SensorResult(asset_events=events, cursor=state, skip_message=f"no run; {CHECK} evaluated ({said})")

@@ -21,7 +21,7 @@ class Behind:
     table: str
     current: str
     pairs: int  # pairs the table holds
-    behind: list[dict] = field(default_factory=list)  # {"pair": "demo/default", "graded_by": [versions]}
+    behind: list[dict] = field(default_factory=list)  # {"pair": "demo/default", "corpus", "config", "graded_by"}
 
     @property
     def passed(self) -> bool:
@@ -45,6 +45,24 @@ class Behind:
             "behind": [f"{b['pair']} {' '.join(b['graded_by'])}" for b in self.behind],
         }
 
+    def per_pair(self) -> list[tuple[str, str, str, dict]]:
+        """(corpus, config, description, metadata) for each pair behind: what its partition says where a
+        user selects it, beside the stored grader_version, which alone does not say it is old."""
+        return [
+            (
+                b["corpus"],
+                b["config"],
+                f"{self.table} of {b['pair']} by an earlier grader ({', '.join(b['graded_by'])}), not the current "
+                f"{self.current}",
+                {
+                    "graded_by": ", ".join(b["graded_by"]),
+                    "current_grader": self.current,
+                    "to_regrade": "ragpipe regrade, or Materialize this partition's grades",
+                },
+            )
+            for b in self.behind
+        ]
+
 
 def behind(conn: duckdb.DuckDBPyConnection, table: str, current: str) -> Behind:
     """Which pairs' rows in `table` (grades or scorecards, both carry `grader_version`) were made by
@@ -55,5 +73,7 @@ def behind(conn: duckdb.DuckDBPyConnection, table: str, current: str) -> Behind:
         f'SELECT corpus, config, list(DISTINCT grader_version ORDER BY grader_version) FROM "{table}" '
         "GROUP BY corpus, config ORDER BY corpus, config"
     ).fetchall()
-    late = [{"pair": f"{c}/{k}", "graded_by": list(v)} for c, k, v in rows if list(v) != [current]]
+    late = [
+        {"pair": f"{c}/{k}", "corpus": c, "config": k, "graded_by": list(v)} for c, k, v in rows if list(v) != [current]
+    ]
     return Behind(table, current, len(rows), late)
