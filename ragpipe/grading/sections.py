@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ragpipe.text.patterns import valid_regex
 
@@ -20,18 +20,39 @@ AnyRules = Any  # grading/rules.py: Rules, built from the sections below and the
 # (its stored text must still grade the same); the shipped rules.yaml states every one of them.
 
 
+# one of the sources after up to three words, or a citation mark ("in [2]"), which grading blanks with
+# spaces before it reads the voice: three spaces in a row
+_NAMED = (
+    r"(?:(?:(?:the|a|an|this|that|these|those|its|their|our|your|each)\s+)?(?:[\w.&'’-]+\s+){{0,3}}?"
+    r"(?:{})(?![\w-])|(?<=\s{{3}}))"
+)
+
+
 class Attribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["none", "before_first", "prefix_aware", "clause"] = "clause"
     markers: list[str] = Field(default_factory=list)
+    # What `{source}` in a marker stands for: the written thing an attribution names ("as shown in the
+    # income statement", "is listed on page 45"), after up to three words. "Presented by Nick Knowles",
+    # "listed on the New York Stock Exchange" and "based on the British show" name none: own voice.
+    sources: list[str] = Field(default_factory=list)
     clause_ends: list[str] = Field(
         default_factory=lambda: ["but", "and", "while", "whereas", "so", "therefore", "thus"]
     )
 
-    @field_validator("markers")
-    @classmethod
-    def _compiles(cls, v: list[str]) -> list[str]:
-        return [valid_regex(p) for p in v]
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        """The markers as matched: `{source}` read as one of `sources`."""
+        named = _NAMED.format("|".join(self.sources))
+        return tuple(m.replace("{source}", named) for m in self.markers)
+
+    @model_validator(mode="after")
+    def _compiles(self) -> Attribution:
+        if not self.sources and any("{source}" in m for m in self.markers):
+            raise ValueError("a marker says {source} but attribution.sources lists none")
+        for p in self.patterns:
+            valid_regex(p)
+        return self
 
 
 class Answers(BaseModel):

@@ -54,9 +54,10 @@ def attributed_spans(answer: str, attribution: Any, mode: str | None = None) -> 
     """Spans of `answer` spoken in the sources' voice, under `attribution` (rules.yaml's section: its
     markers, clause ends and split mode, which `mode` overrides)."""
     mode = mode or attribution.mode
-    pattern = _compile(tuple(attribution.markers))
+    pattern = _compile(attribution.patterns)
     if mode == "none" or pattern is None:
         return []
+    # judged on the markers as written: `{source}`'s lookaround finds no more in a sentence than in the text
     if _context_free(tuple(attribution.markers)) and not pattern.search(answer):
         return []  # no marker anywhere, so none in any sentence: skip the split (most answers)
     spans = []
