@@ -35,6 +35,10 @@ def q(**kw):
         ("Bee keeper", "He worked as a beekeeper."),
         ("ROBERTBROWNING", "It was written by Robert Browning."),
         ("March 2004", "It closed on March 3, 2004."),  # a date more precise than the gold
+        ("1718 - 1779", "The cabinet maker lived from 1718 to 1779."),  # a range in words or with a dash
+        ("1861\u20131865", "The war lasted between 1861 and 1865."),
+        ("5 to 10 years", "Expect 5-10 years."),
+        ("ten through twelve", "Grades 10 to 12 sit the exam."),
     ],
 )
 def test_spellings_of_one_thing_match(gold, answer):
@@ -52,6 +56,9 @@ def test_spellings_of_one_thing_match(gold, answer):
         ("Sea Shells", "Sally sells sea urchins."),
         ("James Braddock", "James Corbett beat Braddock."),
         ("Laszlo Biro", "It was invented by Laszlo Nagy."),
+        ("1861\u20131865", "Elections were held in 1861 and 1865."),  # two years listed are not a range
+        ("1861\u20131865", "It lasted from 1861 to 1866."),
+        ("went to 5 stores", "went 5 stores"),  # "to" before a number, not between two, is a word
     ],
 )
 def test_near_misses_stay_misses(gold, answer):

@@ -15,7 +15,10 @@ its compared form, with the span it came from:
   War II" is "World War 2"; "I" and "V" alone are words);
 - an abbreviated month before a day or after a full stop as the month
   ("Sept. 3" is "september 3");
-- plural -s folded ("deposits" is "deposit"; "class", "gas" kept).
+- plural -s folded ("deposits" is "deposit"; "class", "gas" kept);
+- a range's word read as its dash: "to", "through", "until" between two
+  numbers, and "and" after "between" ("from 1939 to 1945" and "between 1939
+  and 1945" are "1939-1945", which reads "1939 1945").
 
 Every rule is symmetric: the gold and the answer are read the same way, so
 a rule can only make two spellings of one thing equal, never make a word
@@ -87,6 +90,22 @@ def _number(tokens: list[str], i: int) -> tuple[str, int] | None:
     return None
 
 
+_RANGE_WORDS = frozenset({"to", "through", "thru", "until", "till"})
+_NUMERAL = re.compile(r"\d[\d.,]*(?:th)?")
+
+
+def _is_number(token: str) -> bool:
+    return bool(_NUMERAL.fullmatch(token)) or token in CARDINALS or token in ORDINALS
+
+
+def _ranges(token: str, words: list[str], raw: list[str], after: int) -> bool:
+    """`token` joins a range as a dash does: between two numbers, "to" (or "through", "until"), or "and"
+    after "between" ("between 1939 and 1945")."""
+    if not words or after >= len(raw) or not _is_number(words[-1]) or not _is_number(raw[after]):
+        return False
+    return token in _RANGE_WORDS or (token == "and" and len(words) > 1 and words[-2] == "between")
+
+
 @lru_cache(maxsize=512)
 def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
     """The words of `text` as compared (see the module's rules), each with the span it came from."""
@@ -99,7 +118,7 @@ def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], .
     while i < len(raw):
         token, (start, end) = raw[i], matches[i].span()
         i += 1
-        if token in ARTICLES or token == "s":
+        if token in ARTICLES or token == "s" or _ranges(token, words, raw, i):
             continue
         number = _number(raw, i - 1)
         if number is not None:
