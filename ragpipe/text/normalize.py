@@ -16,6 +16,7 @@ its compared form, with the span it came from:
 - an abbreviated month before a day or after a full stop as the month
   ("Sept. 3" is "september 3");
 - plural -s folded ("deposits" is "deposit"; "class", "gas" kept);
+- "junior" and "Jnr" as "jr", "senior" and "Snr" as "sr" ("Harry Connick Jnr" is "Harry Connick Jr.");
 - a range's word read as its dash: "to", "through", "until" between two
   numbers, and "and" after "between" ("from 1939 to 1945" and "between 1939
   and 1945" are "1939-1945", which reads "1939 1945").
@@ -52,6 +53,7 @@ _ROMAN = re.compile(r"(x{0,3})(ix|iv|v?i{0,3})")
 _ROMAN_VALUES = {"ix": 9, "iv": 4}
 _MONTHS = "january february march april may june july august september october november december".split()
 _ABBREVIATED = {m[:3]: m for m in _MONTHS if m != "may"} | {"sept": "september"}
+_SUFFIXES = {"jnr": "jr", "junior": "jr", "snr": "sr", "senior": "sr"}  # "Harry Connick Jnr" is "... Jr."
 
 
 def fold_diacritics(word: str) -> str:
@@ -129,6 +131,7 @@ def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], .
             lowered[end : end + 1] == "." or i < len(raw) and raw[i][:1].isdigit()
         ):  # "Sept. 3", "Sep 2015"
             token = _ABBREVIATED[token]
+        token = _SUFFIXES.get(token, token)
         words.append(fold_plural(token))
         spans.append((start, end))
     return tuple(words), tuple(spans)
