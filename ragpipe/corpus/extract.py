@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-from pypdf import PdfReader
 
 from ragpipe.inputs.text import valid_text
 
@@ -125,7 +124,7 @@ def _empty_pages(doc, data: bytes, pages: list[str]) -> list[str]:
         if pdfium_c.FPDF_PAGEOBJ_IMAGE in kinds:
             images.append(i + 1)
         elif not kinds:
-            reader = reader or PdfReader(io.BytesIO(data))
+            reader = reader or _pypdf(data)
             if _undecodable(reader.pages[i]):
                 damaged.append(i + 1)
     if len(empty) == len(pages) and not images:
@@ -143,14 +142,22 @@ def _empty_pages(doc, data: bytes, pages: list[str]) -> list[str]:
 
 def _pypdf_page(data: bytes, index: int, warnings: list[str], first: Exception) -> str:
     try:
-        return _clean(PdfReader(io.BytesIO(data)).pages[index].extract_text() or "")
+        return _clean(_pypdf(data).pages[index].extract_text() or "")
     except Exception as exc:
         warnings.append(f"page {index + 1}: text extraction failed ({first}; pypdf: {exc})")
         return ""
 
 
+def _pypdf(data: bytes):
+    """pypdf's reader of `data`, imported here: most PDFs never need the fallback, and every Dagster
+    process that loads the definitions would pay for the import."""
+    from pypdf import PdfReader
+
+    return PdfReader(io.BytesIO(data))
+
+
 def _with_pypdf(data: bytes) -> ExtractedPdf:
-    reader = PdfReader(io.BytesIO(data))
+    reader = _pypdf(data)
     if reader.is_encrypted:
         raise ExtractionError("encrypted: the PDF needs a password to open")
     _check_size(len(reader.pages))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest
 
 from ragpipe.evaluation.interval_text import interval_text
 from ragpipe.warehouse.nulls import records
@@ -45,6 +44,8 @@ def bootstrap_interval(a_correct: np.ndarray, b_correct: np.ndarray, resamples: 
 
 
 def mcnemar_exact(wins: int, losses: int) -> float:
+    from scipy.stats import binomtest  # here, not at import: scipy.stats costs every Dagster process 0.5 s
+
     return 1.0 if wins + losses == 0 else float(binomtest(wins, wins + losses, 0.5).pvalue)
 
 

@@ -13,12 +13,15 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import bm25s
 import numpy as np
 import pandas as pd
 
 from ragpipe.text.tokenize import tokenize
+
+if TYPE_CHECKING:
+    import bm25s
 
 K1 = 1.5
 B = 0.75
@@ -77,6 +80,8 @@ class ChunkIndex:
     @classmethod
     def build(cls, chunks: pd.DataFrame) -> ChunkIndex:
         tokens = [tokenize(t) or ["\u2205"] for t in chunks["text"]]  # an empty chunk keeps its slot
+        import bm25s  # here, not at import: bm25s (and numba) cost every Dagster process 0.5 s
+
         model = bm25s.BM25(k1=K1, b=B, method="lucene")
         model.index(tokens, show_progress=False)
         return cls(model, list(chunks["chunk_id"]))
@@ -93,6 +98,8 @@ class ChunkIndex:
 
     @classmethod
     def load(cls, folder: Path) -> ChunkIndex:
+        import bm25s
+
         model = bm25s.BM25.load(str(folder))
         return cls(model, json.loads((folder / "chunk_ids.json").read_text()))
 

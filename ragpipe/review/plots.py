@@ -4,22 +4,29 @@ from __future__ import annotations
 
 import io
 import re
+from functools import cache
 
-import matplotlib
-
-matplotlib.use("svg")  # no display, no GUI toolkit
-import matplotlib.pyplot as plt  # noqa: E402
-import matplotlib.ticker  # noqa: E402
-
-# text.parse_math off: labels are user data (a set named "$\\foo$" is a name, not TeX to typeset)
-plt.rcParams.update({"svg.hashsalt": "ragpipe", "svg.fonttype": "none", "font.size": 9, "text.parse_math": False})
 COLORS = {"correct": "#2e7d32", "partial": "#f9a825", "wrong": "#c62828"}
+
+
+@cache
+def _pyplot():
+    """matplotlib's pyplot, set up once, when the first plot is drawn: importing it costs every Dagster
+    process that loads the definitions 0.45 s, and most never draw."""
+    import matplotlib
+
+    matplotlib.use("svg")  # no display, no GUI toolkit
+    import matplotlib.pyplot as plt
+
+    # text.parse_math off: labels are user data (a set named "$\\foo$" is a name, not TeX to typeset)
+    plt.rcParams.update({"svg.hashsalt": "ragpipe", "svg.fonttype": "none", "font.size": 9, "text.parse_math": False})
+    return plt
 
 
 def _svg(fig) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
-    plt.close(fig)
+    _pyplot().close(fig)
     text = buffer.getvalue()
     text = re.sub(r"<metadata>.*?</metadata>\s*", "", text, flags=re.DOTALL)  # RDF boilerplate, no content
     return text[text.index("<svg") :]  # drop the XML prolog: the SVG sits inside HTML
@@ -31,7 +38,7 @@ def verdicts_plot(pairs) -> str:
         return ""
     labels = [f"{r.corpus} / {r.config}\n{r.answer_set}" for r in pairs.itertuples()]
     totals = (pairs["correct"] + pairs["partial"] + pairs["wrong"]).clip(lower=1)
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(pairs) + 1))
+    fig, ax = _pyplot().subplots(figsize=(7, 0.45 * len(pairs) + 1))
     left = [0.0] * len(pairs)
     for verdict in ("correct", "partial", "wrong"):
         share = list(100 * pairs[verdict] / totals)
@@ -52,12 +59,14 @@ def latency_plot(latencies: list[float]) -> str:
 
     low, high = max(min(latencies), 0.01), max(max(latencies), 0.02)
     bins = np.geomspace(low, high * 1.01, 30) if high > low else 10
-    fig, ax = plt.subplots(figsize=(7, 2.4))
+    fig, ax = _pyplot().subplots(figsize=(7, 2.4))
     ax.hist(latencies, bins=bins, color="#546e7a")
     if high > low:
+        from matplotlib import ticker
+
         ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.xaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     ax.set_xlabel("latency (ms)")
     ax.set_ylabel("answers")
     return _svg(fig)
@@ -69,7 +78,7 @@ def confusion_plot(confusion: dict[str, dict[str, int]] | None) -> str:
         return ""
     classes = list(confusion)
     grid = [[confusion[h][g] for g in classes] for h in classes]
-    fig, ax = plt.subplots(figsize=(4.2, 3.4))
+    fig, ax = _pyplot().subplots(figsize=(4.2, 3.4))
     ax.imshow(grid, cmap="Blues")
     ax.set_xticks(range(len(classes)), [c.replace(" Answer", "") for c in classes])
     ax.set_yticks(range(len(classes)), [c.replace(" Answer", "") for c in classes])
