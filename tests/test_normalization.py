@@ -35,6 +35,8 @@ def q(**kw):
         ("Bee keeper", "He worked as a beekeeper."),
         ("ROBERTBROWNING", "It was written by Robert Browning."),
         ("March 2004", "It closed on March 3, 2004."),  # a date more precise than the gold
+        ("Beyonc", "Sasha Fierce is the alter ego of Beyonc\u00e9."),  # a key that lost its non-ASCII letters
+        ("Niccol Paganini", "It was Niccol\u00f2 Paganini."),
         ("Harry Connick Jnr", "It was recorded by Harry Connick Jr."),  # name suffixes
         ("Sammy Davis Junior", "Sammy Davis Jr. sang it."),
         ("1718 - 1779", "The cabinet maker lived from 1718 to 1779."),  # a range in words or with a dash
@@ -62,6 +64,7 @@ def test_spellings_of_one_thing_match(gold, answer):
         ("1861\u20131865", "It lasted from 1861 to 1866."),
         ("went to 5 stores", "went 5 stores"),  # "to" before a number, not between two, is a word
         ("Harry Connick Jnr", "It was recorded by Harry Connick Sr."),
+        ("Mller", "Die sch\u00f6ne M\u00fcllerin"),  # a dropped letter leaves the rest of the word to match
     ],
 )
 def test_near_misses_stay_misses(gold, answer):

@@ -71,14 +71,16 @@ def _same_word(needle: str, word: str) -> bool:
 def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
     """Span of `phrase` in `text`, compared word by word as text/normalize.py reads them; a date given
     more precisely than the phrase still matches ("March 3, 2004" for "March 2004"), a middle initial may
-    stand inside a name ("James J. Braddock" for "James Braddock"), and a compound is one word or two
-    ("seashells" for "sea shells", "J. R. R." for "JRR")."""
+    stand inside a name ("James J. Braddock" for "James Braddock"), a compound is one word or two
+    ("seashells" for "sea shells", "J. R. R." for "JRR"), and a phrase that lost its letters outside ASCII
+    meets the words they were dropped from ("Beyonc" for "Beyoncé")."""
     target = _tokens(phrase)[0]
     if not target:
         return None
     first = target[0]
     if first.isalpha() and first not in _MONTHS and first[:4] not in squashed(text):
-        return None  # every spelling of a plain word starts with its letters (quick refusal)
+        if text.isascii() or first[:4] not in squashed(_ascii_only(text)):
+            return None  # every spelling of a plain word starts with its letters (quick refusal)
     words, spans, where = _tokens(text)
     acronyms = _acronyms(phrase)
     # where the first word stands, then where it is part of a compound: that scan is lazy, so a phrase found
@@ -88,7 +90,30 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
         j = _match_at(target, words, i, acronyms)
         if j is not None:
             return spans[i][0], spans[j - 1][1]
+    if phrase.isascii() and not text.isascii():  # a key that lost its other letters: "Beyonc" for "Beyoncé"
+        dropped = _dropped(text, words, spans)
+        for i in (i for i, w in enumerate(dropped) if w == first) if dropped != words else ():
+            j = _match_at(target, dropped, i, acronyms)
+            if j is not None:
+                return spans[i][0], spans[j - 1][1]
     return None
+
+
+@lru_cache(maxsize=64)
+def _ascii_only(text: str) -> str:
+    return "".join(c for c in text if c.isascii())
+
+
+@lru_cache(maxsize=64)
+def _dropped(text: str, words: tuple[str, ...], spans: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+    """`text`'s compared words with the letters outside ASCII dropped instead of folded: how a key that
+    went through an encoding that lost them ("Beyonc", "Gtterdmmerung", "Niccol Paganini") writes them."""
+    out = []
+    for word, (start, end) in zip(words, spans):
+        raw = text[start:end].lower()
+        kept = "".join(c for c in raw if c.isascii())
+        out.append(fold_plural(kept) if not raw.isascii() and kept.isalpha() else word)
+    return tuple(out)
 
 
 def _joins(word: str, want: str) -> bool:
