@@ -26,6 +26,7 @@ def _key(text: str, key: str) -> Question:
             "The film that was based on the novel Salt Roads is Glass Harbor.",
         ),
         ("Where is Tarn Abbey?", "east of Velm", "Tarn Abbey is mentioned in the Book of Hours and is east of Velm."),
+        ("Who won the Reyes Cup in 1998?", "Dana Ortiz", "The Reyes Cup was presented in 1998 to Dana Ortiz."),
     ],
 )
 def test_an_attribution_that_names_no_source_leaves_the_answer_its_own_voice(rules, question, key, answer):
