@@ -7,6 +7,7 @@ so modules the checks import cannot import rules.py (a cycle): they name the who
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -28,6 +29,12 @@ _NAMED = (
 )
 
 
+@lru_cache(maxsize=16)
+def _expanded(markers: tuple[str, ...], sources: tuple[str, ...]) -> tuple[str, ...]:
+    named = _NAMED.format("|".join(sources))
+    return tuple(m.replace("{source}", named) for m in markers)
+
+
 class Attribution(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["none", "before_first", "prefix_aware", "clause"] = "clause"
@@ -42,9 +49,8 @@ class Attribution(BaseModel):
 
     @property
     def patterns(self) -> tuple[str, ...]:
-        """The markers as matched: `{source}` read as one of `sources`."""
-        named = _NAMED.format("|".join(self.sources))
-        return tuple(m.replace("{source}", named) for m in self.markers)
+        """The markers as matched: `{source}` read as one of `sources` (asked for every answer graded)."""
+        return _expanded(tuple(self.markers), tuple(self.sources))
 
     @model_validator(mode="after")
     def _compiles(self) -> Attribution:

@@ -86,32 +86,36 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
     # where the first word stands, then where it is part of a compound: that scan is lazy, so a phrase found
     # where its first word stands never pays for it
     joined = (i for i, w in enumerate(words) if w != first and w[:1] == first[:1] and _joins(w, first))
-    for i in chain(where.get(first, ()), joined):
+    found = _first_match(target, words, spans, chain(where.get(first, ()), joined), acronyms)
+    if found is None and phrase.isascii() and not text.isascii():  # a key that lost its other letters
+        dropped = _dropped(text)
+        if dropped != words:
+            found = _first_match(target, dropped, spans, (i for i, w in enumerate(dropped) if w == first), acronyms)
+    return found
+
+
+def _first_match(target, words, spans, starts, acronyms) -> tuple[int, int] | None:
+    """The span of the first match of `target` in `words` from one of `starts`, or None."""
+    for i in starts:
         j = _match_at(target, words, i, acronyms)
         if j is not None:
             return spans[i][0], spans[j - 1][1]
-    if phrase.isascii() and not text.isascii():  # a key that lost its other letters: "Beyonc" for "Beyoncé"
-        dropped = _dropped(text, words, spans)
-        for i in (i for i, w in enumerate(dropped) if w == first) if dropped != words else ():
-            j = _match_at(target, dropped, i, acronyms)
-            if j is not None:
-                return spans[i][0], spans[j - 1][1]
     return None
 
 
-@lru_cache(maxsize=64)
 def _ascii_only(text: str) -> str:
     return "".join(c for c in text if c.isascii())
 
 
 @lru_cache(maxsize=64)
-def _dropped(text: str, words: tuple[str, ...], spans: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
+def _dropped(text: str) -> tuple[str, ...]:
     """`text`'s compared words with the letters outside ASCII dropped instead of folded: how a key that
     went through an encoding that lost them ("Beyonc", "Gtterdmmerung", "Niccol Paganini") writes them."""
+    words, spans, _ = _tokens(text)
     out = []
     for word, (start, end) in zip(words, spans):
         raw = text[start:end].lower()
-        kept = "".join(c for c in raw if c.isascii())
+        kept = _ascii_only(raw)
         out.append(fold_plural(kept) if not raw.isascii() and kept.isalpha() else word)
     return tuple(out)
 

@@ -103,9 +103,9 @@ def _is_number(token: str) -> bool:
 def _ranges(token: str, words: list[str], raw: list[str], after: int) -> bool:
     """`token` joins a range as a dash does: between two numbers, "to" (or "through", "until"), or "and"
     after "between" ("between 1939 and 1945")."""
-    if not words or after >= len(raw) or not _is_number(words[-1]) or not _is_number(raw[after]):
+    if not (token in _RANGE_WORDS or (token == "and" and len(words) > 1 and words[-2] == "between")):
         return False
-    return token in _RANGE_WORDS or (token == "and" and len(words) > 1 and words[-2] == "between")
+    return bool(words) and after < len(raw) and _is_number(words[-1]) and _is_number(raw[after])
 
 
 @lru_cache(maxsize=512)
