@@ -29,7 +29,10 @@ def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, projec
     corpus, config = pair_of(context.partition_key)
     with duckdb.get_connection() as conn:
         data = load_review(conn, corpus, config)
-    path = write_report(data, project.root / "reports" / f"corpus={corpus}" / f"config={config}" / "review.html")
+    pair = (f"corpus={corpus}", f"config={config}")
+    # the plots of the last render kept beside the warehouse: a regrade draws only those whose input changed
+    out, plots = project.root.joinpath("reports", *pair, "review.html"), project.root.joinpath("cache", "plots", *pair)
+    path = write_report(data, out, plots)
     return MaterializeResult(
         data_version=DataVersion(hashlib.sha256(path.read_bytes()).hexdigest()[:24]),
         metadata={

@@ -9,7 +9,7 @@ of the others tested, paired by question.
 - against the best: `compare(best, other)` on the questions both answered
   (B - A with its paired-bootstrap interval, exact McNemar p), the p-values
   adjusted for the number of systems compared with Holm's step-down method
-  (statsmodels), so that "distinguishable from the best" holds for the whole
+  (evaluation/holm.py), so that "distinguishable from the best" holds for the whole
   table at 5%, not for each row alone. A system is `tied` with the best when
   its adjusted p is 0.05 or more.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ragpipe.evaluation.compare import compare, graded
+from ragpipe.evaluation.holm import holm
 from ragpipe.evaluation.wilson import wilson
 from ragpipe.grading.outcomes import WRONG_MONEY
 
@@ -32,8 +33,6 @@ def _interval(correct: int, n: int) -> tuple[float | None, float | None]:
 
 def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     """One row per system (name -> its grades: question_id, verdict, declined, rule, failure), best first."""
-    from statsmodels.stats.multitest import multipletests
-
     rows = []
     for name, grades in systems.items():  # accuracy: correct of graded, the ungradable counted apart
         counted = graded(grades)
@@ -61,7 +60,7 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     best = rows[0]["system"]
     others = rows[1:]
     tests = [compare(best, systems[best], r["system"], systems[r["system"]]) for r in others]
-    adjusted = multipletests([t["mcnemar_p"] for t in tests], method="holm")[1] if tests else []
+    adjusted = holm([t["mcnemar_p"] for t in tests]) if tests else []
     rows[0].update(vs_best="best", paired=None, diff=None, diff_low=None, diff_high=None, p=None, p_holm=None)
     for row, test, p_holm in zip(others, tests, adjusted):
         row.update(

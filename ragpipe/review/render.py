@@ -9,6 +9,7 @@ from markupsafe import Markup, escape
 
 from ragpipe.review.annotate import annotate
 from ragpipe.review.data import Review
+from ragpipe.review.plot_cache import PlotCache, draw_now
 from ragpipe.review.plots import confusion_plot, latency_plot, verdicts_plot
 
 _ENV = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2", "html"]))
@@ -31,7 +32,9 @@ def answer_html(row: dict) -> Markup:
     return Markup("").join(parts)
 
 
-def render_report(review: Review) -> str:
+def render_report(review: Review, plot_cache: PlotCache | None = None) -> str:
+    """The report's HTML; with `plot_cache`, a plot whose input is unchanged is read, not drawn (plot_cache.py)."""
+    draw = plot_cache.svg if plot_cache is not None else draw_now
     by_id = {row["answer_id"]: row for row in review.rows}
     return _ENV.get_template("report.html.j2").render(
         r=review,
@@ -41,16 +44,16 @@ def render_report(review: Review) -> str:
         failures=sorted({row["failure"] for row in review.rows if row["failure"]}),
         sets=sorted({row["answer_set"] for row in review.rows}),
         plots={
-            "verdicts": verdicts_plot(review.pairs),
-            "latency": latency_plot(review.latencies),
-            "confusion": confusion_plot(review.confusion),
-            "by_set": _plots_by_set(review.rows),
+            "verdicts": draw(verdicts_plot, review.pairs),
+            "latency": draw(latency_plot, review.latencies),
+            "confusion": draw(confusion_plot, review.confusion),
+            "by_set": _plots_by_set(review.rows, draw),
         },
         meta={"corpus": review.corpus, "config": review.config, "grader_version": review.grader_version},
     )
 
 
-def _plots_by_set(rows: list[dict]) -> dict[str, dict[str, str]]:
+def _plots_by_set(rows: list[dict], draw=draw_now) -> dict[str, dict[str, str]]:
     """Latency and agreement plots of each answer set, for the page to show the set selected (none when
     the report holds one set: the plots above are its own)."""
     from ragpipe.answering.labels import HUMAN_CLASSES
@@ -71,12 +74,18 @@ def _plots_by_set(rows: list[dict]) -> dict[str, dict[str, str]]:
             else None
         )
         latencies = [row["latency_ms"] for row in mine if row["latency_ms"] is not None]
-        out[name] = {"latency": latency_plot(latencies), "confusion": confusion_plot(confusion)}
+        out[name] = {"latency": draw(latency_plot, latencies), "confusion": draw(confusion_plot, confusion)}
     return out
 
 
-def write_report(review: Review, out: Path) -> Path:
-    return write_html(render_report(review), out)
+def write_report(review: Review, out: Path, plot_cache: Path | None = None) -> Path:
+    """The report at `out`; with `plot_cache`, plots are kept in that folder between renders (only the
+    last render's)."""
+    cache = PlotCache(plot_cache) if plot_cache is not None else None
+    path = write_html(render_report(review, cache), out)
+    if cache is not None:
+        cache.prune()
+    return path
 
 
 def render_compare(view) -> str:
