@@ -43,6 +43,12 @@ def test_every_shape_of_missing_reads_as_none():
     rows = records(frame)
     assert [r["error"] for r in rows] == [None, "boom"] and [r["ms"] for r in rows] == [1.5, None]
     assert rows[1]["citations"] == [] and not is_missing(rows[1]["citations"])
+    typed = pd.DataFrame(
+        {"n": pd.array([3, None], dtype="Int64"), "at": pd.to_datetime(["2026-12-03", None]), "k": [7, 8]}
+    )
+    rows = records(typed)
+    assert [r["n"] for r in rows] == [3, None] and [r["at"] for r in rows] == [pd.Timestamp("2026-12-03"), None]
+    assert [type(r["k"]) for r in rows] == [int, int]  # Python values, as a table's reader expects, not numpy's
     assert [or_none(v) for v in (None, float("nan"), pd.NA, pd.NaT, "x", 0)] == [None, None, None, None, "x", 0]
 
 
