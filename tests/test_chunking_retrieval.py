@@ -76,3 +76,14 @@ def test_bm25_ranks_like_the_reference_implementation(demo_ingested, demo_questi
         assert ours == ref, q.id
         compared += bool(ours)
     assert compared >= 25
+
+
+def test_a_corpus_with_no_chunk_gets_an_index_that_finds_nothing(tmp_path):
+    """Every document failed to read: the index is built, saved and loaded, and finds nothing, so the run
+    goes on to answer (and decline) instead of failing in bm25s ("max() arg is an empty sequence")."""
+    empty = pd.DataFrame({"chunk_id": pd.Series([], dtype=str), "text": pd.Series([], dtype=str)})
+    index = ChunkIndex.build(empty)
+    assert index.search("What is the monthly rent?", 5) == [] and index.vocabulary_size == 0
+    index.save(tmp_path / "idx", "fp")
+    loaded = ChunkIndex.load(tmp_path / "idx")
+    assert loaded.search("monthly rent", 5) == [] and loaded.n_docs == 0 and loaded.idf("rent") > 0

@@ -68,6 +68,9 @@ class ChunkIndex:
     def __init__(self, model: bm25s.BM25, chunk_ids: list[str]):
         self.model = model
         self.chunk_ids = chunk_ids
+        if not chunk_ids:  # a corpus whose every document failed: an index that finds nothing
+            self._df, self.n_docs = {}, 0
+            return
         scores = model.scores
         indptr = np.asarray(scores["indptr"])
         self._df = {
@@ -80,6 +83,9 @@ class ChunkIndex:
     @classmethod
     def build(cls, chunks: pd.DataFrame) -> ChunkIndex:
         tokens = [tokenize(t) or ["\u2205"] for t in chunks["text"]]  # an empty chunk keeps its slot
+        # no chunk at all (every document failed to read): bm25s cannot index nothing, so it indexes one
+        # placeholder that no chunk id names; the index finds nothing and the run goes on to say so
+        tokens = tokens or [["\u2205"]]
         import bm25s  # here, not at import: bm25s (and numba) cost every Dagster process 0.5 s
 
         model = bm25s.BM25(k1=K1, b=B, method="lucene")
