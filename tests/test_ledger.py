@@ -187,6 +187,23 @@ def test_a_constant_in_the_sentence_splitter_moves_the_version(tmp_path):
     assert code_fingerprint(root)[0] != before
 
 
+def test_the_walk_is_cached_by_the_source_and_walked_again_after_any_edit(tmp_path, monkeypatch):
+    from ragpipe.grading import version
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root, kept = _tree_copy(tmp_path), tmp_path / "cache" / "ragpipe"
+    first = verdict_modules(root)
+    assert first == version._walk(root) and len(list(kept.glob("*.json"))) == 1
+    assert verdict_modules(root) == first and len(list(kept.glob("*.json"))) == 1  # read back, not walked
+    assert "review/plots.py" not in first
+    path = root / "grading" / "checks" / "citations.py"  # a check that starts importing a module: it joins
+    path.write_text(path.read_text() + "\nfrom ragpipe.review import plots  # noqa: E402\n")
+    assert "review/plots.py" in verdict_modules(root) and len(list(kept.glob("*.json"))) == 2
+    for cached in kept.glob("*.json"):
+        cached.write_text("{not json")  # a damaged cache is walked past
+    assert verdict_modules(root) == version._walk(root)
+
+
 # the hand-kept list the version was hashed from before it was derived, each module where it lives now
 # (checks/money_key.py is text/money.py; the decline detection is the decline check's package; the regex
 # trie, the own-voice reading and the rule regexes are text/)
