@@ -169,6 +169,7 @@ def run(
         _say_replaced_import(settings.engine_override, corpora, configs)
     blocked: list[dict] = []
     for name in corpora:
+        refuse_early(manifests[name])
         console.print(f"materializing {name} x {', '.join(configs)}")
         with writing(warehouse_dir(), f"ragpipe run --corpus {name}"):
             outcome = orchestrator().materialize(name, configs, settings)
@@ -264,6 +265,19 @@ def corpus_stats_command(
     console.print(table)
     for question_id, reason in stats["ungradable_questions"].items():
         console.print(f"ungradable {question_id}: {reason}")
+
+
+def refuse_early(manifest) -> None:
+    """A corpus whose questions do not load is refused here, before its run starts, with the same message
+    the run's first step would give (file, line, field), and without the run's failure logged above it.
+    The corpora whose PDFs a run writes under the warehouse (the demo, a drawn sample) are checked by the
+    run itself."""
+    from ragpipe.corpus.adapters import data_problem, pdf_folder
+    from ragpipe.corpus.preflight import check_corpus
+
+    if manifest.adapter in ("demo", "openragbench") or data_problem(manifest) is not None:
+        return
+    check_corpus(manifest, pdf_folder(manifest, warehouse_dir()))
 
 
 def materialize_corpus_stages(name: str) -> None:

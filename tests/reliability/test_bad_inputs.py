@@ -85,6 +85,23 @@ def test_a_bad_question_file_refuses_the_corpus_before_anything_is_written(tmp_p
     assert _tables(tmp_path / "wh") == "empty"  # no documents, no pages, nothing
 
 
+def test_ragpipe_run_refuses_a_bad_question_file_in_its_own_words_before_any_run(tmp_path):
+    """The command names file, line and field, exits 1, writes nothing, and starts no run (no Dagster
+    step failure with its traceback printed above the message)."""
+    from tests.commands import env_for, ragpipe
+
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    text_pdf(pdfs / "lease.pdf", ["Monthly rent is $2,150."])
+    corpora = corpora_with(tmp_path, "mine", pdfs, BAD_QUESTIONS["duplicate id"][0])
+    out = ragpipe(env_for(tmp_path, RAGPIPE_CORPORA=str(corpora)), "run", "--corpus", "mine", "--config", "default")
+    said = out.stdout + out.stderr
+    assert out.returncode == 1 and "corpus 'mine' refused, nothing written for it" in said, said[-2000:]
+    assert "questions.yaml:7: field id: duplicate question id 'rent'" in said
+    assert "Traceback" not in said and "STEP_FAILURE" not in said and "materializing mine" not in said
+    assert not (tmp_path / "wh").exists() and not (tmp_path / "dh" / "history").exists()
+
+
 def _cause_matches(exc: BaseException, pattern: str) -> bool:
     import re
 
