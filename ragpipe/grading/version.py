@@ -71,7 +71,10 @@ def verdict_modules(root: Path | None = None) -> tuple[str, ...]:
     source file's path and bytes: any edit anywhere in the package is another name, and a cache that
     cannot be read or written is walked past."""
     root = root or PACKAGE_ROOT
-    cache = _cache_dir() / f"verdict-modules-{_source_key(root)}.json"
+    try:
+        cache = _cache_dir() / f"verdict-modules-{_source_key(root)}.json"
+    except (OSError, RuntimeError):  # RuntimeError: no home directory to keep a cache in
+        return _walk(root)
     try:
         found = json.loads(cache.read_text())
         if isinstance(found, list) and all(isinstance(p, str) for p in found):

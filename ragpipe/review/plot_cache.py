@@ -28,8 +28,8 @@ def _drawing_code() -> str:
 
 
 def _key(draw: Callable, value) -> str:
-    if hasattr(value, "to_json"):  # a frame: its every cell, at full precision
-        value = value.to_json(orient="split", double_precision=15)
+    if hasattr(value, "to_csv"):  # a frame: its every cell, floats written to round-trip exactly
+        value = value.to_csv()
     payload = json.dumps([draw.__module__, draw.__qualname__, _drawing_code(), value], sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:32]
 
