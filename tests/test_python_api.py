@@ -72,7 +72,10 @@ def test_a_bad_row_costs_only_itself_and_is_said():
     answers = _lines(ANSWERS) + [{"question_id": "nope", "answer": "x"}, {"answer": "no id"}]
     with pytest.warns(UserWarning, match="<answers>:5: field question_id") as caught:
         grades = ragpipe.evaluate(QUESTIONS, answers)
-    assert len(caught) == 1 and grades.attrs["notes"] == []  # skipped rows only: nothing graded with a note
+    # ragpipe's own: the warnings recorded also hold whatever a garbage collection lets out meanwhile (an
+    # earlier test's unclosed file says so in a ResourceWarning), which is not this call's to count
+    said = [str(w.message) for w in caught if "row(s) " in str(w.message)]
+    assert len(said) == 1 and "skipped" in said[0] and grades.attrs["notes"] == []  # nothing graded with a note
     assert len(grades) == len(_lines(ANSWERS))
     assert any("unknown question 'nope'" in p for p in grades.attrs["problems"])
     with pytest.raises(ragpipe.api.InputProblems, match="<answers>:4: field question_id: unknown question"):
