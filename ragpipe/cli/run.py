@@ -272,10 +272,10 @@ def refuse_early(manifest) -> None:
     the run's first step would give (file, line, field), and without the run's failure logged above it.
     The corpora whose PDFs a run writes under the warehouse (the demo, a drawn sample) are checked by the
     run itself."""
-    from ragpipe.corpus.adapters import data_problem, pdf_folder
+    from ragpipe.corpus.adapters import data_problem, pdf_folder, pdf_folder_is_written
     from ragpipe.corpus.preflight import check_corpus
 
-    if manifest.adapter in ("demo", "openragbench") or data_problem(manifest) is not None:
+    if pdf_folder_is_written(manifest) or data_problem(manifest) is not None:
         return
     check_corpus(manifest, pdf_folder(manifest, warehouse_dir()))
 

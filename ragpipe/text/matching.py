@@ -104,7 +104,8 @@ def _first_match(target, words, spans, starts, acronyms) -> tuple[int, int] | No
 
 
 def _ascii_only(text: str) -> str:
-    return "".join(c for c in text if c.isascii())
+    """`text` without its characters outside ASCII (in C: it is asked once per needle of a non-ASCII answer)."""
+    return text.encode("ascii", "ignore").decode("ascii")
 
 
 @lru_cache(maxsize=64)

@@ -91,6 +91,15 @@ def data_dir(manifest: CorpusManifest) -> Path:
     return manifest.data_path
 
 
+# adapters whose PDF folder a run writes under the warehouse (`pdf_folder` generates or links it there)
+WRITTEN_UNDER_WAREHOUSE = ("demo", "openragbench")
+
+
+def pdf_folder_is_written(manifest: CorpusManifest) -> bool:
+    """Whether asking for the corpus's PDF folder writes it under the warehouse (the demo, a drawn sample)."""
+    return manifest.adapter in WRITTEN_UNDER_WAREHOUSE
+
+
 def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
     """The corpus's PDF folder (the demo's is generated under the warehouse first)."""
     if manifest.adapter == "demo":
