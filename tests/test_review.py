@@ -59,6 +59,33 @@ def test_report_data_explains_every_verdict(reviewed):
     )  # fetches nothing
 
 
+def test_each_answer_shows_its_questions_needles_and_the_pages_it_cited(reviewed):
+    """The needles block is rendered once per question and shown under every answer to it; cited pages are
+    looked up for the chunks the answers cite, and only those."""
+    data, html = reviewed["data"], reviewed["report"].read_text()
+    with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
+        needles = conn.execute(
+            "SELECT question_id, count(*) FILTER (status = 'kept'), count(*) FILTER (status = 'rejected') "
+            "FROM needles WHERE corpus = 'demo' GROUP BY ALL"
+        ).fetchall()
+        cited = conn.execute(
+            "SELECT a.answer_id, c.doc_id, c.page_start, c.page_end FROM answers a, unnest(a.cited_chunks) AS u(chunk) "
+            "JOIN chunks c ON c.chunk_id = u.chunk AND c.corpus = a.corpus AND c.config = a.config "
+            "WHERE a.corpus = 'demo' AND a.config = 'default'"
+        ).fetchall()
+    counts = {q: (kept, rejected) for q, kept, rejected in needles}
+    articles = html.split('<article class="row" id="a-')[1:]
+    assert len(articles) == len(data.rows) and any(kept for kept, _ in counts.values())
+    for row, article in zip(data.rows, articles):
+        kept, rejected = counts.get(row["question_id"], (0, 0))
+        said = f"needles: {kept} kept, {rejected} rejected" if kept or rejected else "<details>"
+        assert (said in article) == bool(kept or rejected), row["question_id"]
+    pages: dict[str, list] = {}
+    for answer_id, doc, first, last in cited:
+        pages.setdefault(answer_id, []).append((doc, int(first), int(last)))
+    assert pages and all(sorted(r["cited_pages"]) == sorted(pages.get(r["answer_id"], [])) for r in data.rows)
+
+
 def load_review_again(reviewed):
     with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
         return load_review(conn, "demo", "default", seed=3, audit_size=5)

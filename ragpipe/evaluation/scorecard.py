@@ -214,7 +214,8 @@ def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
 def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
     """People's accuracy on one answer set (percent), estimated from the labelled answers among `grades`
     and the grader's verdict on all of them (evaluation/calibration.py); None where nobody labelled."""
-    labelled = grades[grades["answer_id"].isin(people.index)]
+    known = set(people.index)  # a set, not isin: pandas converts `people` to Arrow scalars one by one per call
+    labelled = grades[[answer_id in known for answer_id in grades["answer_id"]]]
     if labelled.empty:
         return {**dict.fromkeys(CALIBRATED, None), "labels": 0}
     from ragpipe.evaluation.calibration import calibrate, people_correct

@@ -94,15 +94,16 @@ def _scorecards(conn, corpus: str, config: str, version: str, answer_set: str | 
     return [{**card, "people": people_text(card)} for card in cards]
 
 
-def _cited_pages(conn, corpus: str, config: str) -> dict[str, tuple[str, int, int]]:
-    rows = (
-        conn.execute(
-            "SELECT chunk_id, doc_id, page_start, page_end FROM chunks WHERE corpus = ? AND config = ?",
-            [corpus, config],
-        ).fetchall()
-        if table_exists(conn, "chunks")
-        else []
-    )
+def _cited_pages(conn, corpus: str, config: str, cited: list[str]) -> dict[str, tuple[str, int, int]]:
+    """(document, first page, last page) of each chunk in `cited` (only those: a pair holds tens of
+    thousands of chunks, its answers cite a few dozen)."""
+    if not cited or not table_exists(conn, "chunks"):
+        return {}
+    rows = conn.execute(
+        "SELECT chunk_id, doc_id, page_start, page_end FROM chunks WHERE corpus = ? AND config = ? "
+        "AND chunk_id IN (SELECT unnest(?::VARCHAR[]))",
+        [corpus, config, sorted(cited)],
+    ).fetchall()
     return {r[0]: (r[1], int(r[2]), int(r[3])) for r in rows}
 
 
@@ -146,9 +147,10 @@ def load_review(
         grades, answers = grades[grades["answer_set"] == answer_set], answers[answers["answer_set"] == answer_set]
     question_rows = read_partition(conn, "questions", {"corpus": corpus})
     questions = {q["question_id"]: q for q in records(question_rows)}  # rows as dicts: one lookup each, not .loc
-    chunks = _cited_pages(conn, corpus, config)
     attribution = _attributions(conn, corpus, config)
     by_answer = {a["answer_id"]: a for a in records(answers)}
+    cited = {chunk for a in by_answer.values() for chunk in _listed(a["cited_chunks"])}
+    chunks = _cited_pages(conn, corpus, config, list(cited))
     rows = []
     for g in records(grades.sort_values(["answer_set", "question_id"])):
         a = by_answer.get(g["answer_id"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -32,13 +33,23 @@ def answer_html(row: dict) -> Markup:
     return Markup("").join(parts)
 
 
+def needles_html(needles: dict[str, list[dict]]) -> dict[str, Markup]:
+    """Each question's needles block (needles.html.j2), rendered once: every answer to it shows the same."""
+    block = _ENV.get_template("needles.html.j2").module.needles
+    return {question_id: Markup(block(ns)) for question_id, ns in needles.items()}
+
+
 def render_report(review: Review, plot_cache: PlotCache | None = None) -> str:
     """The report's HTML; with `plot_cache`, a plot whose input is unchanged is read, not drawn (plot_cache.py)."""
     draw = plot_cache.svg if plot_cache is not None else draw_now
-    by_id = {row["answer_id"]: row for row in review.rows}
+    rows = [SimpleNamespace(**row) for row in review.rows]  # read as attributes: no failed getattr per field
+    by_id = {row.answer_id: row for row in rows}
     return _ENV.get_template("report.html.j2").render(
         r=review,
+        rows=rows,
+        flips=[SimpleNamespace(**f) for f in review.flips],
         answers_html={row["answer_id"]: answer_html(row) for row in review.rows},
+        needles_html=needles_html(review.needles),
         audit=[by_id[a] for a in review.audit_sample],
         verdicts=sorted({row["verdict"] for row in review.rows}),
         failures=sorted({row["failure"] for row in review.rows if row["failure"]}),
