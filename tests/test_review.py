@@ -86,6 +86,23 @@ def test_each_answer_shows_its_questions_needles_and_the_pages_it_cited(reviewed
     assert pages and all(sorted(r["cited_pages"]) == sorted(pages.get(r["answer_id"], [])) for r in data.rows)
 
 
+def test_the_flips_shown_are_the_ones_the_grade_delta_asset_stored(reviewed, tmp_path):
+    """The latest grading's flips are read from `grade_deltas`, not worked out again: the same flips as
+    `event_delta` computes, and an edit to the stored rows shows in the report's data."""
+    from ragpipe.history.delta import event_delta
+
+    data = reviewed["data"]
+    with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
+        computed = event_delta(conn, "demo", "default")
+    assert data.flips == computed["flips"] and data.delta_from == computed["from_version"]
+    copy = tmp_path / "ragpipe.duckdb"
+    shutil.copy(reviewed["folder"] / "ragpipe.duckdb", copy)
+    with duckdb.connect(str(copy)) as conn:
+        conn.execute("UPDATE grade_deltas SET new_rule = 'edited.in.the.table' WHERE corpus = 'demo'")
+        again = load_review(conn, "demo", "default", seed=3, audit_size=5)
+    assert [f["new_rule"] for f in again.flips] == ["edited.in.the.table"] * len(data.flips)
+
+
 def load_review_again(reviewed):
     with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
         return load_review(conn, "demo", "default", seed=3, audit_size=5)

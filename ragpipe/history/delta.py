@@ -105,6 +105,31 @@ def event_delta(conn, corpus: str, config: str) -> dict | None:
     }
 
 
+def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | None:
+    """(the grader version before, the flips) of the pair's latest grading, as the grade_delta asset stored
+    them (`grade_deltas`, keyed by the two grading events); computed as `event_delta` does only where it
+    stored no row: a grading that flipped nothing, or one the asset has not caught up with. None before the
+    second grading."""
+    from ragpipe.history.record import grading_events
+    from ragpipe.warehouse.tables import read_partition, table_exists
+
+    events = grading_events(conn, corpus, config)
+    if len(events) < 2:
+        return None
+    before, after = events.iloc[-2], events.iloc[-1]
+    if table_exists(conn, "grade_deltas"):
+        keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
+        stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
+        if len(stored):
+            flips = [
+                {**f, "old_declined": bool(f["old_declined"]), "new_declined": bool(f["new_declined"])}
+                for f in records(stored[DELTA_COLUMNS])
+            ]
+            return str(before["grader_version"]), flips
+    delta = event_delta(conn, corpus, config)
+    return None if delta is None else (delta["from_version"], delta["flips"])
+
+
 def _merge(deltas: list[dict]) -> dict:
     """One delta over several pairs' deltas."""
     summary: dict[str, dict[str, int]] = {}

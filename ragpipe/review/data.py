@@ -25,7 +25,7 @@ from ragpipe.evaluation.agreement import confusion_matrix, grader_class
 from ragpipe.evaluation.leaderboard import leaderboard
 from ragpipe.evaluation.scorecard import people_text
 from ragpipe.evaluation.slices import slice_rows
-from ragpipe.history.delta import event_delta, grade_delta
+from ragpipe.history.delta import grade_delta, latest_flips
 from ragpipe.history.record import answer_sha, grader_versions, verdicts_at
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, table_exists
@@ -209,10 +209,10 @@ def load_review(
         confusion = confusion_matrix(human, [grader_class(r["verdict"], r["declined"]) for r in labelled])
     versions = grader_versions(conn, corpus, config)
     flips = []
-    latest = event_delta(conn, corpus, config) if delta_from is None and grader is None else None
+    latest = latest_flips(conn, corpus, config) if delta_from is None and grader is None else None
     if latest is not None:  # the current grades: what their grading changed, as `ragpipe delta` says
-        delta_from = latest["from_version"]
-        flips = [f for f in latest["flips"] if answer_set is None or f["answer_set"] == answer_set]
+        delta_from = latest[0]
+        flips = [f for f in latest[1] if answer_set is None or f["answer_set"] == answer_set]
     elif delta_from is None and version in versions and versions.index(version) > 0:
         delta_from = versions[versions.index(version) - 1]
     if delta_from and latest is None:
