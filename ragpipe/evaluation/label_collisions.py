@@ -54,7 +54,7 @@ def label_collisions(rules, sets: list[JudgedAnswers], proposed: list[str] = (),
         refusals = rows[rows["human"] == REFUSAL]
         declined = [decline.declines(a, rules, q) for q, a in zip(accepted["question"], accepted["answer"])]
         for rule in named:
-            hits = [i for i, a in enumerate(accepted["answer"]) if rule.fires(a)]
+            hits = [i for i, (q, a) in enumerate(zip(accepted["question"], accepted["answer"])) if rule.fires(a, q)]
             if not hits:
                 continue
             costs = [i for i in hits if declined[i]]
@@ -66,7 +66,9 @@ def label_collisions(rules, sets: list[JudgedAnswers], proposed: list[str] = (),
                     "accepted": len(accepted),
                     "fires_on_accepted": len(hits),
                     "declined_accepted": len(costs),
-                    "fires_on_refusals": sum(rule.fires(a) for a in refusals["answer"]),
+                    "fires_on_refusals": sum(
+                        rule.fires(a, q) for q, a in zip(refusals["question"], refusals["answer"])
+                    ),
                     "refusals": len(refusals),
                     "examples": [accepted["answer"].iloc[i][:300] for i in (costs or hits)[:examples]],
                 }

@@ -3,7 +3,7 @@
 The decision (decide.py) runs all of them as one alternation; the audit needs each alone: a phrase,
 an idiom pattern, a grammar family, an opening, a stance objection. Each is matched as the decision
 matches it (phrases as whole words, openings where the answer opens, objections where its opening
-sentence starts), on the lower-cased answer.
+sentence starts, a judged method only on a question that asks for a way), on the lower-cased answer.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ragpipe.grading.checks.decline.decide import _grammar, _normalize, phrase_pattern
-from ragpipe.grading.checks.decline.stance import opening
+from ragpipe.grading.checks.decline.stance import asks_for_a_way, opening
 from ragpipe.grading.sections import AnyRules
 
 
@@ -21,19 +21,21 @@ from ragpipe.grading.sections import AnyRules
 class NamedRule:
     section: str  # where it is written in rules.yaml: declines.phrases, declines.patterns, ...
     name: str  # the phrase, or the pattern
-    fires: Callable[[str], bool]  # on the answer as written
+    fires: Callable[..., bool]  # on the answer as written, and the question's text: fires(answer, question="")
 
 
-def _anywhere(pattern: re.Pattern[str]) -> Callable[[str], bool]:
-    return lambda answer: pattern.search(_normalize(answer)) is not None
+def _anywhere(pattern: re.Pattern[str]) -> Callable[..., bool]:
+    return lambda answer, question="": pattern.search(_normalize(answer)) is not None
 
 
-def _at_start(pattern: re.Pattern[str]) -> Callable[[str], bool]:
-    return lambda answer: pattern.match(_normalize(answer)) is not None
+def _at_start(pattern: re.Pattern[str]) -> Callable[..., bool]:
+    return lambda answer, question="": pattern.match(_normalize(answer)) is not None
 
 
-def _at_opening(pattern: re.Pattern[str], rules: AnyRules) -> Callable[[str], bool]:
-    def fires(answer: str) -> bool:
+def _at_opening(pattern: re.Pattern[str], rules: AnyRules, only_for_a_way: bool = False) -> Callable[..., bool]:
+    def fires(answer: str, question: str = "") -> bool:
+        if only_for_a_way and not asks_for_a_way(question, rules):
+            return False
         text = _normalize(answer)
         found = opening(text, rules)
         return found is not None and pattern.match(text, *found) is not None
@@ -55,6 +57,10 @@ def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
     out += [
         NamedRule("declines.stance.objections", p.pattern, _at_opening(re.compile(p.pattern), rules))
         for p in d.stance.objections
+    ]
+    out += [
+        NamedRule("declines.stance.judged_methods", p.pattern, _at_opening(re.compile(p.pattern), rules, True))
+        for p in d.stance.judged_methods
     ]
     out += [NamedRule("proposed", p, _anywhere(phrase_pattern(p))) for p in phrases if p.lower() in new]
     return out

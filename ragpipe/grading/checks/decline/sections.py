@@ -63,8 +63,12 @@ class Stance(BaseModel):
     premise_questions: list[str] = Field(default_factory=list)
     # words that give a reason: an opening that holds one answers the why, whatever it restates
     explanations: list[str] = Field(default_factory=list)
+    # questions that ask for a way to do something ("How can I ...?", "Where can I ...?") ...
+    method_questions: list[str] = Field(default_factory=list)
+    # ... and openings that judge the thing asked for instead of giving the way ("X is illegal and dangerous")
+    judged_methods: list[DeclinePattern] = Field(default_factory=list)
 
-    @field_validator("pleasantries", "premise_questions")
+    @field_validator("pleasantries", "premise_questions", "method_questions")
     @classmethod
     def _compiles(cls, v: list[str]) -> list[str]:
         return [valid_regex(p) for p in v]
