@@ -65,7 +65,7 @@ class Stance(BaseModel):
     explanations: list[str] = Field(default_factory=list)
     # questions that ask for a way to do something ("How can I ...?", "Where can I ...?") ...
     method_questions: list[str] = Field(default_factory=list)
-    # ... and openings that judge the thing asked for instead of giving the way ("X is illegal and dangerous")
+    # ... and openings that judge the thing asked for instead of giving the way ("X is illegal and unethical")
     judged_methods: list[DeclinePattern] = Field(default_factory=list)
 
     @field_validator("pleasantries", "premise_questions", "method_questions")
