@@ -162,3 +162,28 @@ def test_adding_advice_words_or_objections_is_monotone(rules, advice, objection)
     for answer in STANCE_ANSWERS:
         before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
         assert not (before.declined and not after.declined), (answer, advice, objection)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.sampled_from(["race", "dana ortiz", "reason", "not appropriate"]),
+    st.sampled_from(["\\W*who\\b", "\\W*how\\b", "\\W*(?:how|who) (?:can|won)\\b"]),
+)
+def test_adding_judged_methods_or_method_questions_is_monotone(rules, judged, asks):
+    """A judged method can only add a decline where an answer opens, and a method question only widen where
+    judged methods are read: either only makes more answers declines."""
+    from ragpipe.text.patterns import DeclinePattern
+
+    stance = rules.declines.stance
+    wider_stance = stance.model_copy(
+        update={
+            "judged_methods": [*stance.judged_methods, DeclinePattern(pattern=judged, reason="t")],
+            "method_questions": [*stance.method_questions, asks],
+        }
+    )
+    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"stance": wider_stance})})
+    for text in ("Who won the 2019 race?", "How can I win the 2019 race?"):
+        question = Question(id="a", text=text, kind="ambiguous", gold_answer="Dana Ortiz")
+        for answer in STANCE_ANSWERS:
+            before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
+            assert not (before.declined and not after.declined), (text, answer, judged, asks)
