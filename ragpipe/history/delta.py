@@ -79,19 +79,31 @@ def delta_frame(delta: dict) -> pd.DataFrame:
     return pd.DataFrame(delta["flips"], columns=DELTA_COLUMNS)
 
 
-def event_delta(conn, corpus: str, config: str) -> dict | None:
-    """What the pair's latest grading changed against the one before it, whatever the versions
-    (a revert reads as the inverse of the change it undoes); None before the second grading."""
-    from ragpipe.history.record import grading_events, verdicts_after_event
+def _last_two(conn, corpus: str, config: str):
+    """The pair's two latest grading events (rows of `grading_events`), or None before the second."""
+    from ragpipe.history.record import grading_events
 
     events = grading_events(conn, corpus, config)
-    if len(events) < 2:
-        return None
-    before, after = events.iloc[-2], events.iloc[-1]
-    delta = grade_delta(
+    return None if len(events) < 2 else (events.iloc[-2], events.iloc[-1])
+
+
+def _between(conn, corpus: str, config: str, before, after) -> dict:
+    """`grade_delta` of the verdicts right after grading event `before` and right after `after`."""
+    from ragpipe.history.record import verdicts_after_event
+
+    return grade_delta(
         verdicts_after_event(conn, corpus, config, int(before["seq"])),
         verdicts_after_event(conn, corpus, config, int(after["seq"])),
     )
+
+
+def event_delta(conn, corpus: str, config: str) -> dict | None:
+    """What the pair's latest grading changed against the one before it, whatever the versions
+    (a revert reads as the inverse of the change it undoes); None before the second grading."""
+    last = _last_two(conn, corpus, config)
+    if last is None:
+        return None
+    before, after = last
     return {
         "corpus": corpus,
         "config": config,
@@ -101,7 +113,7 @@ def event_delta(conn, corpus: str, config: str) -> dict | None:
         "to_version": after["grader_version"],
         "from_graded_at": before["graded_at"],
         "to_graded_at": after["graded_at"],
-        **delta,
+        **_between(conn, corpus, config, before, after),
     }
 
 
@@ -110,13 +122,12 @@ def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | Non
     them (`grade_deltas`, keyed by the two grading events); computed as `event_delta` does only where it
     stored no row: a grading that flipped nothing, or one the asset has not caught up with. None before the
     second grading."""
-    from ragpipe.history.record import grading_events
     from ragpipe.warehouse.tables import read_partition, table_exists
 
-    events = grading_events(conn, corpus, config)
-    if len(events) < 2:
+    last = _last_two(conn, corpus, config)
+    if last is None:
         return None
-    before, after = events.iloc[-2], events.iloc[-1]
+    before, after = last
     if table_exists(conn, "grade_deltas"):
         keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
         stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
@@ -126,8 +137,7 @@ def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | Non
                 for f in records(stored[DELTA_COLUMNS])
             ]
             return str(before["grader_version"]), flips
-    delta = event_delta(conn, corpus, config)
-    return None if delta is None else (delta["from_version"], delta["flips"])
+    return str(before["grader_version"]), _between(conn, corpus, config, before, after)["flips"]
 
 
 def _merge(deltas: list[dict]) -> dict:

@@ -91,21 +91,23 @@ def data_dir(manifest: CorpusManifest) -> Path:
     return manifest.data_path
 
 
-# adapters whose PDF folder a run writes under the warehouse (`pdf_folder` generates or links it there)
-WRITTEN_UNDER_WAREHOUSE = ("demo", "openragbench")
+# adapters whose PDF folder a run writes under the warehouse: the demo generates its PDFs there, a drawn
+# sample links the chosen ones there
+_WRITTEN_UNDER_WAREHOUSE = {
+    "demo": lambda manifest, warehouse: demo.pdf_folder(manifest, warehouse),
+    "openragbench": lambda manifest, warehouse: openragbench.pdf_folder(manifest, data_dir(manifest), warehouse),
+}
 
 
 def pdf_folder_is_written(manifest: CorpusManifest) -> bool:
     """Whether asking for the corpus's PDF folder writes it under the warehouse (the demo, a drawn sample)."""
-    return manifest.adapter in WRITTEN_UNDER_WAREHOUSE
+    return manifest.adapter in _WRITTEN_UNDER_WAREHOUSE
 
 
 def pdf_folder(manifest: CorpusManifest, warehouse: Path) -> Path:
     """The corpus's PDF folder (the demo's is generated under the warehouse first)."""
-    if manifest.adapter == "demo":
-        return demo.pdf_folder(manifest, warehouse)
-    if manifest.adapter == "openragbench":  # a drawn sample: links to the chosen PDFs under the warehouse
-        return openragbench.pdf_folder(manifest, data_dir(manifest), warehouse)
+    if pdf_folder_is_written(manifest):
+        return _WRITTEN_UNDER_WAREHOUSE[manifest.adapter](manifest, warehouse)
     data = data_dir(manifest)
     folder = ADAPTERS[manifest.adapter].pdf_folder(manifest, data)
     for path in pdf_files(folder) if folder.is_dir() else []:
