@@ -13,7 +13,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ragpipe.grading.marks import ATTRIBUTED, MONEY
+from ragpipe.grading.marks import ATTRIBUTED, MONEY, UNASSERTED
+
+_UNSAID = {  # spans the checks did not read as asserted, shown alike (css class src)
+    ATTRIBUTED: "source's voice (attributed): figures here do not count",
+    UNASSERTED: "a hedge or a corrected statement: named here, not asserted",
+}
 
 _MONEY = {  # a money figure's role -> (css class, what it means here)
     "key": ("money-key", "the money key"),
@@ -34,15 +39,11 @@ def annotate(answer: str, matched_json: str | None) -> list[Run]:
     """The answer as runs of text with the marks its grade stored (`grades.matched`)."""
     answer = answer or ""
     matched = [m for m in (json.loads(matched_json) if matched_json else []) if _inside(m, answer)]
-    source = [
-        (m["start"], m["end"], "src", "source's voice (attributed): figures here do not count")
-        for m in matched
-        if m["kind"] == ATTRIBUTED
-    ]
+    source = [(m["start"], m["end"], "src", _UNSAID[m["kind"]]) for m in matched if m["kind"] in _UNSAID]
     hits = [
         (m["start"], m["end"], f"hit hit-{m['kind']}", f"{m['kind']}: {m.get('needle', '')}")
         for m in matched
-        if m["kind"] not in (ATTRIBUTED, MONEY)
+        if m["kind"] not in (*_UNSAID, MONEY)
     ]
     money = [
         (m["start"], m["end"], _MONEY[m["role"]][0], f"{m['needle']}: {_MONEY[m['role']][1]}")

@@ -94,8 +94,9 @@ def _mined(view: AnswerView, stated) -> tuple[list[Requirement], list[tuple[str,
 
 
 def _find(needle: str, kind: str, view: AnswerView, stated=None) -> tuple[int, int] | None:
-    """The span of `needle` in the answer, matched as its `kind` says; a figure the gold answer computed
-    is found with the slack its calculation allows (see same_computed_figure)."""
+    """The span of `needle` in what the answer asserts (hedges and what it corrects left out:
+    text/unasserted.py), matched as its `kind` says; a figure the gold answer computed is found with
+    the slack its calculation allows (see same_computed_figure)."""
     if kind == MatchKind.IMPLIED:
         return stated[1:]
     if kind == MatchKind.FORM:
@@ -105,6 +106,20 @@ def _find(needle: str, kind: str, view: AnswerView, stated=None) -> tuple[int, i
         return find_needle(needle, view.text, view.figures, view.tolerance, kind)
     n = view.rules.needles
     return find_computed_figure(gold, view.figures, n.computed_last_place, n.computed_ratio_as_percent)
+
+
+def _meet(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tuple[int, int]] | None:
+    """The first of `req`'s alternatives the answer asserts, with its span. A hedge ("either A or B")
+    meets it only where each of its alternatives does: then the answer is right whichever it is."""
+    for needle, kind in req.alternatives:
+        span = _find(needle, kind, view, stated)
+        if span:
+            return needle, kind, span
+    for hedge in view.hedges:
+        met = [_meet(req, view.within(s, e)) for s, e in hedge.alternatives]
+        if all(met):
+            return met[0]
+    return None
 
 
 def _key_span(view: AnswerView) -> tuple[int, int] | None:
@@ -137,14 +152,13 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         else:
             missing.append(Requirement(MONEY_KEY, ((view.question.money_key, MatchKind.MINED_FIGURE),)))
     for req in reqs:
-        for needle, kind in req.alternatives:
-            span = _find(needle, kind, view, stated)
-            if span:
-                spans.append({"kind": req.label, "needle": needle, "start": span[0], "end": span[1]})
-                exact &= kind in EXACT_MATCHES or source == "authored" and req.label != "polarity"
-                break
-        else:
+        met = _meet(req, view, stated)
+        if met is None:
             missing.append(req)
+            continue
+        needle, kind, span = met
+        spans.append({"kind": req.label, "needle": needle, "start": span[0], "end": span[1]})
+        exact &= kind in EXACT_MATCHES or source == "authored" and req.label != "polarity"
 
     total = len(reqs) + (view.key is not None)
     if missing:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.figures import find_figures
+from ragpipe.text.unasserted import Hedge, blank, unasserted
 
 if TYPE_CHECKING:
     from ragpipe.corpus.questions import Question
@@ -77,10 +78,33 @@ class AnswerView:
     def _own(self) -> tuple[str, list[tuple[int, int]]]:
         return self.voice()
 
+    @cached_property
+    def _asserted(self) -> tuple[str, list[Hedge], list[tuple[int, int]]]:
+        own = self._own[0]
+        found, spans = unasserted(own)
+        return (blank(own, spans) if spans else own), found, spans
+
     @property
     def text(self) -> str:
-        """The answer in its own voice: the sources' voice blanked (offsets are the answer's)."""
-        return self._own[0]
+        """What the answer asserts in its own voice: the sources' voice, its hedges and what it corrects
+        blanked (text/voice.py, text/unasserted.py; offsets are the answer's)."""
+        return self._asserted[0]
+
+    @property
+    def hedges(self) -> list[Hedge]:
+        """The answer's "either ... or ..." clauses, blanked out of `text`."""
+        return self._asserted[1]
+
+    @property
+    def unasserted(self) -> list[tuple[int, int]]:
+        """The spans of the own voice said but not asserted: its hedges and what it corrects."""
+        return self._asserted[2]
+
+    def within(self, start: int, end: int) -> AnswerView:
+        """The same answer with only `start:end` of its own voice left: one alternative of a hedge."""
+        own = self._own[0]
+        part = " " * start + own[start:end] + " " * (len(own) - end)
+        return replace(self, voice=lambda: (part, []))
 
     @property
     def attributed(self) -> list[tuple[int, int]]:
@@ -95,7 +119,8 @@ class AnswerView:
     @cached_property
     def every_figure(self) -> list[Figure]:
         """The figures of the whole answer, the sources' voice included."""
-        return self.figures if not self.attributed else find_figures(self.whole)
+        asserted_all = not self.attributed and self.text is self._own[0]  # nothing blanked out of the whole
+        return self.figures if asserted_all else find_figures(self.whole)
 
 
 Findings = Mapping[str, Finding]  # the findings of the checks that ran before, by check id
