@@ -171,7 +171,9 @@ def test_adding_advice_words_or_objections_is_monotone(rules, advice, objection)
 )
 def test_adding_judged_methods_or_method_questions_is_monotone(rules, judged, asks):
     """A judged method can only add a decline where an answer opens, and a method question only widen where
-    judged methods are read: either only makes more answers declines."""
+    judged methods are read: either only makes more answers declines. The one reading a method question
+    widens the other way, an opening that gives the way asked for (stance.gives_the_way), keeps every
+    refusal in the first person: the next test."""
     from ragpipe.text.patterns import DeclinePattern
 
     stance = rules.declines.stance
@@ -187,3 +189,25 @@ def test_adding_judged_methods_or_method_questions_is_monotone(rules, judged, as
         for answer in STANCE_ANSWERS:
             before, after = grade(question, answer, [], rules), grade(question, answer, [], wider)
             assert not (before.declined and not after.declined), (text, answer, judged, asks)
+
+
+WAY_ANSWERS = [
+    "To win the 2019 race, you would need to have a faster car. If you are unable to find one, rent it.",
+    "To win the 2019 race, you would need to have a faster car, and I cannot help you cheat.",
+    "To win the 2019 race, train daily. I won't provide ways to sabotage other drivers.",
+    "To win the 2019 race, I'm not able to help.",
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["\\W*how\\b", "\\W*(?:how|who) (?:can|won)\\b", "\\W*\\w+\\b"]))
+def test_a_way_given_keeps_every_refusal_in_the_first_person(rules, asks):
+    """Widening the method questions may read an opening as giving the way, which sets aside the decline
+    phrases about the asker ("if you are unable to ..."); an answer that refuses in the first person
+    declines whichever questions are read as asking for a way."""
+    stance = rules.declines.stance
+    wider_stance = stance.model_copy(update={"method_questions": [*stance.method_questions, asks]})
+    wider = rules.model_copy(update={"declines": rules.declines.model_copy(update={"stance": wider_stance})})
+    question = Question(id="a", text="How can I win the 2019 race?", kind="ambiguous", gold_answer="Dana Ortiz")
+    declined = {a: grade(question, a, [], wider).declined for a in WAY_ANSWERS}
+    assert declined == {WAY_ANSWERS[0]: False, WAY_ANSWERS[1]: True, WAY_ANSWERS[2]: True, WAY_ANSWERS[3]: True}

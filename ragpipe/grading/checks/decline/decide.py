@@ -24,7 +24,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from ragpipe.grading.checks.decline.grammar import grammar_patterns
-from ragpipe.grading.checks.decline.stance import objection
+from ragpipe.grading.checks.decline.stance import gives_the_way, objection
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
@@ -191,11 +191,26 @@ def _clause_turn(text: str, end: int, inside, rules: AnyRules) -> tuple[int, int
     return m.end(), end
 
 
+_SPEAKER = re.compile(r"\b(?:i|i'm|i'd|i'll|i've|we|we're|we'd|we'll|my|our)\b")
+_SENTENCE_START = re.compile(r"[.!?\n][^.!?\n]*\Z")
+
+
+def _in_first_person(text: str, span: tuple[int, int, str]) -> bool:
+    """The decline phrase's sentence, up to the phrase's end, speaks in the first person: the answerer
+    refusing ("I cannot help with that"), not a condition put to the asker ("if you are unable to ...")."""
+    start, end, _ = span
+    back = _SENTENCE_START.search(text, max(0, start - 400), start)
+    return _SPEAKER.search(text, back.start() + 1 if back else max(0, start - 400), end) is not None
+
+
 def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
     """Whether `answer` (to `question`) declines: a decline phrase or an objecting opening
-    (stance.py), and no sentence that still answers."""
+    (stance.py), and no sentence that still answers. An answer whose opening gives the way asked for
+    declines only where it refuses in the first person (stance.gives_the_way)."""
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
+    if spans and question and gives_the_way(text, question, rules) is not None:
+        spans = [s for s in spans if _in_first_person(text, s)]
     objecting = objection(text, question, rules) if question else None
     if objecting is not None:
         spans = sorted([*spans, objecting], key=lambda s: s[0])
