@@ -32,6 +32,8 @@ def test_a_hedge_is_found_with_each_alternative():
         "You can name either.",  # no "or" after it
         "Ohio or Iowa, people say both.",  # a bare "or" names one thing twice as often as it hedges
         "It was either Ohio. Or Iowa.",  # not inside one sentence
+        "Either way, Ohio leads, or so the census says.",  # "either way" opens no disjunction
+        "Either of them could win, or both.",
     ],
 )
 def test_no_hedge_without_either_and_or_in_one_sentence(text):

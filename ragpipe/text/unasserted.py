@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from ragpipe.text.sentences import iter_sentences
 
 # "either" opens a hedge when "or" follows inside the same clause (read one sentence at a time: a stop
-# inside a figure, "$1.5 million", is no boundary; an initial's, "H.R. Haldeman", is one, as everywhere)
+# inside a figure, "$1.5 million", is no boundary; an initial's, "H.R. Haldeman", is one, as everywhere);
+# "either way", "either of them", "on either side" are not a disjunction's opening
 _HEDGE = re.compile(
-    r"\beither\s+(?P<first>[^;:!?\n]{1,120}?)\s*,?\s+\bor\s+"
+    r"\beither\s+(?!(?:way|of|side|case|one|kind|type)\b)(?P<first>[^;:!?\n]{1,120}?)\s*,?\s+\bor\s+"
     r"(?P<last>(?:(?<=\d),(?=\d)|[^;:!?\n,()]){1,80})",  # a thousands separator is no clause's end
     re.I,
 )
