@@ -188,6 +188,8 @@ class Assertions(BaseModel):
     advice_words: list[str] = Field(default_factory=list)
     small_number: int = Field(10, ge=0)
     turn_within_sentence: bool = False
+    # what opens the reason an impersonal decline gives ("...: she is a fictional character")
+    reasons: list[str] = Field(default_factory=list)
 
     @field_validator("hypothetical_markers")
     @classmethod
