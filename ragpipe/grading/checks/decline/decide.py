@@ -234,7 +234,7 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
     declines only where it refuses in the first person (stance.gives_the_way)."""
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
-    if spans and question and gives_the_way(text, question, rules) is not None:
+    if spans and question and gives_the_way(text, question, rules):
         spans = [s for s in spans if _in_first_person(text, s, rules)]
     objecting = objection(text, question, rules) if question else None
     if objecting is not None:
