@@ -89,7 +89,9 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     try:
         shown = _warning_shown(port, time.monotonic() + 600)  # bounds for a hang: a loaded machine is slow
         observed = _observed(port, "grades", "default|demo", time.monotonic() + 600)
-        panel = _partition_panel(port, "grades", "default|demo")
+        old, new = load_rules(DEFAULT_RULES).version, load_rules(candidate).version
+        said_on_panel = f"graded_by {old} current_grader {new} to_regrade ragpipe regrade"
+        panel = _partition_panel(port, "grades", "default|demo", (said_on_panel, "Unsynced"))
         # grades materialized alone, as the UI's Materialize launches them: their run says the flips by
         # direction, and the after_grading sensor brings the pair's readers along in a run of its own
         _graphql(port, LAUNCH_GRADES)
@@ -109,10 +111,9 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     }
     assert said["flipped"] >= 4 and "correct -> wrong" in said["flips"]
     # the pair's partition, selected in the partition list, says which grader made it and how to regrade
-    old, new = load_rules(DEFAULT_RULES).version, load_rules(candidate).version
     assert observed["metadata"] == {"graded_by": old, "current_grader": new, "to_regrade": observed["to_regrade"]}
     assert "ragpipe regrade" in observed["to_regrade"]
-    assert f"graded_by {old} current_grader {new} to_regrade ragpipe regrade" in panel and "Unsynced" in panel
+    assert said_on_panel in panel and "Unsynced" in panel
     for asset, execution in shown.items():
         assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution
@@ -213,12 +214,22 @@ def _observed(port: int, asset: str, partition: str, deadline: float) -> dict:
     raise AssertionError(f"no observation on {asset} {partition} in time")
 
 
-def _partition_panel(port: int, asset: str, partition: str) -> str:
-    """The text of `asset`'s partition list with `partition` selected, as Chromium shows it."""
+def _partition_panel(port: int, asset: str, partition: str, shows: tuple[str, ...]) -> str:
+    """The text of `asset`'s partition list with `partition` selected, as Chromium shows it once it shows
+    every one of `shows` (or the wait's bound passes: the caller's assertion then says what it did show).
+    Each part of the panel arrives in a query of its own: on a busy machine the observation showed before
+    the status badge, and a text read at the first of them lacked the second."""
+    from playwright.sync_api import TimeoutError as Hang
+
     with chromium() as browser:
         page = new_page(browser, viewport={"width": 1600, "height": 1200})
         page.goto(f"http://127.0.0.1:{port}/assets/{asset}?view=partitions&partition={partition.replace('|', '%7C')}")
-        page.get_by_text("current_grader").first.wait_for()
+        try:
+            page.wait_for_function(
+                "parts => parts.every(p => document.body.innerText.replace(/\\s+/g, ' ').includes(p))", arg=list(shows)
+            )
+        except Hang:
+            pass
         return " ".join(page.inner_text("body").split())
 
 
