@@ -205,9 +205,16 @@ def _clause_turn(text: str, end: int, inside, rules: AnyRules, explained: bool =
     if m is None:
         return None
     clause = text[m.end() : end]
-    if len(clause.split()) < 3 or not _speaks_of_the_world(clause, rules):
+    if not _says_enough(clause) or not _speaks_of_the_world(clause, rules):
         return None
     return m.end(), end
+
+
+def _says_enough(clause: str) -> bool:
+    """What follows a turn claims something only in three words or more ("but dealers sell them"): one bar
+    for a turn inside a sentence and one that opens the next, so a comma and a full stop read alike (a
+    reply cut off after "Instead, pregnant women" has claimed nothing yet)."""
+    return len(clause.lstrip(" \t\n,;:-").split()) >= 3
 
 
 _SENTENCE_START = re.compile(r"[.!?\n][^.!?\n]*\Z")
@@ -277,7 +284,12 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
         sentence = text[start:end]
         if hypothetical is not None and hypothetical.search(sentence):
             continue
-        if turns and rules.assertions.turn_asserts_any_claim and _speaks_of_the_world(sentence, rules):
+        if (
+            turns
+            and rules.assertions.turn_asserts_any_claim
+            and _says_enough(text[turned.end() : end])
+            and _speaks_of_the_world(sentence, rules)
+        ):
             asserted.append((start, end))  # "However, the 2019 race was won by Dana Ortiz": an answer after all
             continue
         if end <= gave_up:
