@@ -37,6 +37,7 @@ from ragpipe.grading.checks.decline.stance import gives_the_way, objection
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
+from ragpipe.text.quotes import quoted_spans, within_quotes
 from ragpipe.text.regex_trie import any_of, any_word, either, trie_pattern
 from ragpipe.text.sentences import sentences
 
@@ -240,7 +241,8 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
     (stance.py), and no sentence that still answers. An answer whose opening gives the way asked for
     declines only where it refuses in the first person (stance.gives_the_way)."""
     text = _normalize(answer)
-    spans = decline_spans(answer, rules)
+    quoted = quoted_spans(text)  # a title or lyrics in quotes: mentioned, not said
+    spans = [s for s in decline_spans(answer, rules) if not within_quotes(s[:2], quoted)]
     if spans and question and gives_the_way(text, question, rules):
         spans = [s for s in spans if _in_first_person(text, s, rules)]
     objecting = objection(text, question, rules) if question else None

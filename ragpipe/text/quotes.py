@@ -1,0 +1,31 @@
+"""Passages an answer quotes: words mentioned, not said.
+
+A song title or a line of lyrics in double quotes ("a hit with “Don't Give
+In to Him”", "the lyrics “you can check out any time you like”") holds words
+the answerer reports, not words the answerer says: a decline phrase inside one
+refuses nothing. An answer wrapped whole in quotes says what it quotes.
+"""
+
+from __future__ import annotations
+
+import re
+
+_QUOTED = re.compile('"[^"\\n]{1,200}"|\u201c[^\u201d\\n]{1,200}\u201d')
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each double-quoted passage, quote marks included; none when nothing else is said."""
+    spans = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
+    if not spans:
+        return []
+    said, last = [], 0
+    for start, end in spans:
+        said.append(text[last:start])
+        last = end
+    said.append(text[last:])
+    return spans if re.search(r"\w", "".join(said)) else []
+
+
+def within_quotes(span: tuple[int, int], quoted: list[tuple[int, int]]) -> bool:
+    """The span lies inside one quoted passage."""
+    return any(start < span[0] and span[1] < end for start, end in quoted)
