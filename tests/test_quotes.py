@@ -23,7 +23,7 @@ def test_the_answerer_s_own_words_beside_a_quote_still_decline(rules):
     song = q("Who had a number one hit in 1984 with 'Hello'?", "Lionel Richie")
     for refusal in (
         'I can\'t say who sang "Hello" in 1984.',
-        '"I\'m sorry, but I can\'t help with that."',  # an answer wrapped whole in quotes says what it quotes
+        "\"I'm sorry, but I can't help with that.\"",  # an answer wrapped whole in quotes says what it quotes
         "\u201cI don't know.\u201d",
     ):
         assert grade(song, refusal, [], rules).declined, refusal
