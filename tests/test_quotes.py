@@ -33,3 +33,8 @@ def test_quoted_spans_cover_the_marks_and_nothing_when_all_is_quoted():
     text = 'a hit with "Hello" and \u201cRunning with the Night\u201d'
     assert [text[s:e] for s, e in quoted_spans(text)] == ['"Hello"', "\u201cRunning with the Night\u201d"]
     assert quoted_spans('"All of it."') == [] and quoted_spans("no quotes") == []
+    # a stray mark (an inch mark) opens nothing, and a quote holds no sentence's end: the answer's own
+    # sentences between two marks are never read as quoted
+    stray = 'The TV is 55" wide. I can\'t find its price. The "Pro" model is wider.'
+    assert [stray[s:e] for s, e in quoted_spans(stray)] == ['"Pro"']
+    assert quoted_spans('She said "I don\'t know. Ask him." and left.') == []

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 
-_QUOTED = re.compile('"[^"\\n]{1,200}"|\u201c[^\u201d\\n]{1,200}\u201d')
+# a straight quote opens after no letter or digit (not the inch mark of 55") and closes before none; a
+# passage holds no sentence's end, so a stray mark never turns whole sentences of the answer into a quote
+_QUOTED = re.compile('(?<!\\w)"(?:(?![.!?]\\s)[^"\\n]){1,200}"(?!\\w)|\u201c(?:(?![.!?]\\s)[^\u201d\\n]){1,200}\u201d')
 
 
 def quoted_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each double-quoted passage, quote marks included; none when nothing else is said."""
+    """(start, end) of each double-quoted passage within a sentence, quote marks included; none when
+    nothing else is said."""
     spans = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
     if not spans:
         return []
