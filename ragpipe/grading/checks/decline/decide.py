@@ -241,8 +241,10 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
     (stance.py), and no sentence that still answers. An answer whose opening gives the way asked for
     declines only where it refuses in the first person (stance.gives_the_way)."""
     text = _normalize(answer)
-    quoted = quoted_spans(text)  # a title or lyrics in quotes: mentioned, not said
-    spans = [s for s in decline_spans(answer, rules) if not within_quotes(s[:2], quoted)]
+    spans = decline_spans(answer, rules)
+    if spans and ('"' in text or "\u201c" in text):  # a title or lyrics in quotes: mentioned, not said
+        quoted = quoted_spans(text)
+        spans = [s for s in spans if not within_quotes(s[:2], quoted)]
     if spans and question and gives_the_way(text, question, rules):
         spans = [s for s in spans if _in_first_person(text, s, rules)]
     objecting = objection(text, question, rules) if question else None
