@@ -6,12 +6,16 @@ exclusions such as "not covered" never counting) and no other sentence
 asserts a figure. "Net income was $11,588 million. The document does not
 specify how much is attributable to shareholders." answers the question and
 hedges on a part: it is not a decline. Sentences that only describe how one
-*would* answer ("you would divide ... by ...") assert nothing.
+*would* answer ("you would divide ... by ...") assert nothing. A phrase in
+double quotes is mentioned, not said (a song called "Don't Give In to Him":
+text/quotes.py), and a turn ("However, ...", ", but ...") claims something
+only in three words or more.
 
 Monotone by construction: a decline span starts at every position where any
 phrase or pattern matches without containing an exclusion, so a new phrase
-can only add positions; and more positions can only turn assertion sentences
-into decline sentences, so a new phrase only makes more answers declines.
+can only add positions (those inside a quote are set aside whatever the
+phrases); and more positions can only turn assertion sentences into decline
+sentences, so a new phrase only makes more answers declines.
 (One left-to-right scan that skips past each match would not be: a new,
 longer phrase could swallow an existing match and then be excluded with it.)
 
