@@ -12,7 +12,8 @@ from ragpipe.corpus.gold_text import gold_text_needles
 from ragpipe.corpus.questions import Question, questions_frame
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.grader import grade
-from ragpipe.text.unasserted import blank, corrected, hedges, unasserted
+from ragpipe.text.unasserted import corrected, hedges, unasserted
+from ragpipe.text.voice import blank
 
 
 def spans_of(text, spans):

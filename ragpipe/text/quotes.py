@@ -18,6 +18,8 @@ _QUOTED = re.compile('(?<!\\w)"(?:(?![.!?]\\s)[^"\\n]){1,200}"(?!\\w)|\u201c(?:(
 def quoted_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each double-quoted passage within a sentence, quote marks included; none when
     nothing else is said."""
+    if '"' not in text and "\u201c" not in text:  # most answers quote nothing: no scan
+        return []
     spans = [(m.start(), m.end()) for m in _QUOTED.finditer(text)]
     if not spans:
         return []

@@ -83,11 +83,3 @@ def unasserted(text: str) -> tuple[list[Hedge], list[tuple[int, int]]]:
     found = hedges(text) if "either" in lowered else []
     taken_back = corrected(text) if "correction" in lowered or " mean" in lowered else []
     return found, [(h.start, h.end) for h in found] + taken_back
-
-
-def blank(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` with `spans` replaced by spaces (same length: offsets hold)."""
-    chars = list(text)
-    for start, end in spans:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)

@@ -83,12 +83,15 @@ def attributed_spans(answer: str, attribution: Any, mode: str | None = None) -> 
     return spans
 
 
+def blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """`text` with `spans` replaced by spaces (same length: offsets hold)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
 def voiced(answer: str, attribution: Any, mode: str | None = None) -> tuple[str, list[tuple[int, int]]]:
     """(`answer` with its attributed parts blanked, those parts' spans)."""
     spans = attributed_spans(answer, attribution, mode)
-    if not spans:
-        return answer, spans
-    chars = list(answer)
-    for s, e in spans:
-        chars[s:e] = " " * (e - s)
-    return "".join(chars), spans
+    return (blank(answer, spans) if spans else answer), spans

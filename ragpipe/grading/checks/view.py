@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.figures import find_figures
-from ragpipe.text.unasserted import Hedge, blank, unasserted
+from ragpipe.text.unasserted import Hedge, unasserted
+from ragpipe.text.voice import blank
 
 if TYPE_CHECKING:
     from ragpipe.corpus.questions import Question
@@ -103,7 +104,7 @@ class AnswerView:
     def within(self, start: int, end: int) -> AnswerView:
         """The same answer with only `start:end` of its own voice left: one alternative of a hedge."""
         own = self._own[0]
-        part = " " * start + own[start:end] + " " * (len(own) - end)
+        part = blank(own, [(0, start), (end, len(own))])
         return replace(self, voice=lambda: (part, []))
 
     @property
@@ -119,8 +120,8 @@ class AnswerView:
     @cached_property
     def every_figure(self) -> list[Figure]:
         """The figures of the whole answer, the sources' voice included."""
-        asserted_all = not self.attributed and self.text is self._own[0]  # nothing blanked out of the whole
-        return self.figures if asserted_all else find_figures(self.whole)
+        blanked = self.attributed or self.unasserted  # some of the whole is not in `text`
+        return find_figures(self.whole) if blanked else self.figures
 
 
 Findings = Mapping[str, Finding]  # the findings of the checks that ran before, by check id

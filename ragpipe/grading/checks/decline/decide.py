@@ -246,8 +246,8 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
     declines only where it refuses in the first person (stance.gives_the_way)."""
     text = _normalize(answer)
     spans = decline_spans(answer, rules)
-    if spans and ('"' in text or "\u201c" in text):  # a title or lyrics in quotes: mentioned, not said
-        quoted = quoted_spans(text)
+    quoted = quoted_spans(text) if spans else []  # a title or lyrics in quotes: mentioned, not said
+    if quoted:
         spans = [s for s in spans if not within_quotes(s[:2], quoted)]
     if spans and question and gives_the_way(text, question, rules):
         spans = [s for s in spans if _in_first_person(text, s, rules)]
