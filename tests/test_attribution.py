@@ -61,3 +61,38 @@ def test_a_marker_naming_a_source_needs_the_sources_listed():
     marker = Attribution(markers=[r"\bas shown in\s+{source}"], sources=["ledger"])
     assert attributed_spans("It is $5, as shown in the old ledger, and more.", marker)
     assert not attributed_spans("It is $5, as shown in the old barn, and more.", marker)
+
+
+_COVER = (
+    "UNITED STATES\nSECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
+    "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\n"
+    "Item 7. Revenue by segment: Commercial Airplanes 39%, Defense, Space & Security 37%.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "lead, copied_from",
+    [
+        ("", 0),
+        ("[START OF FILING]\n\n", 0),
+        ("Here is the relevant filing:\n\n", len("Here is the relevant filing:\n\n")),
+    ],
+)
+def test_an_answer_that_reproduces_its_filing_asserts_nothing_in_it(rules, lead, copied_from):
+    """A pasted filing holds the key somewhere in its thousands of words; the answerer said none of them."""
+    question = _key("Which segment is the largest share of revenue?", "Commercial Airplanes")
+    answer = lead + _COVER
+    assert grade(question, answer, [], rules).verdict != "correct"
+    assert attributed_spans(answer, rules.attribution)[-1] == (copied_from, len(answer))
+
+
+def test_an_answer_that_names_the_commission_speaks_in_its_own_voice(rules):
+    """Only a line that opens the document's own text, as written, starts a reproduction."""
+    question = _key("Which segment is the largest share of revenue?", "Commercial Airplanes")
+    for answer in (
+        "Commercial Airplanes is the largest, per the 10-K filed with the United States Securities and Exchange Commission.",
+        "Commercial Airplanes is the largest.\nUnited States Securities and Exchange Commission filings say so.",
+    ):
+        assert grade(question, answer, [], rules).verdict == "correct"
+    before = "Commercial Airplanes is the largest.\n\n"  # an answer first, then the filing: the answer stands
+    assert grade(question, before + _COVER, [], rules).verdict == "correct"

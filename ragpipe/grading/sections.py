@@ -46,6 +46,9 @@ class Attribution(BaseModel):
     clause_ends: list[str] = Field(
         default_factory=lambda: ["but", "and", "while", "whereas", "so", "therefore", "thus"]
     )
+    # Where an answer starts reproducing its source whole (a filing's cover page at a line's start): from
+    # there to its end the answer is the source's voice. Matched as written (a cover is in capitals).
+    reproductions: list[str] = Field(default_factory=list)
 
     @property
     def patterns(self) -> tuple[str, ...]:
@@ -56,7 +59,7 @@ class Attribution(BaseModel):
     def _compiles(self) -> Attribution:
         if not self.sources and any("{source}" in m for m in self.markers):
             raise ValueError("a marker says {source} but attribution.sources lists none")
-        for p in self.patterns:
+        for p in (*self.patterns, *self.reproductions):
             valid_regex(p)
         return self
 

@@ -12,6 +12,10 @@ sentence around a parenthetical attribution ("Net income, as reported in the
 income statement, is $11,588 million"), and the answer's voice resumes after
 an attributed clause at ", but" / ";" ("..., but the amount due is $26.99").
 
+An answer can also reproduce its source instead of answering (a filing
+pasted from its cover page on): from the line where the reproduction starts
+(`attribution.reproductions`) to the end, the answer is the source's voice.
+
 `voiced` blanks the attributed parts with spaces, so offsets into the
 answer stay valid for the matched spans.
 """
@@ -44,6 +48,14 @@ def _opens_sentence(sentence: str, start: int) -> bool:
     return not _CONTENT.search(sentence, 0, start)
 
 
+def reproduced_from(answer: str, attribution: Any) -> int | None:
+    """Offset where `answer` starts reproducing its source whole, or None."""
+    at_line_start = tuple(rf"^[ \t]*(?:{p})" for p in attribution.reproductions)
+    pattern = any_of(at_line_start, re.MULTILINE)
+    m = pattern.search(answer) if pattern is not None else None
+    return None if m is None else m.start()
+
+
 @lru_cache(maxsize=16)
 def _clause_end(words: tuple[str, ...]) -> re.Pattern[str]:
     """Where a source's voice ends: a comma and a joining word, a semicolon or a colon."""
@@ -54,8 +66,13 @@ def attributed_spans(answer: str, attribution: Any, mode: str | None = None) -> 
     """Spans of `answer` spoken in the sources' voice, under `attribution` (rules.yaml's section: its
     markers, clause ends and split mode, which `mode` overrides)."""
     mode = mode or attribution.mode
+    if mode == "none":
+        return []
+    copied = reproduced_from(answer, attribution)
+    if copied is not None:  # the answer's own part is what comes before the source's text
+        return [*attributed_spans(answer[:copied], attribution, mode), (copied, len(answer))]
     pattern = _compile(attribution.patterns)
-    if mode == "none" or pattern is None:
+    if pattern is None:
         return []
     # judged on the markers as written: `{source}`'s lookaround finds no more in a sentence than in the text
     if _context_free(tuple(attribution.markers)) and not pattern.search(answer):
