@@ -22,7 +22,7 @@ from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.normalize import CARDINALS, compared_words, fold_plural, squashed
 from ragpipe.text.sentences import opening_statements
-from ragpipe.text.stated import ANSWER_SAYS
+from ragpipe.text.stated import ANSWER_SAYS, opening_says
 from ragpipe.text.tokenize import tokenize
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
@@ -327,9 +327,7 @@ def find_needle(
         )
         return found if found is not None else _number_word(fig, text)
     if kind == MatchKind.ABSENCE:  # the answer's first sentence says there is none
-        end = opening_statements(text)[-1][1]
-        m = ANSWER_SAYS[MatchKind.ABSENCE].search(text, 0, end)
-        return (m.start(), m.end()) if m else None
+        return opening_says(MatchKind.ABSENCE, text)
     if kind == MatchKind.DATE:
         return find_date(needle, text)
     if kind in ANSWER_SAYS:  # the answer says the measure does not apply, or that the quantity is flat or nil

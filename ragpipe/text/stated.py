@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ragpipe.text.needle_kinds import MatchKind, NeedleKind
+from ragpipe.text.sentences import opening_statements
 
 GOLD_SAYS = {
     # "There are none", "0", "did not make any acquisitions"
@@ -46,3 +47,10 @@ ANSWER_SAYS = {
         re.IGNORECASE,
     ),
 }
+
+
+def opening_says(kind: MatchKind, text: str) -> tuple[int, int] | None:
+    """Where `text`'s opening (its first sentence, and the statement it announces: text/sentences.py)
+    says what `kind` says of the measure (there is none, it does not apply, it did not move), or None."""
+    m = ANSWER_SAYS[kind].search(text, 0, opening_statements(text)[-1][1])
+    return (m.start(), m.end()) if m else None

@@ -9,7 +9,8 @@ sections (`sections.py`).
 A recognised decline phrase is firm evidence; a decline read from the opening's stance alone (an
 objection, with no decline phrase: stance.py) is tentative. "Did not decline" rests on the absence of a
 recognised decline phrase, which an unusual wording escapes: tentative. An answer that did not decline but holds decline
-phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer).
+phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer). Where the gold
+answer is a none, an opening that says it has answered, whatever decline phrase follows (none_given.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
 from ragpipe.grading.checks.decline.named import NamedRule, named_rules  # the audit's view of each rule
+from ragpipe.grading.checks.decline.none_given import gives_the_none
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
 from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
 
@@ -30,7 +32,7 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         return Finding("decline", "correct", None, outcomes.NEGATIVE_DECLINED, spans, declined=True, firm=firm)
     if kind == "negative":
         return Finding("decline", "wrong", outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
-    if not decision.declined:
+    if not decision.declined or gives_the_none(view, decision.spans):  # the none asked for, then a caveat
         return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
     if kind == "ambiguous":
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
