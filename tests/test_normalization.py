@@ -43,6 +43,11 @@ def q(**kw):
         ("1861\u20131865", "The war lasted between 1861 and 1865."),
         ("5 to 10 years", "Expect 5-10 years."),
         ("ten through twelve", "Grades 10 to 12 sit the exam."),
+        ("1500 metres", "The last event is the 1500 meters run."),  # British spelling as American, both ways
+        ("It is naturally magnetised", "It is naturally magnetized."),
+        ("Lincoln Center", "Concerts at the Lincoln Centre."),
+        ("The Colour Purple", "Her film was The Color Purple."),
+        ("Notre-Dame de Paris", "Its French title is Notre Dame de Paris."),  # a word folded keeps its first letters
     ],
 )
 def test_spellings_of_one_thing_match(gold, answer):
@@ -58,6 +63,8 @@ def test_spellings_of_one_thing_match(gold, answer):
         ("June 13, 1930", "It happened in 1930."),  # a date less precise than the gold is not the gold
         ("8", "Europe covers 6.8% of the surface."),  # a decimal is one number, not two
         ("Sea Shells", "Sally sells sea urchins."),
+        ("four", "It is for the team."),  # an ending that is no British spelling stays
+        ("Ben Hour", "Ben Hur won eleven Oscars."),
         ("James Braddock", "James Corbett beat Braddock."),
         ("Laszlo Biro", "It was invented by Laszlo Nagy."),
         ("1861\u20131865", "Elections were held in 1861 and 1865."),  # two years listed are not a range

@@ -20,7 +20,7 @@ from itertools import chain
 from ragpipe.text.dates import DAY_TOKEN, MONTH_NAMES, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
-from ragpipe.text.normalize import CARDINALS, compared_words, fold_plural, squashed
+from ragpipe.text.normalize import CARDINALS, compared_words, fold_plural, fold_word, squashed
 from ragpipe.text.sentences import opening_statements
 from ragpipe.text.stated import ANSWER_SAYS, opening_says
 from ragpipe.text.tokenize import tokenize
@@ -78,8 +78,8 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
     if not target:
         return None
     first = target[0]
-    if first.isalpha() and first not in _MONTHS and first[:4] not in squashed(text):
-        if text.isascii() or first[:4] not in squashed(_ascii_only(text)):
+    if first.isalpha() and first not in _MONTHS and first[:3] not in squashed(text):
+        if text.isascii() or first[:3] not in squashed(_ascii_only(text)):
             return None  # every spelling of a plain word starts with its letters (quick refusal)
     words, spans, where = _tokens(text)
     acronyms = _acronyms(phrase)
@@ -117,7 +117,7 @@ def _dropped(text: str) -> tuple[str, ...]:
     for word, (start, end) in zip(words, spans):
         raw = text[start:end].lower()
         kept = _ascii_only(raw)
-        out.append(fold_plural(kept) if not raw.isascii() and kept.isalpha() else word)
+        out.append(fold_word(kept) if not raw.isascii() and kept.isalpha() else word)
     return tuple(out)
 
 

@@ -16,6 +16,9 @@ its compared form, with the span it came from:
 - an abbreviated month before a day or after a full stop as the month
   ("Sept. 3" is "september 3");
 - plural -s folded ("deposits" is "deposit"; "class", "gas" kept);
+- British spelling as American, by its endings: -ise/-isation as -ize/-ization, -yse as -yze, -tre and
+  -bre as -ter and -ber, -our as -or after three letters ("metres" is "meter", "magnetised" is
+  "magnetized"; "four", "hour" and "tour" kept);
 - "junior" and "Jnr" as "jr", "senior" and "Snr" as "sr" ("Harry Connick Jnr" is "Harry Connick Jr.");
 - a range's word read as its dash: "to", "through", "until" between two
   numbers, and "and" after "between" ("from 1939 to 1945" and "between 1939
@@ -66,6 +69,25 @@ def fold_diacritics(word: str) -> str:
 def fold_plural(word: str) -> str:
     """Plural -s folded: "deposits" is "deposit" ("ss" and short words kept: "class", "gas")."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+_BRITISH = (
+    (re.compile(r"(?<=[a-z]{2})is(e|ed|es|ing|ation|ations)$"), r"iz\1"),  # "magnetised", "organisation"
+    (re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing)$"), r"yz\1"),  # "analysed"
+    (re.compile(r"(?<=[a-z]{2})([tb])re$"), r"\1er"),  # "metre", "centre", "fibre"
+    (re.compile(r"(?<=[a-z]{3})our$"), "or"),  # "colour", "honour"; not "four", "hour", "your", "tour"
+)
+
+
+@lru_cache(maxsize=8192)
+def fold_word(word: str) -> str:
+    """A word's compared form once its letters are read: plural -s folded, then British spelling as
+    American ("metres" is "meter", "magnetised" is "magnetized", "colours" is "color"). The first three
+    letters stay as written, so a phrase's first letters can still be looked for in the raw text."""
+    word = fold_plural(word)
+    for pattern, american in _BRITISH:
+        word = pattern.sub(american, word)
+    return word
 
 
 def _number(tokens: list[str], i: int) -> tuple[str, int] | None:
@@ -132,7 +154,7 @@ def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], .
         ):  # "Sept. 3", "Sep 2015"
             token = _ABBREVIATED[token]
         token = _SUFFIXES.get(token, token)
-        words.append(fold_plural(token))
+        words.append(fold_word(token))
         spans.append((start, end))
     return tuple(words), tuple(spans)
 
