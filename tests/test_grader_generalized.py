@@ -131,6 +131,20 @@ def test_an_opening_that_announces_what_follows_gives_the_yes_no_after_its_colon
     assert grade(question, " Yes, it improved.", [], rules).verdict == "wrong"
 
 
+@pytest.mark.parametrize(
+    "question, answer",
+    [
+        ("Does Acme have an improving gross margin profile?", "Acme's gross margin has decreased from 41% to 39%."),
+        ("Is growth in Acme's EPS expected to accelerate in FY2024?", "Acme's EPS growth is expected to decelerate."),
+    ],
+)
+def test_a_restatement_with_the_opposite_word_answers_no(rules, question, answer):
+    """An antonym in place of the question's word turns the restatement's sense (rules: polarity.antonyms)."""
+    asked = q(text=question, polarity="no", must_contain=[])
+    assert grade(asked, answer, [], rules).rule != "polarity.wrong"
+    assert grade(asked.model_copy(update={"polarity": "yes"}), answer, [], rules).rule == "polarity.wrong"
+
+
 def test_a_choice_is_read_in_the_same_opening(rules):
     """The option an answer picks counts where its yes/no would: the first sentence, or the statement
     its announcing colon introduces; an option named further down is mentioned, not chosen."""
