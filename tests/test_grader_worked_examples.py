@@ -93,6 +93,30 @@ def test_the_exclusion_still_holds(rules, answer):
     assert not grade(q(kind="negative", text="Is flood damage covered?"), answer, [], rules).declined
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The filing does not include the pet deposit.",  # a source as the subject
+        "The text provided ends abruptly and does not contain the information needed.",  # ... or as the object
+        "The lease, as written, does not include any specific data on it.",
+    ],
+)
+def test_a_source_said_not_to_hold_it_declines(rules, answer):
+    assert grade(q(kind="negative", text="What is the pet deposit?"), answer, [], rules).declined
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The green tick means it is suitable for vegetarians and does not contain any animal ingredients.",
+        "The deposit does not include the first month's rent.",
+    ],
+)
+def test_a_thing_that_does_not_contain_something_is_a_fact(rules, answer):
+    """ "Contain" and "include" decline only with a source as their subject or object (declines.grammar)."""
+    assert not grade(q(kind="negative", text="What does the green tick mean?"), answer, [], rules).declined
+
+
 def test_a_turn_overrides_a_disclaimer_for_any_answer(rules):
     question = q(text="Who won the 2019 race?", must_contain=["Dana Ortiz"])
     answer = "As an AI model I have no live data. However, the 2019 race was won by Dana Ortiz."

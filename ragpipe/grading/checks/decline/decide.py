@@ -37,6 +37,7 @@ from functools import lru_cache
 from types import SimpleNamespace
 
 from ragpipe.grading.checks.decline.grammar import grammar_patterns
+from ragpipe.grading.checks.decline.sections import GRAMMAR_PARTS
 from ragpipe.grading.checks.decline.stance import gives_the_way, objection
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
@@ -108,8 +109,7 @@ def _patterns(rules: AnyRules) -> tuple[str, ...]:
 @lru_cache(maxsize=16)
 def _grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
     """The grammar's patterns, built once per set of parts (validated where the rules were read)."""
-    names = ("sources", "telling_verbs", "covering_verbs", "participles", "inabilities", "unwilling")
-    grammar = SimpleNamespace(**dict(zip(names, map(list, parts))))
+    grammar = SimpleNamespace(**dict(zip(GRAMMAR_PARTS, map(list, parts))))
     return tuple(p for p, _ in grammar_patterns(grammar))
 
 
@@ -182,7 +182,7 @@ def _speaks_of_the_world(sentence: str, rules: AnyRules) -> bool:
         any_word(tuple(a.exchange_words)).search(sentence)  # about the answerer or the asker: the exchange
         or any_word(tuple(a.general_words)).search(sentence)  # in general: "working capital may not be relevant"
         or (a.advice_words and any_word(tuple(a.advice_words)).search(sentence))  # "it is important to seek help"
-        or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs)).search(sentence)
+        or _material(tuple(g.sources), tuple(g.telling_verbs + g.covering_verbs + g.holding_verbs)).search(sentence)
     )
 
 

@@ -55,8 +55,15 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
     if g.sources and g.covering_verbs:
         out.append(
             (
-                rf"\b{_plural(g.sources)} {_NOT} {_any(g.covering_verbs)}\b",
+                rf"\b{_plural(g.sources)} {_NOT} {_any(g.covering_verbs + g.holding_verbs)}\b",
                 'a source is said not to cover it ("The filing does not address ...")',
+            )
+        )
+    if g.sources and g.holding_verbs:
+        out.append(
+            (
+                rf"\b{_NOT} {_any(g.holding_verbs)} (?:[\w'-]+ ){{0,3}}?{_plural(g.sources)}\b",
+                'something is said not to hold the material ("The text does not contain the information ...")',
             )
         )
     if g.participles:

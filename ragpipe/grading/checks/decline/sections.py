@@ -30,6 +30,7 @@ class DeclineGrammar(BaseModel):
     sources: list[str] = Field(default_factory=list)
     telling_verbs: list[str] = Field(default_factory=list)
     covering_verbs: list[str] = Field(default_factory=list)
+    holding_verbs: list[str] = Field(default_factory=list)  # "contain", "include": a source as subject or object
     participles: list[str] = Field(default_factory=list)
     inabilities: list[str] = Field(default_factory=list)
     unwilling: list[str] = Field(default_factory=list)  # phrases: "won't", "would rather not", "must decline to"
@@ -42,13 +43,16 @@ class DeclineGrammar(BaseModel):
             raise ValueError(f"unwilling phrases are lower-case words: {bad}")
         return v
 
-    @field_validator("sources", "telling_verbs", "covering_verbs", "participles", "inabilities")
+    @field_validator("sources", "telling_verbs", "covering_verbs", "holding_verbs", "participles", "inabilities")
     @classmethod
     def _words(cls, v: list[str]) -> list[str]:
         bad = [w for w in v if not re.fullmatch(r"[a-z0-9][a-z0-9'-]*", w)]
         if bad:
             raise ValueError(f"grammar parts are single lower-case words: {bad}")
         return v
+
+
+GRAMMAR_PARTS = tuple(DeclineGrammar.model_fields)  # the order `Declines.key` gives the grammar's parts in
 
 
 class Stance(BaseModel):
@@ -114,14 +118,7 @@ class Declines(BaseModel):
             tuple(p for p in self.phrases if p.lower() not in self.excluded),
             tuple(p.pattern for p in self.patterns),
             tuple(p.pattern for p in self.openings),
-            (
-                tuple(g.sources),
-                tuple(g.telling_verbs),
-                tuple(g.covering_verbs),
-                tuple(g.participles),
-                tuple(g.inabilities),
-                tuple(g.unwilling),
-            ),
+            tuple(tuple(getattr(g, name)) for name in GRAMMAR_PARTS),
         )
 
     def model_copy(self, *, update=None, deep: bool = False) -> Declines:
