@@ -73,6 +73,8 @@ DECLINES = [
     "The filings are silent on that, so I can't tell you.",
     "None of the sources mention it, so I cannot say.",
     "Sorry, but I can't help with that.",
+    "The filing does not include the pet deposit.",  # a source said not to hold it, as the subject ...
+    "The text provided ends abruptly and does not contain the information needed.",  # ... or as the object
 ]
 
 
@@ -85,36 +87,15 @@ def test_declines_are_a_grammar(rules, answer):
 @pytest.mark.parametrize(
     "answer",
     [
-        "Flood damage is not covered under this policy. [1]",
+        "Flood damage is not covered under this policy. [1]",  # the exclusion still holds
         "You may deduct medical expenses not covered by insurance [1].",
-    ],
-)
-def test_the_exclusion_still_holds(rules, answer):
-    assert not grade(q(kind="negative", text="Is flood damage covered?"), answer, [], rules).declined
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
-        "The filing does not include the pet deposit.",  # a source as the subject
-        "The text provided ends abruptly and does not contain the information needed.",  # ... or as the object
-        "The lease, as written, does not include any specific data on it.",
-    ],
-)
-def test_a_source_said_not_to_hold_it_declines(rules, answer):
-    assert grade(q(kind="negative", text="What is the pet deposit?"), answer, [], rules).declined
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
+        # "contain" and "include" decline only with a source as their subject or object (declines.grammar)
         "The green tick means it is suitable for vegetarians and does not contain any animal ingredients.",
         "The deposit does not include the first month's rent.",
     ],
 )
-def test_a_thing_that_does_not_contain_something_is_a_fact(rules, answer):
-    """ "Contain" and "include" decline only with a source as their subject or object (declines.grammar)."""
-    assert not grade(q(kind="negative", text="What does the green tick mean?"), answer, [], rules).declined
+def test_a_fact_in_negative_form_is_no_decline(rules, answer):
+    assert not grade(q(kind="negative", text="Is flood damage covered?"), answer, [], rules).declined
 
 
 def test_a_turn_overrides_a_disclaimer_for_any_answer(rules):
