@@ -3,7 +3,9 @@
 Two readers of each, on purpose: a gold answer must *state* it for mining to make it the key ("There
 are none", "gross margin is not a relevant metric", "Real growth was flat"), while an answer meets
 that key in its own words ("the company made no acquisitions", "not a meaningful measure", "in line
-with the prior year", "0%"). An answer's "none" counts only in its first sentence (text/matching.py).
+with the prior year", "0%"). An answer's "none" counts only in its opening (`opening_says`: its first
+sentence, and the statement it announces); where the gold is a none, that opening also outweighs a later
+decline phrase (grading/checks/decline/none_given.py).
 """
 
 from __future__ import annotations
