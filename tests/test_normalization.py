@@ -48,6 +48,9 @@ def q(**kw):
         ("Lincoln Center", "Concerts at the Lincoln Centre."),
         ("The Colour Purple", "Her film was The Color Purple."),
         ("Notre-Dame de Paris", "Its French title is Notre Dame de Paris."),  # a word folded keeps its first letters
+        ("2 March 1998", "It happened on March 2, 1998."),  # a whole day written day first or month first
+        ("March 2nd, 1998", "It was signed on the 2nd of March, 1998."),
+        ("March 1998", "It was signed on 2 March 1998."),  # a date more precise than the gold, day first
     ],
 )
 def test_spellings_of_one_thing_match(gold, answer):
@@ -63,6 +66,8 @@ def test_spellings_of_one_thing_match(gold, answer):
         ("June 13, 1930", "It happened in 1930."),  # a date less precise than the gold is not the gold
         ("8", "Europe covers 6.8% of the surface."),  # a decimal is one number, not two
         ("Sea Shells", "Sally sells sea urchins."),
+        ("2 March 1998", "It happened on 3 March 1998."),  # another day
+        ("2 March 1998", "It happened on March 3, 1998."),
         ("four", "It is for the team."),  # an ending that is no British spelling stays
         ("Ben Hour", "Ben Hur won eleven Oscars."),
         ("James Braddock", "James Corbett beat Braddock."),

@@ -15,6 +15,8 @@ its compared form, with the span it came from:
   War II" is "World War 2"; "I" and "V" alone are words);
 - an abbreviated month before a day or after a full stop as the month
   ("Sept. 3" is "september 3");
+- a whole day as month, day, year, however written ("2 March 1998", "the 2nd of March, 1998" and
+  "March 2nd, 1998" are "march 2 1998");
 - plural -s folded ("deposits" is "deposit"; "class", "gas" kept);
 - British spelling as American, by its endings: -ise/-isation as -ize/-ization, -yse as -yze, -tre and
   -bre as -ter and -ber, -our as -or after three letters ("metres" is "meter", "magnetised" is
@@ -34,6 +36,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from ragpipe.text.dates import MONTH_NAMES, full_dates
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)+(?![^\W_])|[^\W_]+", re.UNICODE)  # "6.8" is one word, not "6" and "8"
 _SUPERSCRIPTS = str.maketrans({c: " " for c in "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"})
@@ -136,12 +140,20 @@ def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], .
     lowered = text.lower().replace("\u2019", "'").translate(_SUPERSCRIPTS)
     matches = list(_TOKEN.finditer(lowered))
     raw = [fold_diacritics(m.group(0)) for m in matches]
+    dated = {start: (end, _month_first(iso)) for iso, start, end in full_dates(lowered)}
     words: list[str] = []
     spans: list[tuple[int, int]] = []
     i = 0
     while i < len(raw):
         token, (start, end) = raw[i], matches[i].span()
         i += 1
+        if start in dated:  # a whole day, however written, as "march 2 1998", each word spanning the date
+            end, said = dated[start]
+            words += said
+            spans += [(start, end)] * len(said)
+            while i < len(raw) and matches[i].start() < end:
+                i += 1
+            continue
         if token in ARTICLES or token == "s" or _ranges(token, words, raw, i):
             continue
         number = _number(raw, i - 1)
@@ -157,6 +169,12 @@ def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], .
         words.append(fold_word(token))
         spans.append((start, end))
     return tuple(words), tuple(spans)
+
+
+def _month_first(iso: str) -> list[str]:
+    """ "1998-03-02" as the words "march", "2", "1998"."""
+    year, month, day = iso.split("-")
+    return [MONTH_NAMES[int(month) - 1], str(int(day)), year]
 
 
 @lru_cache(maxsize=512)
