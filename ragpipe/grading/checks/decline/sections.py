@@ -24,7 +24,7 @@ class Exclusion(BaseModel):
 
 
 class DeclineGrammar(BaseModel):
-    """The parts declines are composed of; see grading/decline_grammar.py."""
+    """The parts declines are composed of (rules.yaml `declines.grammar`); grammar.py builds the patterns."""
 
     model_config = ConfigDict(extra="forbid")
     sources: list[str] = Field(default_factory=list)
