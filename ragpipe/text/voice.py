@@ -48,10 +48,15 @@ def _opens_sentence(sentence: str, start: int) -> bool:
     return not _CONTENT.search(sentence, 0, start)
 
 
+@lru_cache(maxsize=16)
+def _reproduction(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """Any of `patterns`, as written, at a line's start (built once per rules, not per answer)."""
+    return any_of(tuple(rf"^[ \t]*(?:{p})" for p in patterns), re.MULTILINE)
+
+
 def reproduced_from(answer: str, attribution: Any) -> int | None:
     """Offset where `answer` starts reproducing its source whole, or None."""
-    at_line_start = tuple(rf"^[ \t]*(?:{p})" for p in attribution.reproductions)
-    pattern = any_of(at_line_start, re.MULTILINE)
+    pattern = _reproduction(tuple(attribution.reproductions))
     m = pattern.search(answer) if pattern is not None else None
     return None if m is None else m.start()
 

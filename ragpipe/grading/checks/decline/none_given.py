@@ -25,8 +25,5 @@ def gives_the_none(view: AnswerView, declines: list[tuple[int, int, str]]) -> bo
     if not kinds or not declines:
         return False
     first = min(start for start, _, _ in declines)
-    for kind in sorted(kinds):
-        said = opening_says(match_kind(kind), view.text)
-        if said is not None and said[0] < first:
-            return True
-    return False
+    said = (opening_says(match_kind(kind), view.text) for kind in kinds)
+    return any(span is not None and span[0] < first for span in said)
