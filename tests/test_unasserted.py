@@ -1,7 +1,8 @@
-"""Named, not asserted: a hedge between candidates and a statement the answer corrects (issue 40, item 4).
+"""Named, not asserted: a hedge between candidates, a statement the answer corrects and a name or figure
+it denies (issue 40, item 4).
 
 The issue's own examples: "It was either Ohio or Iowa" does not assert Ohio; "Paris. Correction: Lyon"
-asserts Lyon. Each through `grade()`, with the gold authored and mined from a gold text as the
+asserts Lyon. "Belgium, not France or Switzerland" asserts Belgium alone. Each through `grade()`, with the gold authored and mined from a gold text as the
 open-domain sets mine it, so the mechanism is seen where every check reads the answer.
 """
 
@@ -12,7 +13,7 @@ from ragpipe.corpus.gold_text import gold_text_needles
 from ragpipe.corpus.questions import Question, questions_frame
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.grader import grade
-from ragpipe.text.unasserted import corrected, hedges, unasserted
+from ragpipe.text.unasserted import corrected, denied, hedges, unasserted
 from ragpipe.text.voice import blank
 
 
@@ -65,6 +66,23 @@ def test_a_correction_takes_back_the_statement_before_it():
     assert corrected("The correction was applied in 2019. Paris is the capital.") == []
 
 
+@pytest.mark.parametrize(
+    "text, spans",
+    [
+        ("Fries come from Belgium, not France or Switzerland.", ["France or Switzerland"]),
+        ("It was designed in 1834, not 1934, by Joseph Hansom.", ["1934"]),
+        ("Revenue was $5.2 million -- not $6.5 million.", ["$6.5 million"]),
+        ("It was won in 1919, not 1920 and the prize went to Wilson.", ["1920"]),  # to the clause's end
+        # not a contrast of names or figures: instructions, "not only", a negated verb
+        ("Do not feed him after midnight, not get him wet, and not expose him to light.", []),
+        ("Ohio leads, not only in corn but in soy.", []),
+        ("The filing does not break it down.", []),
+    ],
+)
+def test_a_contrast_denies_the_name_or_figure_after_not(text, spans):
+    assert spans_of(text, denied(text)) == spans
+
+
 def test_blanking_keeps_offsets():
     text = "It was either Ohio or Iowa. Ohio."
     _, spans = unasserted(text)
@@ -86,6 +104,9 @@ def ohio(**kw):
         ("It was Ohio. Correction: Iowa.", "wrong"),  # corrected away from the gold
         ("It was Iowa. Correction: Ohio.", "correct"),  # corrected to it
         ("Iowa, I mean Ohio.", "correct"),
+        ("It is Iowa, not Ohio.", "wrong"),  # denied
+        ("It is Ohio, not Iowa.", "correct"),
+        ("It is Indiana, not Iowa or Ohio.", "wrong"),
     ],
 )
 def test_a_hedged_or_corrected_gold_is_not_asserted(rules, answer, verdict):
@@ -124,6 +145,12 @@ def test_a_hedged_money_figure_is_not_the_key(rules):
     question = Question(id="q", text="What was FY2022 revenue (in USD millions)?", money_key="$5,000 million")
     assert grade(question, "Revenue was $5,000 million.", [], rules).verdict == "correct"
     assert grade(question, "Revenue was either $5,000 million or $6,000 million.", [], rules).verdict != "correct"
+
+
+def test_a_denied_money_figure_is_not_the_key(rules):
+    question = Question(id="q", text="What was FY2022 revenue (in USD millions)?", money_key="$5,000 million")
+    assert grade(question, "Revenue was $5,000 million, not $6,000 million.", [], rules).verdict == "correct"
+    assert grade(question, "Revenue was $6,000 million, not $5,000 million.", [], rules).verdict != "correct"
 
 
 def test_the_reader_is_shown_what_was_not_asserted(rules):

@@ -13,7 +13,7 @@ from ragpipe.grading.checks.view import AnswerView
 from ragpipe.text.money import matches_key
 
 ATTRIBUTED = "attributed"  # a span in the sources' voice: figures there are mentioned, not asserted
-UNASSERTED = "unasserted"  # a hedge ("either A or B") or a statement the answer corrects: said, not asserted
+UNASSERTED = "unasserted"  # a hedge ("either A or B"), a statement corrected, a name denied ("A, not B")
 MONEY = "money"  # a money figure, with its `role`: key, source (its voice), wrong, mentioned (only)
 
 

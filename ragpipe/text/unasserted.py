@@ -1,4 +1,5 @@
-"""What an answer says without asserting it: a hedge between candidates, a statement it corrects.
+"""What an answer says without asserting it: a hedge between candidates, a statement it corrects, a
+name or figure it denies.
 
 "It was either Ohio or Iowa" names Ohio without saying it is the answer: a disjunction asserts none of
 its alternatives. "Paris. Correction: Lyon" names Paris and takes it back: the answer asserts the
@@ -12,6 +13,10 @@ is right whichever it is: the needle count credits it (`Hedge.alternatives`), no
 
 A correction is a sentence that opens with "Correction:" (the sentence before it is taken back) or a
 clause ", I mean ..." / ", sorry, I meant ..." (the clause before it, back to its sentence's start).
+
+A denial is the contrast "A, not B": "French fries come from Belgium, not France or Switzerland" names
+Switzerland to deny it. Only a name or a figure is read as denied (the word after "not" opens with a
+capital, a digit or a currency sign): ", not get him wet" is an instruction, not a contrast.
 """
 
 from __future__ import annotations
@@ -31,6 +36,11 @@ _HEDGE = re.compile(
 )
 _LIST_SEP = re.compile(r"\s*(?:(?<!\d),|,(?!\d))\s*")  # a list's comma, not a thousands separator
 _CORRECTION = re.compile(r"correction\s*[:\u2014-]\s*", re.I)
+# ", not France or Switzerland" / "-- not 1934": the denied name or figure, to its clause's end
+_DENIED = re.compile(
+    r"(?:,|\u2014|--)\s*not\s+(?P<denied>(?:the\s+)?[A-Z$\u20ac\u00a3\d]"
+    r"(?:(?!\s(?:and|but|which|who|because)\s)(?:(?<=\d)[.,](?=\d)|[^.;:!?\n(),])){0,80})"  # "$6.5 million" whole
+)
 _MEANT = re.compile(r"[,\u2014-]\s*(?:sorry\s*,\s*)?i\s+(?:mean|meant)\b[,:]?\s*", re.I)
 
 
@@ -77,9 +87,16 @@ def corrected(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def denied(text: str) -> list[tuple[int, int]]:
+    """Spans of the names and figures `text` denies in a contrast ("Belgium, not France")."""
+    return [(m.start("denied"), m.start("denied") + len(m.group("denied").rstrip())) for m in _DENIED.finditer(text)]
+
+
 def unasserted(text: str) -> tuple[list[Hedge], list[tuple[int, int]]]:
-    """The hedges of `text`, and every span it does not assert (its hedges and the statements it corrects)."""
-    lowered = text.lower()  # both are rare: most answers are looked at no further than this
+    """The hedges of `text`, and every span it does not assert (its hedges, the statements it corrects,
+    the names and figures it denies)."""
+    lowered = text.lower()  # all are rare: most answers are looked at no further than this
     found = hedges(text) if "either" in lowered else []
     taken_back = corrected(text) if "correction" in lowered or " mean" in lowered else []
-    return found, [(h.start, h.end) for h in found] + taken_back
+    denials = denied(text) if " not " in lowered else []
+    return found, [(h.start, h.end) for h in found] + taken_back + denials
