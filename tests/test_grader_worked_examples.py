@@ -75,6 +75,8 @@ DECLINES = [
     "Sorry, but I can't help with that.",
     "The filing does not include the pet deposit.",  # a source said not to hold it, as the subject ...
     "The text provided ends abruptly and does not contain the information needed.",  # ... or as the object
+    "Not found.",  # an absence, bare ...
+    "The pet deposit is not found in any of the provided documents.",  # ... or placed in the material
 ]
 
 
@@ -92,6 +94,8 @@ def test_declines_are_a_grammar(rules, answer):
         # "contain" and "include" decline only with a source as their subject or object (declines.grammar)
         "The green tick means it is suitable for vegetarians and does not contain any animal ingredients.",
         "The deposit does not include the first month's rent.",
+        # "not found" placed anywhere but the material places a thing (declines.grammar.absences)
+        "Three books of the Catholic canon are not found in the Protestant Old Testament.",
     ],
 )
 def test_a_fact_in_negative_form_is_no_decline(rules, answer):

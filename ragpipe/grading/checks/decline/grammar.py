@@ -74,6 +74,15 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
                 'no such item is said to be given ("There is no pet deposit listed in the lease")',
             )
         )
+    if g.sources and g.absences:
+        out.append(
+            (
+                rf"\bnot {_any(g.absences)}"
+                rf"(?=\s*(?:[.,;:!?)]|$)|\s+anywhere\b|\s+(?:in|within|among)(?:\s+[\w'-]+){{0,4}}?\s+{_plural(g.sources)}\b)",
+                'the answer is said not to be found, bare or in the material ("It was not found in the filing"); '
+                '"not found in the Protestant Old Testament" places a thing, it declines nothing',
+            )
+        )
     if g.sources:
         out.append((r"\bsilent (?:on|about|regarding|as to)\b", "the material is said to be silent on it"))
         out.append(

@@ -32,6 +32,7 @@ class DeclineGrammar(BaseModel):
     covering_verbs: list[str] = Field(default_factory=list)
     holding_verbs: list[str] = Field(default_factory=list)  # "contain", "include": a source as subject or object
     participles: list[str] = Field(default_factory=list)
+    absences: list[str] = Field(default_factory=list)  # "found": "not found", bare or in the material
     inabilities: list[str] = Field(default_factory=list)
     unwilling: list[str] = Field(default_factory=list)  # phrases: "won't", "would rather not", "must decline to"
 
@@ -43,7 +44,9 @@ class DeclineGrammar(BaseModel):
             raise ValueError(f"unwilling phrases are lower-case words: {bad}")
         return v
 
-    @field_validator("sources", "telling_verbs", "covering_verbs", "holding_verbs", "participles", "inabilities")
+    @field_validator(
+        "sources", "telling_verbs", "covering_verbs", "holding_verbs", "participles", "absences", "inabilities"
+    )
     @classmethod
     def _words(cls, v: list[str]) -> list[str]:
         bad = [w for w in v if not re.fullmatch(r"[a-z0-9][a-z0-9'-]*", w)]
