@@ -96,6 +96,7 @@ def test_declines_are_a_grammar(rules, answer):
         "The deposit does not include the first month's rent.",
         # "not found" placed anywhere but the material places a thing (declines.grammar.absences)
         "Three books of the Catholic canon are not found in the Protestant Old Testament.",
+        "He did not say the best games ever.",  # a person said not to tell: a fact about him
     ],
 )
 def test_a_fact_in_negative_form_is_no_decline(rules, answer):

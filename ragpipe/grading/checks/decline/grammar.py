@@ -48,8 +48,9 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
     if g.telling_verbs:
         out.append(
             (
-                rf"\b{_NOT} {_any(g.telling_verbs)}\b",
-                'something is said not to tell the answer ("The lease does not say ...")',
+                # a person said not to tell ("He did not say the best games ever") is a fact about them
+                rf"(?<!\bhe )(?<!\bshe )\b{_NOT} {_any(g.telling_verbs)}\b",
+                'something is said not to tell the answer ("The lease does not say ..."), unless he or she did',
             )
         )
     if g.sources and g.covering_verbs:
