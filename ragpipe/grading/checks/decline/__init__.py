@@ -10,13 +10,15 @@ A recognised decline phrase is firm evidence; a decline read from the opening's 
 objection, with no decline phrase: stance.py) is tentative. "Did not decline" rests on the absence of a
 recognised decline phrase, which an unusual wording escapes: tentative. An answer that did not decline but holds decline
 phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer). Where the gold
-answer is a none, an opening that says it has answered, whatever decline phrase follows (none_given.py).
+answer is a none, an opening that says it has answered, whatever decline phrase follows (none_given.py); so
+has an opening that states the key exactly before any decline phrase (key_given.py).
 """
 
 from __future__ import annotations
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
+from ragpipe.grading.checks.decline.key_given import gives_the_key
 from ragpipe.grading.checks.decline.named import NamedRule, named_rules  # the audit's view of each rule
 from ragpipe.grading.checks.decline.none_given import gives_the_none
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
@@ -32,7 +34,8 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         return Finding("decline", "correct", None, outcomes.NEGATIVE_DECLINED, spans, declined=True, firm=firm)
     if kind == "negative":
         return Finding("decline", "wrong", outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
-    if not decision.declined or gives_the_none(view, decision.spans):  # the none asked for, then a caveat
+    # the none asked for, or the key stated, then a caveat
+    if not decision.declined or gives_the_none(view, decision.spans) or gives_the_key(view, decision.spans):
         return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
     if kind == "ambiguous":
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
