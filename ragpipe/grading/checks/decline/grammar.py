@@ -49,7 +49,7 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
         out.append(
             (
                 # a person said not to tell ("He did not say the best games ever") is a fact about them
-                rf"(?<!\bhe )(?<!\bshe )\b{_NOT} {_any(g.telling_verbs)}\b",
+                rf"\b(?<!\bhe )(?<!\bshe ){_NOT} {_any(g.telling_verbs)}\b",
                 'something is said not to tell the answer ("The lease does not say ..."), unless he or she did',
             )
         )
