@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.figures import find_figures
 from ragpipe.text.unasserted import Hedge, unasserted
-from ragpipe.text.voice import blank
+from ragpipe.text.voice import blank, voiced
 
 if TYPE_CHECKING:
     from ragpipe.corpus.questions import Question
@@ -102,10 +102,17 @@ class AnswerView:
         return self._asserted[2]
 
     def within(self, start: int, end: int) -> AnswerView:
-        """The same answer with only `start:end` of its own voice left: one alternative of a hedge."""
-        own = self._own[0]
-        part = blank(own, [(0, start), (end, len(own))])
+        """The same answer with only `start:end` of its own voice left: one alternative of a hedge, an
+        opening. Cut at `end` rather than blanked after it, so a short part of a long answer reads fast;
+        offsets stay the answer's."""
+        part = blank(self._own[0][:end], [(0, start)])
         return replace(self, voice=lambda: (part, []))
+
+    def read_alone(self, end: int) -> AnswerView:
+        """The answer cut at `end` and read as if it ended there, its own voice found in that part alone:
+        an opening weighed by itself. Offsets stay the answer's."""
+        part = self.whole[:end]
+        return replace(self, whole=part, voice=lambda: voiced(part, self.rules.attribution))
 
     @property
     def attributed(self) -> list[tuple[int, int]]:

@@ -3,7 +3,8 @@
 "A group of finches is commonly referred to as a charm. ... However, I couldn't find any information on
 the collective noun for hummingbirds." has answered: its opening states the key before any decline
 phrase, and what follows declines only a part or a detail. The key must be met in full, in the answer's
-own voice, inside its opening (text/sentences.opening_statements) and before the first decline phrase,
+own voice, inside its opening (text/sentences.opening_statements) and before the first decline phrase
+(that part read alone: the rest of a long answer is not read for it),
 and met exactly (a figure by value, an authored needle: the needle check's firm meet); a mined word met
 there ("The filing mentions corporate bonds. It does not say which is largest.") can be a mention, and
 the decline stands. The needle check then grades the answer like any other. Where the gold is a none,
@@ -21,8 +22,8 @@ def gives_the_key(view: AnswerView, declines: list[tuple[int, int, str]]) -> boo
     """The answer's opening, before any of `declines`, meets every requirement of the key exactly."""
     if not declines:
         return False
-    end = min(min(start for start, _, _ in declines), opening_statements(view.text)[-1][1])
+    end = min(min(start for start, _, _ in declines), opening_statements(view.whole)[-1][1])
     if end <= 0:
         return False
-    met = needles.run(view.within(0, end), {})
+    met = needles.run(view.read_alone(end), {})
     return met is not None and met.verdict is None and met.firm
