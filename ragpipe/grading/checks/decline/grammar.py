@@ -13,9 +13,11 @@ from __future__ import annotations
 from ragpipe.grading.checks.decline.sections import DeclineGrammar
 from ragpipe.text.regex_trie import trie_pattern
 
-_NOT = trie_pattern(
-    ["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"], " "
-)
+_NOT_FORMS = ["does not", "doesn't", "do not", "don't", "did not", "didn't", "does n't", "fails to", "fail to", "never"]
+_NOT = trie_pattern(_NOT_FORMS, " ")
+# "he did not", "she never": a person said not to do something, looked back at only once a negation matched
+# (a lookbehind at every word start would cost the whole decline scan an eighth of its time)
+_NOT_BY_A_PERSON = "".join(rf"(?<!\b{who} {form})" for who in ("he", "she") for form in _NOT_FORMS)
 _CANNOT = trie_pattern(
     [
         "can't",
@@ -49,7 +51,7 @@ def grammar_patterns(g: DeclineGrammar) -> list[tuple[str, str]]:
         out.append(
             (
                 # a person said not to tell ("He did not say the best games ever") is a fact about them
-                rf"\b(?<!\bhe )(?<!\bshe ){_NOT} {_any(g.telling_verbs)}\b",
+                rf"\b{_NOT}{_NOT_BY_A_PERSON} {_any(g.telling_verbs)}\b",
                 'something is said not to tell the answer ("The lease does not say ..."), unless he or she did',
             )
         )
