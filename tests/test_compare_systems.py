@@ -293,3 +293,18 @@ def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_quest
         assert pruned == 0 and sorted(set(pair["answer_set"])) == ["a", "b"] and len(pair) == 4
         pair, _, pruned = store_answer_sets(conn, tmp_path, answers("b", ["q1"]), "c", "k", {"q1"})  # q2 is gone
     assert pruned == 1 and sorted(zip(pair["answer_set"], pair["question_id"])) == [("a", "q1"), ("b", "q1")]
+
+
+def test_draws_kept_for_one_size_give_the_intervals_drawn_afresh():
+    """The resampled indices are kept between calls of one size (a leaderboard draws them once); every
+    interval is still the seeded bootstrap's, whatever size came before, above the kept size too."""
+    from ragpipe.evaluation.compare import KEPT_DRAWS, RESAMPLES, SEED
+
+    def afresh(a, b):
+        picks = np.random.default_rng(SEED).integers(0, len(a), size=(RESAMPLES, len(a)))
+        return tuple(float(x) for x in np.percentile(b[picks].mean(axis=1) - a[picks].mean(axis=1), [2.5, 97.5]))
+
+    rng = np.random.default_rng(3)
+    for n in (150, 150, 40, 150, KEPT_DRAWS // RESAMPLES + 1):
+        a, b = rng.random(n), rng.integers(0, 2, n).astype(float)  # real-valued scores too (retrieval measures)
+        assert bootstrap_interval(a, b) == afresh(a, b)

@@ -17,6 +17,8 @@ Paired by question: an item is one question both answer sets answered. B
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pandas as pd
 
@@ -33,13 +35,30 @@ def paired(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
     return a[keep].merge(b[keep], on="question_id", suffixes=("_a", "_b")).sort_values("question_id", kind="stable")
 
 
+KEPT_DRAWS = 2_000_000  # resamples x questions at most, for the draws kept between calls (16 MB)
+
+
+@lru_cache(maxsize=1)
+def _kept_picks(n: int, resamples: int, seed: int) -> np.ndarray:
+    picks = np.random.default_rng(seed).integers(0, n, size=(resamples, n))
+    picks.flags.writeable = False
+    return picks
+
+
+def _picks(n: int, resamples: int, seed: int) -> np.ndarray:
+    """The resampled question indices. Seeded, so the same for every pair of systems of one size: a
+    leaderboard of ten systems on the same questions draws them once (drawing was most of its time)."""
+    if n * resamples <= KEPT_DRAWS:
+        return _kept_picks(n, resamples, seed)
+    return np.random.default_rng(seed).integers(0, n, size=(resamples, n))
+
+
 def bootstrap_interval(a_correct: np.ndarray, b_correct: np.ndarray, resamples: int = RESAMPLES, seed: int = SEED):
     """(low, high) of the 95% paired-bootstrap interval of mean(b) - mean(a)."""
     n = len(a_correct)
     if n == 0:
         return 0.0, 0.0
-    rng = np.random.default_rng(seed)
-    picks = rng.integers(0, n, size=(resamples, n))
+    picks = _picks(n, resamples, seed)
     diffs = b_correct[picks].mean(axis=1) - a_correct[picks].mean(axis=1)
     low, high = np.percentile(diffs, [2.5, 97.5])
     return float(low), float(high)
