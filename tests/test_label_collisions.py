@@ -79,3 +79,22 @@ def test_a_judged_method_is_audited_only_where_the_question_asks_for_a_way():
         if r["section"] == "declines.stance.judged_methods"
     ]
     assert (row["fires_on_accepted"], row["declined_accepted"]) == (1, 1)
+
+
+def test_an_answer_the_decline_check_keeps_as_an_answer_is_no_collision(tmp_path):
+    """The opening states the key, then a decline phrase: the phrase fires, the grader does not decline
+    (checks/decline/key_given.py), so it costs nothing; the decision alone, with no gold to read, would
+    have counted it."""
+    rows = [
+        {"question": "What is a group of finches called?", "gold_answer": ["charm"], "label": "correct",
+         "answer": "A group of finches is called a charm. I couldn't find the word for hummingbirds."},
+    ]  # fmt: skip
+    path = tmp_path / "birds.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    judged = judged_answers(path)
+    (row,) = [r for r in label_collisions(load_rules(), [judged]) if r["rule"] == "couldn't find"]
+    assert (row["fires_on_accepted"], row["declined_accepted"]) == (1, 0)
+    (alone,) = [
+        r for r in label_collisions(load_rules(), [JudgedAnswers("birds", judged.rows)]) if r["rule"] == "couldn't find"
+    ]
+    assert alone["declined_accepted"] == 1

@@ -218,3 +218,23 @@ def test_financebench_key_found_through_accounting_parentheses(shared_corpus):
     _, _, frame = shared_corpus
     row = frame[(frame["question_id"] == "financebench_id_03029")].iloc[0]
     assert (row["needle"], row["status"], row["doc_id"]) == ("$1577.00", "kept", "3M_2018_10K")
+
+
+def test_the_audit_counts_what_the_grader_declines_among_the_warehouse_labelled_answers(warehouse):
+    """The warehouse's labelled answers can be graded (questions and needles are there): an answer the
+    audit counts as declined is one the grades table says the grader declined, under the same rules."""
+    from ragpipe.evaluation.label_collisions import _declined, warehouse_judged
+    from ragpipe.grading.rules import load_rules
+
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        (judged,) = warehouse_judged(conn)
+        stored = conn.execute(
+            "SELECT a.answer_id, g.declined FROM answers a JOIN grades g USING (corpus, config, answer_set, question_id)"
+            " WHERE a.label IS NOT NULL AND a.corpus = 'financebench'"
+        ).df()
+    assert judged.gradable is not None
+    accepted = judged.rows[judged.rows["human"] == "Correct Answer"]
+    ids = judged.gradable[0].loc[accepted.index, "answer_id"]
+    counted = dict(zip(ids, _declined(judged, load_rules(), accepted)))
+    declined = dict(zip(stored["answer_id"], stored["declined"]))
+    assert len(counted) == len(accepted) > 500 and all(counted[i] == bool(declined[i]) for i in counted)

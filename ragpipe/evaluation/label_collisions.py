@@ -5,6 +5,11 @@ answers people accept in another (chat: "To stop a car, you would need to press 
 rule and each labelled set this counts the accepted answers it fires on, how many of those the grader
 declines (the collisions that cost), and the refusals it fires on (what it is for), with examples.
 A rule that fires on accepted answers outside its register is to be scoped or dropped.
+
+"The grader declines" is the decline check's own verdict where the set can be graded (a labelled JSONL
+file, the warehouse's labelled answers: questions and needles are at hand), so an answer whose opening
+gives the key or the none asked for before a decline phrase is no collision (checks/decline/key_given.py,
+none_given.py). A folder of FinanceBench's labels carries no questions: there, the decision alone.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES, read_labeled_folder
 from ragpipe.grading.checks import decline
+from ragpipe.grading.grade_table import grade_answers
 
 CORRECT, _, REFUSAL = HUMAN_CLASSES
 
@@ -26,6 +32,8 @@ class JudgedAnswers:
 
     name: str
     rows: pd.DataFrame  # question, answer, human
+    # (answers, questions, needles), the answers row for row with `rows`: the set can be graded
+    gradable: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None = None
 
 
 def judged_answers(path: Path) -> JudgedAnswers:
@@ -35,13 +43,28 @@ def judged_answers(path: Path) -> JudgedAnswers:
         labels, _ = read_labeled_folder(path)
         rows = pd.DataFrame({"question": "", "answer": labels["answer"].fillna(""), "human": labels["label"]})
         return JudgedAnswers(path.name, rows)
-    from ragpipe.evaluation.labelled_jsonl import read_labelled_jsonl
+    from ragpipe.corpus.gold_text import gold_text_needles
+    from ragpipe.corpus.questions import questions_frame
+    from ragpipe.evaluation.labelled_jsonl import CORPUS, read_labelled_jsonl
 
     labelled = read_labelled_jsonl(path)
     text = {q.id: q.text for q in labelled.questions}
-    a = labelled.answers
+    a = labelled.answers.reset_index(drop=True)
     rows = pd.DataFrame({"question": a["question_id"].map(text), "answer": a["answer"], "human": a["label"]})
-    return JudgedAnswers(path.stem, rows)
+    graded = (a, questions_frame(CORPUS, labelled.questions), gold_text_needles(CORPUS, labelled.questions))
+    return JudgedAnswers(path.stem, rows, graded)
+
+
+def _declined(judged: JudgedAnswers, rules, accepted: pd.DataFrame) -> list[bool]:
+    """Whether the grader declines each accepted answer: the decline check's verdict where the set can be
+    graded, else the decision on the answer and its question alone."""
+    if judged.gradable is None:
+        return [decline.declines(a, rules, q) for q, a in zip(accepted["question"], accepted["answer"])]
+    answers, questions, needles = judged.gradable
+    mine = answers.loc[accepted.index]
+    grades = grade_answers(mine, questions, needles, rules)
+    declined = dict(zip(grades["answer_id"], grades["declined"]))
+    return [bool(declined[i]) for i in mine["answer_id"]]
 
 
 def label_collisions(rules, sets: list[JudgedAnswers], proposed: list[str] = (), examples: int = 2) -> list[dict]:
@@ -52,7 +75,7 @@ def label_collisions(rules, sets: list[JudgedAnswers], proposed: list[str] = (),
         rows = judged.rows
         accepted = rows[rows["human"] == CORRECT]
         refusals = rows[rows["human"] == REFUSAL]
-        declined = [decline.declines(a, rules, q) for q, a in zip(accepted["question"], accepted["answer"])]
+        declined = _declined(judged, rules, accepted)
         for rule in named:
             hits = [i for i, (q, a) in enumerate(zip(accepted["question"], accepted["answer"])) if rule.fires(a, q)]
             if not hits:
@@ -83,11 +106,17 @@ def warehouse_judged(conn) -> list[JudgedAnswers]:
 
     if conn is None or not (table_exists(conn, "answers") and table_exists(conn, "questions")):
         return []
+    from ragpipe.warehouse.tables import read_partition
+
     frame = conn.execute(
-        "SELECT a.corpus, q.text AS question, a.answer, a.label AS human FROM answers a "
+        "SELECT a.*, q.text AS question, a.label AS human FROM answers a "
         "JOIN questions q USING (corpus, question_id) WHERE a.label IS NOT NULL ORDER BY a.corpus, a.answer_id"
     ).df()
-    return [
-        JudgedAnswers(f"warehouse:{corpus}", rows[["question", "answer", "human"]].fillna({"answer": ""}))
-        for corpus, rows in frame.groupby("corpus", sort=True)
-    ]
+    out = []
+    for corpus, rows in frame.groupby("corpus", sort=True):
+        rows = rows.reset_index(drop=True).fillna({"answer": ""})
+        questions = read_partition(conn, "questions", {"corpus": corpus})
+        needles = read_partition(conn, "needles", {"corpus": corpus}) if table_exists(conn, "needles") else None
+        gradable = None if needles is None else (rows.drop(columns=["question", "human"]), questions, needles)
+        out.append(JudgedAnswers(f"warehouse:{corpus}", rows[["question", "answer", "human"]], gradable))
+    return out
