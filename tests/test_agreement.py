@@ -36,6 +36,26 @@ def test_refusal_f1_false_correct_and_confusion():
     assert a["accuracy"] == round(2 / 6, 4) and a["n"] == 6
 
 
+def test_each_deciding_rule_says_what_it_decided_and_how_often_people_disagree():
+    """The needle rules' half of the collision audit: the rule that passed an answer people reject is
+    named with it. On the labels' scale: with no refusal label, a decline counts as incorrect."""
+    from ragpipe.evaluation.agreement import agreement_report
+
+    frame = pd.DataFrame(
+        {
+            "human": [C, I, C, I, C],
+            "grader": [C, C, I, I, R],
+            "rule": ["needles.mined.all", "needles.mined.all", "needles.mined.none", "money.wrong_figure", None],
+            "question_type": ["x"] * 5,
+            "file": ["f"] * 5,
+        }
+    )
+    rules = agreement_report(frame)["by_rule"]
+    assert rules["needles.mined.all"] == {"n": 2, "disagree": 1, "people": {C: 1, I: 1}, "grader": {C: 2}}
+    assert rules["needles.mined.none"]["disagree"] == 1 and rules["money.wrong_figure"]["disagree"] == 0
+    assert rules["none"] == {"n": 1, "disagree": 1, "people": {C: 1}, "grader": {I: 1}}  # the decline, folded
+
+
 def test_refusal_scores_are_na_where_no_one_declined():
     """No refusal among people's labels: recall and F1 are undefined (n/a), not 0.0; a grader that never
     declines where people did scores F1 0."""
@@ -79,3 +99,29 @@ def test_an_empty_answer_is_graded_not_dropped(rules):
 
     g = grade(Question(id="q", text="What was capex?", kind="answerable", money_key="$5"), "", [], rules)
     assert grader_class(g.verdict, g.declined) == I
+
+
+def test_the_agreement_command_reports_every_answer_under_the_rule_that_decided_it(tmp_path):
+    from tests.commands import invoke
+
+    lines = [  # the second: the gold named and passed, which the person calls wrong
+        {"question": "Who won the 2019 race?", "gold_answer": "Dana Ortiz", "answer": "Dana Ortiz.", "label": "correct"},
+        {"question": "Who won the 2020 race?", "gold_answer": "Lee Park", "answer": "Not Lee Park: Kim Ode.",
+         "label": "incorrect"},
+        {"question": "What was the deposit?", "answer": "The lease does not say.", "label": "refusal"},
+    ]  # fmt: skip
+    path = tmp_path / "three.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = invoke("agreement", "--labels", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout[result.stdout.index("{") :])
+    rules = report["by_rule"]
+    assert sum(r["n"] for r in rules.values()) == report["n"] == 3
+    assert sum(r["disagree"] for r in rules.values()) == 1 and rules["needles.mined.all"] == {
+        "n": 2,
+        "disagree": 1,
+        "people": {"Correct Answer": 1, "Incorrect Answer": 1},
+        "grader": {"Correct Answer": 2},
+    }
+    shown = invoke("agreement", "--labels", str(path)).stdout
+    assert "people disagree" in shown and "needles.mined.all" in shown

@@ -210,6 +210,8 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
         cells = (r["accuracy"], r["kappa"], r["refusal"]["f1"], r["false_correct"], r["false_correct_numeric"])
         table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
     console.print(table)
+    if report.get("by_rule"):
+        _print_rules(report["by_rule"])
     if "judge" in report:
         _print_judge(report["judge"])
     if "ablation" in report:
@@ -221,6 +223,20 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
         console.print(
             f"the labels have no refusal class: the grader's {scale['declines_folded']} decline(s) count as incorrect"
         )
+
+
+def _print_rules(rules: dict) -> None:
+    """The deciding rules people disagree with, most disagreements first (none: no table)."""
+    if not any(r["disagree"] for r in rules.values()):
+        return
+    table = Table(title="the rules that decided answers people disagree with")
+    for column in ("rule", "decided", "people disagree", "people's classes"):
+        table.add_column(column)
+    for name, r in sorted(rules.items(), key=lambda kv: (-kv[1]["disagree"], kv[0])):
+        if r["disagree"]:
+            people = ", ".join(f"{c} {k}" for c, k in r["people"].items())
+            table.add_row(name, str(r["n"]), str(r["disagree"]), people)
+    console.print(table)
 
 
 def _print_ablation(rows: list[dict]) -> None:

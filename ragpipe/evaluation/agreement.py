@@ -98,10 +98,26 @@ def on_the_labels_scale(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict]:
 FIRMNESS = {True: "firm", False: "tentative"}
 
 
+def by_rule(frame: pd.DataFrame) -> dict:
+    """Each deciding rule (a grade's `rule`): how many answers it decided, the classes people and the grader
+    gave them, and how many people disagree with. The needle rules' half of the collision audit: a rule that
+    passes answers people reject (false correct) or fails answers they accept shows here, set by set."""
+    out = {}
+    for rule, g in frame.groupby(frame["rule"].fillna("none").astype(str), sort=True):
+        human, grader = list(g["human"]), list(g["grader"])
+        out[rule] = {
+            "n": len(g),
+            "disagree": sum(h != x for h, x in zip(human, grader)),
+            "people": dict(sorted(Counter(human).items())),
+            "grader": dict(sorted(Counter(grader).items())),
+        }
+    return out
+
+
 def agreement_report(frame: pd.DataFrame) -> dict:
     """Overall figures, then the same per question type, per labelled file, per firmness of the
     grader's verdict (firm: exact evidence; tentative: words or their absence) and per firmness within
-    each file, on the labels' scale."""
+    each file, on the labels' scale; and what each deciding rule decided (`by_rule`)."""
     frame, scale = on_the_labels_scale(frame)
     report = agreement(frame)
     report["scale"] = scale
@@ -114,6 +130,8 @@ def agreement_report(frame: pd.DataFrame) -> dict:
             f: {FIRMNESS[bool(k)]: agreement(h) for k, h in g.groupby("firm", sort=True)}
             for f, g in frame.groupby("file", sort=True)
         }
+    if "rule" in frame:
+        report["by_rule"] = by_rule(frame)
     return report
 
 
