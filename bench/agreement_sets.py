@@ -14,6 +14,11 @@ Kappa and refusal F1 are computed by the grader's own functions on the labels' o
 people never said refusal folds every Refusal into Incorrect). `--write` puts the table in
 docs/agreement.md between its markers; `--quick` measures the open-domain files only.
 
+The flips of a change: each run compares every answer's verdict with the last `--write` on this machine
+(kept beside the warehouse, `bench/agreement-verdicts.json`: answer ids and classes, no answer text) and
+counts the answers whose verdict moved, toward the people and away from them; `--write` puts that line
+under the table and keeps this run's verdicts for the next.
+
     python bench/agreement_sets.py [--quick] [--json] [--write]
 """
 
@@ -35,6 +40,7 @@ from common import Skipped  # noqa: E402
 from ragpipe.answering.labels import HUMAN_CLASSES, read_labeled_folder  # noqa: E402
 from ragpipe.evaluation.agreement import agreement, on_the_labels_scale  # noqa: E402
 from ragpipe.inputs.jsonl import read_jsonl  # noqa: E402
+from ragpipe.warehouse.settings import warehouse_dir  # noqa: E402
 
 CORRECT, INCORRECT, REFUSAL = HUMAN_CLASSES
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,9 +118,24 @@ def _baseline(rows: pd.DataFrame, judge) -> dict:
     return agreement(folded)
 
 
+def flips(before: dict[str, str], after: dict[str, str]) -> dict:
+    """Answers graded in both runs whose grader class moved (`{answer_id: person's letter, grader's}`, as
+    `agreement --verdicts` gives them): toward the people (now theirs), away (theirs before), neither."""
+    both = set(before) & set(after)
+    moved = [a for a in sorted(both) if before[a][1] != after[a][1]]
+    toward = sum(after[a][1] == after[a][0] for a in moved)
+    away = sum(before[a][1] == before[a][0] for a in moved)
+    return {"compared": len(both), "changed": len(moved), "toward": toward, "away": away}
+
+
+def _baseline_path() -> Path:
+    return warehouse_dir() / "bench" / "agreement-verdicts.json"
+
+
 def _grader(args: list[str]) -> dict:
     ragpipe = Path(sys.executable).parent / "ragpipe"
-    done = subprocess.run([str(ragpipe), "agreement", *args, "--json"], cwd=ROOT, capture_output=True, text=True)
+    cmd = [str(ragpipe), "agreement", *args, "--json", "--verdicts"]
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"ragpipe agreement {' '.join(args)} failed: {done.stderr[-2000:]}")
     return json.loads(done.stdout)
@@ -140,10 +161,15 @@ def _firm_disagreement(report: dict) -> tuple[float | None, float | None]:
     return (None if firm is None else round(1 - firm["accuracy"], 4)), (round(max(worst), 4) if worst else None)
 
 
-def measure(quick: bool) -> list[dict]:
-    out = []
+def measure(quick: bool) -> tuple[list[dict], dict]:
+    """(one row per set, this run's verdicts per set); each row with its flips since the last --write."""
+    out, verdicts = [], {}
+    path = _baseline_path()
+    kept = json.loads(path.read_text()) if path.exists() else {"grader_version": None, "sets": {}}
     for name, args, rows in _sets(quick):
         report = _grader(args)
+        verdicts[name] = report.pop("verdicts")
+        before = kept["sets"].get(name)
         contained, prefixed = _baseline(rows, containment), _baseline(rows, prefix_matcher)
         firm, worst = _firm_disagreement(report)
         firm_n = report.get("by_firmness", {}).get("firm", {}).get("n", 0)
@@ -167,9 +193,20 @@ def measure(quick: bool) -> list[dict]:
                 "firm_disagree": firm,
                 "firm_disagree_worst_file": worst,
                 "grader_version": report["grader_version"],
+                "flips": None if before is None else flips(before, verdicts[name]),
+                "flips_since": None if before is None else kept["grader_version"],
             }
         )
-    return out
+    return out, verdicts
+
+
+def keep(rows: list[dict], verdicts: dict) -> None:
+    """This run's verdicts, for the next run's flips (the sets not measured now keep their last)."""
+    path = _baseline_path()
+    kept = json.loads(path.read_text()) if path.exists() else {"sets": {}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = {"grader_version": rows[0]["grader_version"], "sets": {**kept["sets"], **verdicts}}
+    path.write_text(json.dumps(kept, sort_keys=True))
 
 
 def _f(value) -> str:
@@ -191,6 +228,14 @@ def markdown(rows: list[dict]) -> str:
             f"({r['false_correct_numeric']}) | {r['containment_false_correct']} | {_f(r['firm_share'])} "
             f"| {_f(r['firm_disagree'])} ({_f(r['firm_disagree_worst_file'])}) |"
         )
+    compared = [r for r in rows if r["flips"] is not None]
+    if compared:
+        since = ", ".join(sorted({f"`{r['flips_since']}`" for r in compared}))
+        parts = "; ".join(
+            f"{r['set']} {r['flips']['changed']} ({r['flips']['toward']} toward people, {r['flips']['away']} away)"
+            for r in compared
+        )
+        lines += ["", f"Flips since grader {since} (the last `--write` on the machine that wrote this): {parts}."]
     by_file = [r for r in rows if r["refusal_f1"] is not None and len(r["refusal_f1_by_file"]) > 1]
     for r in by_file:
         parts = ", ".join(
@@ -218,7 +263,7 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the table into docs/agreement.md")
     args = parser.parse_args()
     try:
-        rows = measure(args.quick)
+        rows, verdicts = measure(args.quick)
     except Skipped as exc:
         print(f"bench agreement_sets: skipped: {exc}")
         return
@@ -228,6 +273,7 @@ def main() -> None:
         print(markdown(rows))
     if args.write:
         write(markdown(rows))
+        keep(rows, verdicts)
 
 
 if __name__ == "__main__":

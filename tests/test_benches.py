@@ -60,3 +60,14 @@ def test_the_agreement_baselines_are_the_documented_ones():
     assert containment(["Paris"], "It was Lyon.") == INCORRECT
     assert prefix_matcher(["Paris"], "  I cannot help with Paris.") == REFUSAL
     assert prefix_matcher(["Paris"], "Paris. I cannot say more.") == CORRECT  # a refusal later is not an opening
+
+
+def test_flips_count_the_verdicts_that_moved_toward_and_away_from_the_people():
+    """Each answer: the person's class letter, then the grader's (`agreement --verdicts`)."""
+    from agreement_sets import flips
+
+    before = {"a": "CI", "b": "CC", "c": "IR", "d": "RR", "gone": "CC"}
+    after = {"a": "CC", "b": "CI", "c": "IC", "d": "RR", "new": "II"}
+    # a moved to the person's class, b away from it, c from one wrong class to another; d stayed
+    assert flips(before, after) == {"compared": 4, "changed": 3, "toward": 1, "away": 1}
+    assert flips(after, after)["changed"] == 0

@@ -92,6 +92,9 @@ def agreement(
         None, "--rules", exists=True, dir_okay=False, help="grader rules (default: the current rules)"
     ),
     as_json: bool = typer.Option(False, "--json"),
+    verdicts: bool = typer.Option(
+        False, "--verdicts", help="with --json: each answer's classes, the person's then the grader's (for flips)"
+    ),
     ablate: bool = typer.Option(
         False, "--ablate", help="also grade with each check switched off in turn: what each check earns"
     ),
@@ -132,7 +135,7 @@ def agreement(
         from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
 
         try:
-            report = agreement_for_jsonl(labels, rules, ablate, simulation, run)
+            report = agreement_for_jsonl(labels, rules, ablate, simulation, run, verdicts)
         except (LookupError, ValueError) as exc:
             console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
@@ -158,7 +161,7 @@ def agreement(
     finally:
         conn.close()
     manifest = list_corpora(corpora_dir())["financebench"]
-    report = agreement_for_labels(pages, manifest, labels, rules, ablate, simulation, run)
+    report = agreement_for_labels(pages, manifest, labels, rules, ablate, simulation, run, verdicts)
     _after_judging(run)
     _print_agreement(report, as_json, as_markdown)
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.evaluation.ablation import ablation
 from ragpipe.evaluation.agreement import agreement_report, labelled_frame, on_the_labels_scale
 from ragpipe.grading.grade_table import grade_answers
+
+LETTER = dict(zip(HUMAN_CLASSES, "CIR"))  # Correct Answer, Incorrect Answer, Refusal
 
 
 def labelled_agreement(
@@ -18,12 +21,14 @@ def labelled_agreement(
     ablate: bool = False,
     calibrate: tuple[int, int, int] | None = None,
     judge=None,
+    verdicts: bool = False,
 ) -> dict:
     """Grade labelled `answers` under `rules` and report agreement with the people; with `ablate`, also
     what each check earns (evaluation/ablation.py); with `calibrate` = (labels, repeats, seed), how
     well that many labels would estimate people's accuracy (evaluation/calibration_sim.py); with
     `judge` (evaluation/judge_agreement.py: JudgeRun), the grades are the combined ones, and the report
-    says what rules alone, the judge alone and both agree."""
+    says what rules alone, the judge alone and both agree. With `verdicts`, each answer's classes, the
+    person's then the grader's on the labels' scale (`{answer_id: "CI"}`): what two runs compare for flips."""
     grades = grade_answers(answers, questions, needles, rules)
     version = rules.version
     judged = None
@@ -37,6 +42,11 @@ def labelled_agreement(
     report = {"grader_version": version, **agreement_report(frame)}
     if judged is not None:
         report["judge"] = {"name": judge.identity.name, "id": judge.identity.id, **judged}
+    if verdicts:
+        folded, _ = on_the_labels_scale(frame)
+        report["verdicts"] = {
+            a: LETTER[h] + LETTER[g] for a, h, g in zip(folded["answer_id"], folded["human"], folded["grader"])
+        }
     if ablate:
         report["ablation"] = ablation(answers, questions, needles, rules, on_the_labels_scale(frame)[0])
     if calibrate is not None:
@@ -47,7 +57,14 @@ def labelled_agreement(
 
 
 def agreement_for_labels(
-    pages: pd.DataFrame, manifest, labels_dir, rules, ablate: bool = False, calibrate: tuple | None = None, judge=None
+    pages: pd.DataFrame,
+    manifest,
+    labels_dir,
+    rules,
+    ablate: bool = False,
+    calibrate: tuple | None = None,
+    judge=None,
+    verdicts: bool = False,
 ) -> dict:
     """Agreement of `rules` with a folder of labelled answers. Questions and needles
     are derived afresh from the ingested `pages` with the current code; nothing is written."""
@@ -64,4 +81,4 @@ def agreement_for_labels(
     labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
     labels = labels[~labels.duplicated(["answer_set", "question_id"])]
     answers = imported_answers(labels, manifest.name, "adhoc")
-    return labelled_agreement(answers, questions, needles, rules, ablate, calibrate, judge)
+    return labelled_agreement(answers, questions, needles, rules, ablate, calibrate, judge, verdicts)

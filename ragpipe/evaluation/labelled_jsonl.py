@@ -150,13 +150,21 @@ def labelled_rows(rows, source: str, file_name: str = "") -> LabelledSet:
     )
 
 
-def agreement_for_jsonl(path: Path, rules, ablate: bool = False, calibrate: tuple | None = None, judge=None) -> dict:
+def agreement_for_jsonl(
+    path: Path, rules, ablate: bool = False, calibrate: tuple | None = None, judge=None, verdicts: bool = False
+) -> dict:
     """Agreement of `rules` with the people who labelled `path`: the same report as for FinanceBench."""
-    return agreement_for_set(read_labelled_jsonl(path), str(path), rules, ablate, calibrate, judge)
+    return agreement_for_set(read_labelled_jsonl(path), str(path), rules, ablate, calibrate, judge, verdicts)
 
 
 def agreement_for_set(
-    labelled: LabelledSet, source: str, rules, ablate: bool = False, calibrate: tuple | None = None, judge=None
+    labelled: LabelledSet,
+    source: str,
+    rules,
+    ablate: bool = False,
+    calibrate: tuple | None = None,
+    judge=None,
+    verdicts: bool = False,
 ) -> dict:
     """Agreement of `rules` with the people who labelled `labelled` (read from `source`)."""
     from ragpipe.corpus.gold_text import gold_text_needles
@@ -167,5 +175,5 @@ def agreement_for_set(
         raise LookupError(f"{source}: no usable labelled answer ({len(labelled.problems)} problem(s))")
     questions = questions_frame(CORPUS, labelled.questions)
     needles = gold_text_needles(CORPUS, labelled.questions)
-    report = labelled_agreement(labelled.answers, questions, needles, rules, ablate, calibrate, judge)
+    report = labelled_agreement(labelled.answers, questions, needles, rules, ablate, calibrate, judge, verdicts)
     return {"problems": [str(p) for p in labelled.problems], **report}
