@@ -72,6 +72,7 @@ def test_a_correction_takes_back_the_statement_before_it():
         ("Fries come from Belgium, not France or Switzerland.", ["France or Switzerland"]),
         ("It was designed in 1834, not 1934, by Joseph Hansom.", ["1934"]),
         ("Revenue was $5.2 million -- not $6.5 million.", ["$6.5 million"]),
+        ("It was designed in 1834\u2014not 1934.", ["1934"]),  # an em dash, no space
         ("It was won in 1919, not 1920 and the prize went to Wilson.", ["1920"]),  # to the clause's end
         # not a contrast of names or figures: instructions, "not only", a negated verb
         ("Do not feed him after midnight, not get him wet, and not expose him to light.", []),

@@ -98,5 +98,5 @@ def unasserted(text: str) -> tuple[list[Hedge], list[tuple[int, int]]]:
     lowered = text.lower()  # all are rare: most answers are looked at no further than this
     found = hedges(text) if "either" in lowered else []
     taken_back = corrected(text) if "correction" in lowered or " mean" in lowered else []
-    denials = denied(text) if " not " in lowered else []
+    denials = denied(text) if "not " in lowered else []  # ", not B" and an em dash's "not B" alike
     return found, [(h.start, h.end) for h in found] + taken_back + denials

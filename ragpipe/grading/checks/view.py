@@ -102,9 +102,9 @@ class AnswerView:
         return self._asserted[2]
 
     def within(self, start: int, end: int) -> AnswerView:
-        """The same answer with only `start:end` of its own voice left: one alternative of a hedge, an
-        opening. Cut at `end` rather than blanked after it, so a short part of a long answer reads fast;
-        offsets stay the answer's."""
+        """The same answer with only `start:end` of its own voice left: one alternative of a hedge. Cut at
+        `end` rather than blanked after it, so a short part of a long answer reads fast; offsets stay the
+        answer's."""
         part = blank(self._own[0][:end], [(0, start)])
         return replace(self, voice=lambda: (part, []))
 

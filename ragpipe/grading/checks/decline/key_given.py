@@ -4,11 +4,11 @@
 the collective noun for hummingbirds." has answered: its opening states the key before any decline
 phrase, and what follows declines only a part or a detail. The key must be met in full, in the answer's
 own voice, inside its opening (text/sentences.opening_statements) and before the first decline phrase
-(that part read alone: the rest of a long answer is not read for it),
-and met exactly (a figure by value, an authored needle: the needle check's firm meet); a mined word met
-there ("The filing mentions corporate bonds. It does not say which is largest.") can be a mention, and
-the decline stands. The needle check then grades the answer like any other. Where the gold is a none,
-none_given.py reads the opening's none in its own words.
+(that part read alone: the rest of a long answer is not read for it), and met exactly (a figure by
+value, an authored needle: the needle check's firm meet); a mined word met there ("The filing mentions
+corporate bonds. It does not say which is largest.") can be a mention, and the decline stands. The
+needle check then grades the answer like any other. Where the gold is a none, none_given.py reads the
+opening's none in its own words.
 """
 
 from __future__ import annotations
