@@ -165,11 +165,11 @@ def measure(quick: bool) -> tuple[list[dict], dict]:
     """(one row per set, this run's verdicts per set); each row with its flips since the last --write."""
     out, verdicts = [], {}
     path = _baseline_path()
-    kept = json.loads(path.read_text()) if path.exists() else {"grader_version": None, "sets": {}}
+    kept = json.loads(path.read_text())["sets"] if path.exists() else {}
     for name, args, rows in _sets(quick):
         report = _grader(args)
-        verdicts[name] = report.pop("verdicts")
-        before = kept["sets"].get(name)
+        verdicts[name] = {"grader_version": report["grader_version"], "verdicts": report.pop("verdicts")}
+        before = kept.get(name)
         contained, prefixed = _baseline(rows, containment), _baseline(rows, prefix_matcher)
         firm, worst = _firm_disagreement(report)
         firm_n = report.get("by_firmness", {}).get("firm", {}).get("n", 0)
@@ -193,20 +193,20 @@ def measure(quick: bool) -> tuple[list[dict], dict]:
                 "firm_disagree": firm,
                 "firm_disagree_worst_file": worst,
                 "grader_version": report["grader_version"],
-                "flips": None if before is None else flips(before, verdicts[name]),
-                "flips_since": None if before is None else kept["grader_version"],
+                "flips": None if before is None else flips(before["verdicts"], verdicts[name]["verdicts"]),
+                "flips_since": None if before is None else before["grader_version"],
             }
         )
     return out, verdicts
 
 
-def keep(rows: list[dict], verdicts: dict) -> None:
-    """This run's verdicts, for the next run's flips (the sets not measured now keep their last)."""
+def keep(verdicts: dict) -> None:
+    """This run's verdicts, each set's with its grader version, for the next run's flips (the sets not
+    measured now, `--quick` leaves FinanceBench out, keep their last)."""
     path = _baseline_path()
-    kept = json.loads(path.read_text()) if path.exists() else {"sets": {}}
+    kept = json.loads(path.read_text())["sets"] if path.exists() else {}
     path.parent.mkdir(parents=True, exist_ok=True)
-    kept = {"grader_version": rows[0]["grader_version"], "sets": {**kept["sets"], **verdicts}}
-    path.write_text(json.dumps(kept, sort_keys=True))
+    path.write_text(json.dumps({"sets": {**kept, **verdicts}}, sort_keys=True))
 
 
 def _f(value) -> str:
@@ -273,7 +273,7 @@ def main() -> None:
         print(markdown(rows))
     if args.write:
         write(markdown(rows))
-        keep(rows, verdicts)
+        keep(verdicts)
 
 
 if __name__ == "__main__":
