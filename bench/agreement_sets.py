@@ -161,11 +161,15 @@ def _firm_disagreement(report: dict) -> tuple[float | None, float | None]:
     return (None if firm is None else round(1 - firm["accuracy"], 4)), (round(max(worst), 4) if worst else None)
 
 
-def measure(quick: bool) -> tuple[list[dict], dict]:
-    """(one row per set, this run's verdicts per set); each row with its flips since the last --write."""
-    out, verdicts = [], {}
+def kept_verdicts() -> dict:
+    """The last --write's verdicts per set ({} before the first)."""
     path = _baseline_path()
-    kept = json.loads(path.read_text())["sets"] if path.exists() else {}
+    return json.loads(path.read_text())["sets"] if path.exists() else {}
+
+
+def measure(quick: bool, kept: dict) -> tuple[list[dict], dict]:
+    """(one row per set, this run's verdicts per set); each row with its flips since `kept` (kept_verdicts)."""
+    out, verdicts = [], {}
     for name, args, rows in _sets(quick):
         report = _grader(args)
         verdicts[name] = {"grader_version": report["grader_version"], "verdicts": report.pop("verdicts")}
@@ -200,11 +204,10 @@ def measure(quick: bool) -> tuple[list[dict], dict]:
     return out, verdicts
 
 
-def keep(verdicts: dict) -> None:
+def keep(kept: dict, verdicts: dict) -> None:
     """This run's verdicts, each set's with its grader version, for the next run's flips (the sets not
     measured now, `--quick` leaves FinanceBench out, keep their last)."""
     path = _baseline_path()
-    kept = json.loads(path.read_text())["sets"] if path.exists() else {}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"sets": {**kept, **verdicts}}, sort_keys=True))
 
@@ -263,7 +266,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the table into docs/agreement.md")
     args = parser.parse_args()
     try:
-        rows, verdicts = measure(args.quick)
+        kept = kept_verdicts()
+        rows, verdicts = measure(args.quick, kept)
     except Skipped as exc:
         print(f"bench agreement_sets: skipped: {exc}")
         return
@@ -273,7 +277,7 @@ def main() -> None:
         print(markdown(rows))
     if args.write:
         write(markdown(rows))
-        keep(verdicts)
+        keep(kept, verdicts)
 
 
 if __name__ == "__main__":

@@ -39,16 +39,16 @@ def labelled_agreement(
         judged = judged_report(grades, combined, answers, questions)
         grades, version = combined, combined["grader_version"].iloc[0] if len(combined) else version
     frame = labelled_frame(grades, answers, questions)
+    folded, _ = on_the_labels_scale(frame)
     report = {"grader_version": version, **agreement_report(frame)}
     if judged is not None:
         report["judge"] = {"name": judge.identity.name, "id": judge.identity.id, **judged}
     if verdicts:
-        folded, _ = on_the_labels_scale(frame)
         report["verdicts"] = {
             a: LETTER[h] + LETTER[g] for a, h, g in zip(folded["answer_id"], folded["human"], folded["grader"])
         }
     if ablate:
-        report["ablation"] = ablation(answers, questions, needles, rules, on_the_labels_scale(frame)[0])
+        report["ablation"] = ablation(answers, questions, needles, rules, folded)
     if calibrate is not None:
         from ragpipe.evaluation.calibration_sim import simulate_calibration
 
