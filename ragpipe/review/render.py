@@ -23,14 +23,13 @@ def answer_html(row: dict) -> Markup:
     parts = []
     for run in annotate(row["answer"], row["matched"]):
         if not run.marks:
-            parts.append(escape(run.text))
+            parts.append(str(escape(run.text)))
         else:
-            parts.append(
-                Markup('<span class="{}" title="{}">{}</span>').format(
-                    " ".join(run.marks), "; ".join(run.notes), run.text
-                )
-            )
-    return Markup("").join(parts)
+            # an f-string of escaped parts, as Markup.format would build it, without its Formatter (a third
+            # of the review's markup time)
+            parts.append(f'<span class="{escape(" ".join(run.marks))}" title="{escape("; ".join(run.notes))}">'
+                         f"{escape(run.text)}</span>")
+    return Markup("".join(parts))
 
 
 def needles_html(needles: dict[str, list[dict]]) -> dict[str, Markup]:
