@@ -27,8 +27,10 @@ def answer_html(row: dict) -> Markup:
         else:
             # an f-string of escaped parts, as Markup.format would build it, without its Formatter (a third
             # of the review's markup time)
-            parts.append(f'<span class="{escape(" ".join(run.marks))}" title="{escape("; ".join(run.notes))}">'
-                         f"{escape(run.text)}</span>")
+            parts.append(
+                f'<span class="{escape(" ".join(run.marks))}" title="{escape("; ".join(run.notes))}">'
+                f"{escape(run.text)}</span>"
+            )
     return Markup("".join(parts))
 
 

@@ -6,7 +6,9 @@ of answering, in any register:
 - a judgement of the request ("It is not appropriate to make assumptions
   about a group based on their species.", "I must point out that the
   question itself may not be meaningful."): `declines.stance.objections`,
-  matched where the opening sentence starts, after a short preamble;
+  matched where the opening sentence starts, after a short preamble or a
+  concession turned by "but" ("I understand you may be joking, but it is
+  not fair to ..."): the "but" says where the stance is;
 - a rebuttal of the question's premise: a question that presupposes a
   judgement ("Why should turnips be barred from voting?") answered by an
   opening that restates it with its sense turned ("There is no reason
