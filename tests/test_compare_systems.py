@@ -297,7 +297,8 @@ def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_quest
 
 def test_draws_kept_for_one_size_give_the_intervals_drawn_afresh():
     """The resampled indices are kept between calls of one size (a leaderboard draws them once); every
-    interval is still the seeded bootstrap's, whatever size came before, above the kept size too."""
+    interval is still the seeded bootstrap's, whatever size came before, above the kept size too, and
+    for correct-or-not scores summed as draw counts times scores."""
     from ragpipe.evaluation.compare import KEPT_DRAWS, RESAMPLES, SEED
 
     def afresh(a, b):
@@ -308,3 +309,5 @@ def test_draws_kept_for_one_size_give_the_intervals_drawn_afresh():
     for n in (150, 150, 40, 150, KEPT_DRAWS // RESAMPLES + 1):
         a, b = rng.random(n), rng.integers(0, 2, n).astype(float)  # real-valued scores too (retrieval measures)
         assert bootstrap_interval(a, b) == afresh(a, b)
+        correct = rng.integers(0, 2, n).astype(float)
+        assert bootstrap_interval(correct, b) == afresh(correct, b)

@@ -90,14 +90,19 @@ def run_corpus(
 
 
 def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
-    """Re-materialize grades and scorecards only, from the stored answers."""
-    return _in_process("regrade", pair_key(corpus, config), instance, resources, raise_on_error=False)
+    """Re-materialize grades and scorecards only, from the stored answers; the steps share one warehouse
+    connection (`Warehouse.held`: they are short, and all in this process)."""
+    resources = resources or default_resources()
+    with resources["duckdb"].held():
+        return _in_process("regrade", pair_key(corpus, config), instance, resources, raise_on_error=False)
 
 
 def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
     did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
-    return _in_process("rescore", pair_key(corpus, config), instance, resources, raise_on_error=False)
+    resources = resources or default_resources()
+    with resources["duckdb"].held():
+        return _in_process("rescore", pair_key(corpus, config), instance, resources, raise_on_error=False)
 
 
 def _failed_steps(results: list):

@@ -19,15 +19,41 @@ from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, 
 class Warehouse(DuckDBResource):
     """DuckDB, opened for writing with ragpipe's bounded wait (RAGPIPE_LOCK_WAIT) on the file lock:
     a reader or another writer holding the file makes the step fail with WarehouseBusy, naming it,
-    instead of retrying for minutes inside dagster-duckdb."""
+    instead of retrying for minutes inside dagster-duckdb. Inside `held()`, every step in this process
+    shares the one connection it opened."""
+
+    def _open(self):
+        return open_for_writing(Path(self.database), config={"custom_user_agent": "dagster", **self.connection_config})
 
     @contextmanager
     def get_connection(self):
-        conn = open_for_writing(Path(self.database), config={"custom_user_agent": "dagster", **self.connection_config})
+        held = _HELD.get(self.database)
+        if held is not None:
+            yield held
+            return
+        conn = self._open()
         try:
             yield conn
         finally:
             conn.close()
+
+    @contextmanager
+    def held(self):
+        """The warehouse opened once for a run of short steps in this process, the steps taking turns on
+        that connection: a regrade's ten steps each opened and closed the file, 15 ms a time here, a tenth
+        of a regrade. For runs in this process only (a step in another process would find the file held),
+        and short ones: other processes wait for the whole run, not for one step."""
+        if self.database in _HELD:  # already held further up: that holder closes it
+            yield
+            return
+        _HELD[self.database] = self._open()
+        try:
+            yield
+        finally:
+            _HELD.pop(self.database).close()
+
+
+_HELD: dict[str, object] = {}  # database path -> the connection `Warehouse.held` opened in this process
 
 
 class Project(ConfigurableResource):

@@ -1,0 +1,43 @@
+"""A regrade's steps share one warehouse connection (`Warehouse.held`), and let go of the file after."""
+
+import duckdb
+import pytest
+
+from assets.shared.resources import Warehouse
+from ragpipe.warehouse.lock import open_read_only
+
+
+def test_inside_held_every_step_gets_the_one_connection_and_it_stays_open(tmp_path):
+    warehouse = Warehouse(database=str(tmp_path / "w.duckdb"))
+    with warehouse.held():
+        with warehouse.get_connection() as first:
+            first.execute("CREATE TABLE t AS SELECT 1 AS x")
+        with warehouse.get_connection() as second:
+            assert second is first
+            assert second.execute("SELECT x FROM t").fetchall() == [(1,)]  # not closed by the step before
+        with warehouse.held():  # held further up already: the inner block must not close it
+            pass
+        with warehouse.get_connection() as third:
+            assert third is first
+
+
+def test_after_held_the_connection_is_closed_and_the_file_free(tmp_path):
+    warehouse = Warehouse(database=str(tmp_path / "w.duckdb"))
+    with warehouse.held():
+        with warehouse.get_connection() as conn:
+            conn.execute("CREATE TABLE t AS SELECT 1 AS x")
+    with pytest.raises(duckdb.ConnectionException):
+        conn.execute("SELECT 1")
+    reader = open_read_only(tmp_path / "w.duckdb", wait=0)  # a read-only open: refused while a writer holds it
+    try:
+        assert reader.execute("SELECT x FROM t").fetchall() == [(1,)]
+    finally:
+        reader.close()
+
+
+def test_outside_held_each_step_opens_its_own_connection(tmp_path):
+    warehouse = Warehouse(database=str(tmp_path / "w.duckdb"))
+    with warehouse.get_connection() as first:
+        first.execute("SELECT 1")
+    with warehouse.get_connection() as second:
+        assert second is not first
