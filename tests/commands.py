@@ -26,11 +26,17 @@ def ragpipe(env: dict, *args: str, timeout: float = 600, check: bool = False) ->
     )
 
 
+STARTED: list[subprocess.Popen] = []  # killed after each test if still running (tests/conftest.py)
+
+
 def start(env: dict, *args: str) -> subprocess.Popen:
-    """`ragpipe ARGS` started and left running (to be killed, or raced)."""
-    return subprocess.Popen(
+    """`ragpipe ARGS` started and left running (to be killed, or raced); one the test leaves running, as a
+    test skipped after starting it does, is killed when the test ends."""
+    process = subprocess.Popen(
         [RAGPIPE, *args], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
+    STARTED.append(process)
+    return process
 
 
 def invoke(*args: str, warehouse: Path | None = None, env: dict | None = None):

@@ -26,6 +26,20 @@ def _order(item) -> int:
     return 1 if item.get_closest_marker("end_to_end") is not None else 2
 
 
+@pytest.fixture(autouse=True)
+def _no_command_outlives_its_test():
+    """A `ragpipe` a test started and did not stop (a test that skips once the server is up: Chromium
+    missing) is killed, not left serving for the rest of the session."""
+    yield
+    from tests.commands import STARTED
+
+    while STARTED:
+        process = STARTED.pop()
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=60)
+
+
 def needs_shared(sub: str) -> Path:
     """The third-party data folder `sub`, or skip with the reason."""
     path = SHARED / sub

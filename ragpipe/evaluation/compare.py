@@ -56,8 +56,8 @@ def _picks(n: int, resamples: int, seed: int) -> np.ndarray:
 @lru_cache(maxsize=1)
 def _kept_counts(n: int, resamples: int, seed: int) -> np.ndarray:
     """How often each question is drawn in each resample of `_kept_picks`."""
-    counts = np.zeros((resamples, n))
-    np.add.at(counts, (np.repeat(np.arange(resamples), n), _kept_picks(n, resamples, seed).ravel()), 1)
+    cells = _kept_picks(n, resamples, seed) + (np.arange(resamples) * n)[:, None]  # (resample, question) as one index
+    counts = np.bincount(cells.ravel(), minlength=resamples * n).reshape(resamples, n).astype(float)
     counts.flags.writeable = False
     return counts
 
