@@ -41,3 +41,21 @@ def test_outside_held_each_step_opens_its_own_connection(tmp_path):
         first.execute("SELECT 1")
     with warehouse.get_connection() as second:
         assert second is not first
+
+
+def test_a_regrade_holds_the_warehouse_unless_it_asks_a_model_judge(tmp_path):
+    """Asking a judge takes minutes of HTTP calls, during which the judgments step lets go of the file: a
+    regrade that will ask holds nothing, so other processes can use the warehouse meanwhile."""
+    from assets.runs.runner import _held_unless_judging
+    from assets.shared.resources import _HELD, resources_for
+
+    plain = resources_for(tmp_path, tmp_path)
+    with _held_unless_judging(plain):
+        assert plain["duckdb"].database in _HELD
+    assert plain["duckdb"].database not in _HELD
+    judging = resources_for(tmp_path, tmp_path, judge="local", judge_asks=True)
+    with _held_unless_judging(judging):
+        assert judging["duckdb"].database not in _HELD
+    asked_before = resources_for(tmp_path, tmp_path, judge="local", judge_asks=False)  # the command asked
+    with _held_unless_judging(asked_before):
+        assert asked_before["duckdb"].database in _HELD

@@ -10,6 +10,7 @@ import os
 import socket
 import sys
 import warnings
+from contextlib import nullcontext
 
 from dagster import DagsterInstance, Definitions, execute_job, reconstructable
 
@@ -93,7 +94,7 @@ def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     """Re-materialize grades and scorecards only, from the stored answers; the steps share one warehouse
     connection (`Warehouse.held`: they are short, and all in this process)."""
     resources = resources or default_resources()
-    with resources["duckdb"].held():
+    with _held_unless_judging(resources):
         return _in_process("regrade", pair_key(corpus, config), instance, resources, raise_on_error=False)
 
 
@@ -101,8 +102,17 @@ def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
     did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
     resources = resources or default_resources()
-    with resources["duckdb"].held():
+    with _held_unless_judging(resources):
         return _in_process("rescore", pair_key(corpus, config), instance, resources, raise_on_error=False)
+
+
+def _held_unless_judging(resources: dict):
+    """The warehouse held for the run (`Warehouse.held`), unless its judgments step will ask a model judge:
+    minutes of HTTP calls, during which the step lets go of the file and other processes may use it."""
+    project = resources["project"]
+    if project.judge and project.judge_asks:
+        return nullcontext()
+    return resources["duckdb"].held()
 
 
 def _failed_steps(results: list):
