@@ -297,8 +297,8 @@ def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_quest
 
 def test_draws_kept_for_one_size_give_the_intervals_drawn_afresh():
     """The resampled indices are kept between calls of one size (a leaderboard draws them once); every
-    interval is still the seeded bootstrap's, whatever size came before, above the kept size too, and
-    for correct-or-not scores summed as draw counts times scores."""
+    interval is still the seeded bootstrap's, whatever size came before, above the kept size too, for
+    real-valued and correct-or-not scores alike."""
     from ragpipe.evaluation.compare import KEPT_DRAWS, RESAMPLES, SEED
 
     def afresh(a, b):

@@ -93,17 +93,20 @@ def run_corpus(
 def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize grades and scorecards only, from the stored answers; the steps share one warehouse
     connection (`Warehouse.held`: they are short, and all in this process)."""
-    resources = resources or default_resources()
-    with _held_unless_judging(resources):
-        return _in_process("regrade", pair_key(corpus, config), instance, resources, raise_on_error=False)
+    return _in_process_held("regrade", pair_key(corpus, config), instance, resources)
 
 
 def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
     did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
+    return _in_process_held("rescore", pair_key(corpus, config), instance, resources)
+
+
+def _in_process_held(job: str, partition_key: str, instance: DagsterInstance | None, resources: dict | None):
+    """`_in_process` for a run of short steps (a regrade, a rescore), the warehouse held for the run."""
     resources = resources or default_resources()
     with _held_unless_judging(resources):
-        return _in_process("rescore", pair_key(corpus, config), instance, resources, raise_on_error=False)
+        return _in_process(job, partition_key, instance, resources, raise_on_error=False)
 
 
 def _held_unless_judging(resources: dict):
