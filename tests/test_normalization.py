@@ -161,3 +161,42 @@ def test_the_grader_reads_authored_keys_as_forms(rules):
     assert grade(question, "Red and green.", [], rules).verdict != "correct"
     either = q(text="Which birds are Columbidae?", gold_answer=["PIGEONS or DOVES"])
     assert grade(either, "Doves.", [], rules).verdict == "correct"
+
+
+@pytest.mark.parametrize(
+    "key, answer",
+    [
+        ("Colombia", "He is Colombian."),  # a place's people
+        ("Japan", "The Japanese navy."),  # its language or people
+        ("Mathematic", "one of the greatest mathematicians of antiquity"),  # a field's practitioners
+    ],
+)
+def test_a_one_word_key_is_met_by_a_word_derived_from_it(key, answer):
+    assert find_form(key, answer, find_figures(answer)) is None  # not as written
+    assert find_form(key, answer, find_figures(answer), derived=True) is not None
+
+
+@pytest.mark.parametrize(
+    "key, answer",
+    [
+        ("Port", "A glass of porter."),  # short words grow into other words
+        ("Chin", "It is Chinese."),
+        ("Colombian", "He lives in Colombia."),  # the derived word does not give back its source
+        ("India", "It is in Indiana."),  # "a" makes no people
+        ("Costa Rica", "He is Costa Rican."),  # one word only
+    ],
+)
+def test_a_word_that_only_looks_derived_meets_nothing(key, answer):
+    assert find_form(key, answer, find_figures(answer), derived=True) is None
+
+
+def test_the_grader_credits_a_derived_word_tentatively_and_only_when_nothing_is_written(rules):
+    nationality = q(text="What nationality is James Rodriguez?", gold_answer=["Colombia", "Republic of Colombia"])
+    derived = grade(nationality, "James Rodriguez is Colombian.", [], rules)
+    assert (derived.verdict, derived.firm) == ("correct", False)
+    assert grade(nationality, "He is Peruvian.", [], rules).verdict == "wrong"
+    civilization = q(text="Ur was a city of which civilization?", gold_answer=["Sumer", "Sumerian civilization"])
+    text = "Ur was a city of the Sumerian civilization."
+    written = grade(civilization, text, [], rules)  # the second key as written, not the first one derived
+    at = text.index("Sumerian")
+    assert written.firm and [(s["start"], s["end"]) for s in written.matched] == [(at, text.index("."))]

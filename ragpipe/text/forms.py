@@ -13,7 +13,9 @@ its alternatives (`readings`), each a set of parts that must all be found:
 - so is a relative clause after a comma ("Nicholas Breakspear, who was Adrian
   IV from 1154 to 1159" is met by "Nicholas Breakspear");
 - "X or Y" outside brackets: X or Y;
-- a list ("A, B and C", "A & B") is met by all of its items, in any order.
+- a list ("A, B and C", "A & B") is met by all of its items, in any order;
+- a one-word part is met by a word derived from it, where nothing is met as written: people answer
+  "Colombian" to "What nationality ...?" whose key names the country.
 
 A reading made by leaving words out is dropped where the question already
 holds all it asks for ("Green Party (1985-90)" asked "What was the former
@@ -28,7 +30,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from ragpipe.text.figures import Figure
-from ragpipe.text.matching import find_needle, find_phrase
+from ragpipe.text.matching import find_derived, find_needle, find_phrase
 
 _ASIDE = re.compile(r"\(([^()]*)\)")
 _NAMES_ANOTHER = re.compile(r"^\s*(?:accept|also|aka|a\.k\.a\.)\s+(.+?)\s*$", re.IGNORECASE)
@@ -85,14 +87,23 @@ def readings(key: str, question: str = "") -> tuple[tuple[str, ...], ...]:
 
 
 def find_form(
-    key: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), question: str = ""
+    key: str,
+    text: str,
+    figures: list[Figure],
+    tolerance: Decimal = Decimal(0),
+    question: str = "",
+    derived: bool = False,
 ) -> tuple[int, int] | None:
     """The span of the first reading of `key` whose every part is in `text` (from the first part's start
-    to the last one's end), or None. Parts are matched as phrases are (figures by value)."""
+    to the last one's end), or None. Parts are matched as phrases are (figures by value); with `derived`,
+    a one-word part is also met by a word derived from it ("Colombian" for "Colombia":
+    text/matching.py `find_derived`), which a grader asks only once nothing is met as written."""
     for reading in readings(key, question):
         spans = []
         for part in reading:
             span = find_needle(part, text, figures, tolerance)
+            if span is None and derived:
+                span = find_derived(part, text)
             if span is None:
                 break
             spans.append(span)

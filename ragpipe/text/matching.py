@@ -307,6 +307,28 @@ def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
     return None
 
 
+# a suffix that names a place's people or language, or a field's practitioners; what people write for a key
+# that names the place or the field ("Colombian" for "Colombia", "Japanese" for "Japan", "mathematicians")
+DERIVING_SUFFIXES = frozenset({"n", "an", "ian", "ese", "ish"})
+MIN_DERIVED_FROM = 5  # letters: shorter words grow into other words ("Chin" -> "Chinese", "Roma" -> "Roman")
+
+
+def find_derived(key: str, text: str) -> tuple[int, int] | None:
+    """Span of the first word of `text` derived from the one-word `key` by one of DERIVING_SUFFIXES
+    ("Colombian" for "Colombia"), or None. Plurals fold first ("mathematicians" is "mathematician")."""
+    target = _tokens(key)[0]
+    if len(target) != 1 or len(target[0]) < MIN_DERIVED_FROM or not target[0].isalpha():
+        return None
+    stem = target[0]
+    if stem[:3] not in squashed(text):
+        return None  # every word built on the key starts with its letters (quick refusal)
+    words, spans, _ = _tokens(text)
+    for word, span in zip(words, spans):
+        if len(word) > len(stem) and word.startswith(stem) and word[len(stem) :] in DERIVING_SUFFIXES:
+            return span
+    return None
+
+
 def find_needle(
     needle: str,
     text: str,

@@ -34,6 +34,7 @@ class MatchKind(StrEnum):
 
     PHRASE = "phrase"  # the words in order, anywhere
     FORM = "form"  # an authored key: any of its alternatives, asides optional, a list's items in any order
+    DERIVED_FORM = "derived_form"  # an authored key met only by a word derived from it ("Colombian")
     TERM = "term"  # by stems, anywhere
     LEAD_TERM = "lead_term"  # by stems, in the first sentence
     LEAD_PHRASE = "lead_phrase"  # the words in order, in the first sentence

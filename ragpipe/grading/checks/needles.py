@@ -12,10 +12,11 @@ All met: the answer passes this check (the citation check may still object). Som
 wrong. With no requirement at all the question is `ungradable`, counted apart rather than silently
 graded.
 
-Firm: every requirement met by value (figures, dates, a stated yes/no) or authored. Tentative: met by
-mined words, which an answer may carry without asserting them; met by a yes/no while the gold
-answer's figures went unchecked (the answer's own figures may contradict them); or missing, which the
-answer may have said in another form.
+Firm: every requirement met by value (figures, dates, a stated yes/no) or authored, as written.
+Tentative: met by mined words, which an answer may carry without asserting them; by a word derived from
+an authored key ("Colombian" for "Colombia"), a reading of it; by a yes/no while the gold answer's
+figures went unchecked (the answer's own figures may contradict them); or missing, which the answer may
+have said in another form.
 """
 
 from __future__ import annotations
@@ -110,7 +111,21 @@ def _find(needle: str, kind: str, view: AnswerView, stated=None) -> tuple[int, i
 
 def _meet(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tuple[int, int]] | None:
     """The first of `req`'s alternatives the answer asserts, with its span. A hedge ("either A or B")
-    meets it only where each of its alternatives does: then the answer is right whichever it is."""
+    meets it only where each of its alternatives does: then the answer is right whichever it is. Only
+    when nothing is met so, an authored one-word key is met by a word derived from it ("Colombian" for
+    "Colombia", text/forms.py)."""
+    met = _met_as_written(req, view, stated)
+    if met:
+        return met
+    for needle, kind in req.alternatives:
+        if kind == MatchKind.FORM:
+            span = find_form(needle, view.text, view.figures, view.tolerance, view.question.text, derived=True)
+            if span:
+                return needle, MatchKind.DERIVED_FORM, span
+    return None
+
+
+def _met_as_written(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tuple[int, int]] | None:
     for needle, kind in req.alternatives:
         span = _find(needle, kind, view, stated)
         if span:
@@ -158,7 +173,8 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
             continue
         needle, kind, span = met
         spans.append({"kind": req.label, "needle": needle, "start": span[0], "end": span[1]})
-        exact &= kind in EXACT_MATCHES or source == "authored" and req.label != "polarity"
+        as_authored = source == "authored" and req.label != "polarity" and kind != MatchKind.DERIVED_FORM
+        exact &= kind in EXACT_MATCHES or as_authored
 
     total = len(reqs) + (view.key is not None)
     if missing:
