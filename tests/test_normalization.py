@@ -126,6 +126,7 @@ def test_every_word_keeps_the_span_it_came_from():
         ("1973, 1974, 1977", "He won in 1973, 1974 and 1977."),
         ("Nicholas Breakspear, who was Adrian IV from 1154", "It was Nicholas Breakspear."),  # a relative clause
         ("Secretariat, which won the 1973 Triple Crown", "Secretariat, the racehorse."),
+        ("Zen and the Art of Motorcycle Maintenance by Robert M. Pirsig", "Zen and the Art of Motorcycle Maintenance"),
     ],
 )
 def test_a_key_is_read_as_people_write_keys(key, answer):
@@ -139,10 +140,18 @@ def test_a_key_is_read_as_people_write_keys(key, answer):
         ("PIGEONS or DOVES", "They are gulls."),
         ("1973, 1974, 1977", "He won in 1973 and 1974."),
         ("Nicholas Breakspear, who was Adrian IV from 1154", "It was Thomas Becket, who was never Pope."),
+        ("Shot by Lee Harvey Oswald", "He was shot."),  # one word before "by" is no title
+        ("Struck Down by an Arrow", "He was struck down."),  # no maker named after "by"
     ],
 )
 def test_a_key_read_loosely_still_needs_what_it_names(key, answer):
     assert find_form(key, answer, find_figures(answer)) is None
+
+
+def test_a_title_without_its_maker_is_no_reading_when_the_question_names_the_title():
+    key = "Mary's Boy Child by Boney M"
+    assert ("Mary's Boy Child",) in readings(key, "Which 1978 single sold the second most copies?")
+    assert ("Mary's Boy Child",) not in readings(key, "Who sang Mary's Boy Child in 1978?")
 
 
 def test_a_reading_that_leaves_only_the_questions_words_is_dropped():

@@ -11,7 +11,9 @@ its alternatives (`readings`), each a set of parts that must all be found:
 - any other bracketed aside is optional: the key with it (brackets read as
   words: "Plimsoll (or Load) Line" is "Plimsoll or Load Line") and without it;
 - so is a relative clause after a comma ("Nicholas Breakspear, who was Adrian
-  IV from 1154 to 1159" is met by "Nicholas Breakspear");
+  IV from 1154 to 1159" is met by "Nicholas Breakspear"), and a work's maker
+  after "by" ("Video Killed The Radio Star by Buggles" is met by the title: a
+  title of two words or more, a maker of up to four, named with a capital);
 - "X or Y" outside brackets: X or Y;
 - a list ("A, B and C", "A & B") is met by all of its items, in any order;
 - a one-word part is met by a word derived from it, where nothing is met as written: people answer
@@ -36,6 +38,7 @@ _ASIDE = re.compile(r"\(([^()]*)\)")
 _NAMES_ANOTHER = re.compile(r"^\s*(?:accept|also|aka|a\.k\.a\.)\s+(.+?)\s*$", re.IGNORECASE)
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
 _RELATIVE = re.compile(r",\s+(?:who|which|whose)\b", re.IGNORECASE)
+_MADE_BY = re.compile(r"\s+by\s+(?=[A-Z])")  # "Video Killed The Radio Star by Buggles": a work, then its maker
 _LIST = re.compile(r",\s+(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.IGNORECASE)
 
 
@@ -49,6 +52,11 @@ def _alternatives(key: str) -> list[str]:
     relative = _RELATIVE.search(key)
     if relative and relative.start() > 0:  # "Nicholas Breakspear, who was Adrian IV": the clause is an aside
         out.append(_tidy(key[: relative.start()]))
+    made = _MADE_BY.search(key)
+    if made and not key.isupper():
+        work, maker = _tidy(key[: made.start()]), key[made.end() :]
+        if len(work.split()) >= 2 and work[:1].isupper() and len(maker.split()) <= 4:
+            out.append(work)  # the work without its maker, as a title is said
     asides = list(_ASIDE.finditer(key))
     if asides:
         bare = _tidy(_ASIDE.sub(" ", key))
