@@ -204,6 +204,7 @@ def test_the_grader_credits_a_derived_word_tentatively_and_only_when_nothing_is_
     derived = grade(nationality, "James Rodriguez is Colombian.", [], rules)
     assert (derived.verdict, derived.firm) == ("correct", False)
     assert grade(nationality, "He is Peruvian.", [], rules).verdict == "wrong"
+    assert grade(nationality, "He was either Colombian or Peruvian.", [], rules).verdict == "wrong"  # a hedge
     civilization = q(text="Ur was a city of which civilization?", gold_answer=["Sumer", "Sumerian civilization"])
     text = "Ur was a city of the Sumerian civilization."
     written = grade(civilization, text, [], rules)  # the second key as written, not the first one derived
