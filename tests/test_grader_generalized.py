@@ -131,6 +131,16 @@ def test_an_opening_that_announces_what_follows_gives_the_yes_no_after_its_colon
     assert grade(question, " Yes, it improved.", [], rules).verdict == "wrong"
 
 
+def test_an_interjection_before_the_answer_is_not_its_opening(rules):
+    """ "Sure!" and "Hello!" greet the asker; the statement after them is where the answer opens. A "Yes!" is
+    the answer itself."""
+    question = q(text="Does Amcor have an improving gross margin profile?", polarity="no", must_contain=[])
+    for interjection in ("Sure! ", "Hello! ", "Great question! "):
+        stated = grade(question, interjection + "Yes, the margin improved.", [], rules)
+        assert (stated.verdict, stated.rule, stated.firm) == ("wrong", "polarity.wrong", True)
+    assert grade(question, "Yes! It improved.", [], rules).rule == "polarity.wrong"
+
+
 @pytest.mark.parametrize(
     "question, answer",
     [

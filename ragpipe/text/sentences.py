@@ -49,11 +49,21 @@ _ANNOUNCES = re.compile(
 )
 
 
+# "Sure!", "Hello!": an interjection greets the asker and says nothing; "Yes!" is an answer and stays
+_INTERJECTION = re.compile(r"(?:sure|hello|hi|hey|okay|ok|(?:great|good) question)!", re.IGNORECASE)
+
+
 def opening_statements(text: str) -> list[tuple[int, int]]:
     """The answer's opening: its first sentence and, when that announces what follows ("Here are the key
     points:", "... is as follows:"), the statement after its colon. Where an answer gives its yes/no or its
-    choice. A first sentence that ends at a colon without announcing ("Investing: ...") is the choice."""
+    choice. A first sentence that ends at a colon without announcing ("Investing: ...") is the choice; one
+    that is an interjection ("Sure! Based on the filing, ...") is not the opening, the sentence after it is."""
     start, end = first_sentence(text)
+    if _INTERJECTION.fullmatch(text, start, end + 1):
+        rest = end + 1
+        after = first_sentence(text[rest:])
+        if after[1] > after[0]:
+            start, end = rest + after[0], rest + after[1]
     if not text.startswith(":", end) or not _ANNOUNCES.search(text, start, end):
         return [(start, end)]
     rest = end + 1
