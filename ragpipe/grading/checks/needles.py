@@ -94,14 +94,15 @@ def _mined(view: AnswerView, stated) -> tuple[list[Requirement], list[tuple[str,
     return reqs, unchecked
 
 
-def _find(needle: str, kind: str, view: AnswerView, stated=None) -> tuple[int, int] | None:
+def _find(needle: str, kind: str, view: AnswerView, stated=None, derived: bool = False) -> tuple[int, int] | None:
     """The span of `needle` in what the answer asserts (hedges and what it corrects left out:
     text/unasserted.py), matched as its `kind` says; a figure the gold answer computed is found with
-    the slack its calculation allows (see same_computed_figure)."""
+    the slack its calculation allows (see same_computed_figure). `derived`: a key's form is also met by
+    a word derived from it (text/forms.py)."""
     if kind == MatchKind.IMPLIED:
         return stated[1:]
     if kind == MatchKind.FORM:
-        return find_form(needle, view.text, view.figures, view.tolerance, view.question.text)
+        return find_form(needle, view.text, view.figures, view.tolerance, view.question.text, derived=derived)
     gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
     if gold is None:
         return find_needle(needle, view.text, view.figures, view.tolerance, kind)
@@ -118,14 +119,14 @@ def _meet(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tu
     if met:
         return met
     for needle, kind in req.alternatives:
-        if kind == MatchKind.FORM:
-            span = find_form(needle, view.text, view.figures, view.tolerance, view.question.text, derived=True)
-            if span:
-                return needle, MatchKind.DERIVED_FORM, span
+        span = _find(needle, kind, view, derived=True) if kind == MatchKind.FORM else None
+        if span:
+            return needle, MatchKind.DERIVED_FORM, span
     return None
 
 
 def _met_as_written(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tuple[int, int]] | None:
+    """The first alternative met as the key writes it, or a hedge each of whose alternatives meets `req`."""
     for needle, kind in req.alternatives:
         span = _find(needle, kind, view, stated)
         if span:
