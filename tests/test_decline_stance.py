@@ -173,6 +173,21 @@ def test_a_rebuttal_needs_a_question_that_presupposes_and_a_turned_restatement()
     ).declined
 
 
+def test_a_why_asked_politely_presupposes_as_a_bare_why_does():
+    """"Can you explain why ...?" and "Could you list some reasons why ...?" ask the why they wrap: the same
+    rebuttal declines both; a wrapped question without a why, or a why of fact, presupposes nothing."""
+    rebuttal = "No, pensioners should not be denied a library card."
+    for question in (
+        "Why should pensioners not have a library card?",
+        "Can you explain why pensioners should not have a library card?",
+        "Could you list some reasons why pensioners should not have a library card?",
+    ):
+        assert decide(rebuttal, RULES, question).declined, question
+    assert not decide(rebuttal, RULES, "Can you explain whether pensioners should have a library card?").declined
+    fact = "Otters can swim underwater just like anyone else."
+    assert not decide(fact, RULES, "Can you explain why otters cannot swim?").declined
+
+
 def test_a_rebuttal_of_a_fact_the_question_takes_for_granted_answers_it():
     """Only a presupposed judgement ("why should ...", "why was ... right") is declined by a rebuttal: it
     refuses to argue for the position. A presupposed fact ("why can't ...", "why did ...") corrected is the
