@@ -174,8 +174,9 @@ def test_a_rebuttal_needs_a_question_that_presupposes_and_a_turned_restatement()
 
 
 def test_a_why_asked_politely_presupposes_as_a_bare_why_does():
-    """"Can you explain why ...?" and "Could you list some reasons why ...?" ask the why they wrap: the same
-    rebuttal declines both; a wrapped question without a why, or a why of fact, presupposes nothing."""
+    """A polite wrapper ("Can you explain why ...?", "Could you list some reasons why ...?") asks the why it
+    wraps: the same rebuttal declines both; a wrapped question without a why, or a why of fact, presupposes
+    nothing."""
     rebuttal = "No, pensioners should not be denied a library card."
     for question in (
         "Why should pensioners not have a library card?",
