@@ -60,12 +60,15 @@ def opening_statements(text: str) -> list[tuple[int, int]]:
     that is an interjection ("Sure! Based on the filing, ...") is not the opening, the sentence after it is."""
     start, end = first_sentence(text)
     if _INTERJECTION.fullmatch(text, start, end + 1):
-        rest = end + 1
-        after = first_sentence(text[rest:])
-        if after[1] > after[0]:
-            start, end = rest + after[0], rest + after[1]
+        start, end = _sentence_after(text, end) or (start, end)
     if not text.startswith(":", end) or not _ANNOUNCES.search(text, start, end):
         return [(start, end)]
+    after = _sentence_after(text, end)
+    return [(start, end)] if after is None else [(start, end), after]
+
+
+def _sentence_after(text: str, end: int) -> tuple[int, int] | None:
+    """The first sentence after the one ending at `end` (past its mark), or None if nothing follows."""
     rest = end + 1
-    after = first_sentence(text[rest:])
-    return [(start, end)] if after[1] <= after[0] else [(start, end), (rest + after[0], rest + after[1])]
+    start, stop = first_sentence(text[rest:])
+    return (rest + start, rest + stop) if stop > start else None
