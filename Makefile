@@ -83,6 +83,7 @@ bench: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/regrade.py
+	$(BIN)/python bench/collector.py
 	$(BIN)/python bench/review_markup.py
 	$(BIN)/python bench/step_start.py
 	$(BIN)/python bench/cluster.py
@@ -92,6 +93,7 @@ bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py --quick
 	$(BIN)/python bench/retrieval.py --quick
 	$(BIN)/python bench/regrade.py --quick
+	$(BIN)/python bench/collector.py --quick
 	$(BIN)/python bench/review_markup.py --quick
 	$(BIN)/python bench/step_start.py --quick
 	$(BIN)/python bench/cluster.py --quick

@@ -5,12 +5,14 @@ command that materializes, not before: `sql`, `scorecard`, `--help` and the like
 and a bad manifest or rules file is refused in one line by the command that uses it.
 """
 
+from ragpipe.cli.long_lived import set_aside_imports
 from ragpipe.cli.main import main as run_commands
 
 
 def _dagster():
     from assets.runs.orchestrator import DagsterOrchestrator
 
+    set_aside_imports()  # Dagster and the definitions live as long as the command (ragpipe/cli/long_lived.py)
     return DagsterOrchestrator()
 
 

@@ -34,6 +34,7 @@ from synthetic import synthetic_answers  # noqa: E402
 from assets.runs.runner import regrade_pair, run_corpus  # noqa: E402
 from assets.shared.resources import resources_for  # noqa: E402
 from ragpipe.answering.shards import split  # noqa: E402
+from ragpipe.cli.long_lived import set_aside_imports  # noqa: E402
 from ragpipe.grading.grade_table import grade_answers  # noqa: E402
 from ragpipe.grading.rules import load_rules  # noqa: E402
 from ragpipe.warehouse.settings import corpora_dir  # noqa: E402
@@ -64,6 +65,7 @@ def run(quick: bool) -> dict:
     corpus = "demo" if quick else "financebench"
     if not quick:
         financebench_folder()  # Skipped, with the reason, when the data is absent
+    set_aside_imports()  # as the `ragpipe` command does before it runs anything (bench/collector.py)
     with tempfile.TemporaryDirectory(prefix="bench-regrade-") as tmp:
         folder = Path(tmp)
         instance = DagsterInstance.ephemeral()

@@ -20,6 +20,15 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=_order)  # stable: the order within each part is kept
 
 
+def pytest_collection_finish(session):
+    """Every test module (and Dagster, pandas, the definitions) is imported by now: set it aside from the
+    cyclic collector, as the `ragpipe` command does (ragpipe/cli/long_lived.py), so the in-process runs
+    of each worker do not walk it on every pass."""
+    from ragpipe.cli.long_lived import set_aside_imports
+
+    set_aside_imports()
+
+
 def _order(item) -> int:
     if "shared_warehouse" in item.fixturenames:
         return 0

@@ -16,6 +16,7 @@ from ragpipe.cli import grading, judge, labels, ledger, sql  # noqa: F401
 
 # isort: on
 from ragpipe.cli.app import app, console
+from ragpipe.cli.long_lived import set_aside_imports
 from ragpipe.cli.orchestrator import Orchestrator, ServiceUnavailable, set_command, use
 from ragpipe.warehouse.lock import (
     SettingRefused,
@@ -63,6 +64,7 @@ def main(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
     field and exit code 1, never a traceback."""
     use(orchestrator)
     set_command(sys.argv[1:])
+    set_aside_imports()  # every command's modules are loaded by now (ragpipe/cli/long_lived.py)
     try:
         app()
     except WarehouseBusy as exc:
