@@ -1,10 +1,12 @@
 """Collector benchmark: the `ragpipe` command with what it imported set aside, against the same command without.
 
 `ragpipe` freezes what its imports made (gc.freeze, ragpipe/cli/long_lived.py) so the cyclic
-collector stops walking Dagster, pandas and the definitions on every pass. Side by side in one run,
-each in a fresh warehouse and Dagster home: the demo's `ragpipe run` (a first run, then a second over
-the same inputs) and `ragpipe regrade`, as the command runs them and with `gc.freeze` made a no-op
-before the command starts. The rounds alternate (A B B A ...) so a machine that slows down mid-run
+collector stops walking Dagster, pandas and the definitions on every pass, and so does the server the
+multiprocess job forks its steps from (assets/deploy/set_aside.py). Side by side in one run, each in a
+fresh warehouse and Dagster home: the demo's `ragpipe run` (a first run, then a second over the same
+inputs), `ragpipe regrade`, and a run of the default pair in processes (`--shards 2 --processes`), as
+the command runs them and with `gc.freeze` made a no-op and the step server's set-aside taken out of
+its preload before the command starts. The rounds alternate (A B B A ...) so a machine that slows down mid-run
 weighs on both. CPU seconds (user + system, the command and its children) are what is compared:
 the suite and a shared machine are bound by CPU, not by waiting.
 
@@ -26,8 +28,13 @@ from common import main  # noqa: E402
 
 # the `ragpipe` command itself (assets.cli:main), as the console script starts it
 AS_SHIPPED = "import sys; from assets.cli import main; sys.argv[0] = 'ragpipe'; sys.exit(main())"
-UNFROZEN = "import gc; gc.freeze = lambda: None; " + AS_SHIPPED
-STEPS = {"first_run": ["run"], "second_run": ["run"], "regrade": ["regrade"]}
+# the step server's preload list is the one its executor was configured with: taken out in place
+UNFROZEN = (
+    "import gc; gc.freeze = lambda: None; from assets.deploy.jobs import PRELOADED; "
+    "PRELOADED.remove('assets.deploy.set_aside'); " + AS_SHIPPED
+)
+IN_PROCESSES = ["run", "--corpus", "demo", "--config", "default", "--shards", "2", "--processes"]
+STEPS = {"first_run": ["run"], "second_run": ["run"], "regrade": ["regrade"], "in_processes": IN_PROCESSES}
 
 
 def _cpu_seconds(code: str, args: list[str], env: dict) -> float:
@@ -39,7 +46,7 @@ def _cpu_seconds(code: str, args: list[str], env: dict) -> float:
 
 
 def _round(code: str) -> dict[str, float]:
-    """The three commands in a fresh warehouse and Dagster home."""
+    """The four commands in a fresh warehouse and Dagster home."""
     with tempfile.TemporaryDirectory(prefix="bench-collector-") as tmp:
         home = Path(tmp) / "dagster_home"
         home.mkdir()

@@ -64,3 +64,23 @@ except SystemExit as e:
     )
     assert at_command > 10_000  # the commands' modules, set aside before the command ran
     assert after_dagster > before_dagster + 10_000  # Dagster and the definitions, once imported
+
+
+def test_a_step_forked_from_the_step_server_starts_with_what_the_server_imported_set_aside():
+    """The multiprocess job's steps are forked from a server that preloads the definitions
+    (assets/deploy/jobs.py): the server's preload sets them aside, so each step inherits them so."""
+    server, here = map(
+        int,
+        _python(
+            """
+import gc, multiprocessing
+from assets.deploy.jobs import PRELOADED
+context = multiprocessing.get_context("forkserver")
+context.set_forkserver_preload(PRELOADED)
+with context.Pool(1) as pool:
+    print(pool.apply(gc.get_freeze_count), gc.get_freeze_count())
+"""
+        ),
+    )
+    assert here == 0  # this process set nothing aside: the count is the step's own inheritance
+    assert server > 100_000  # Dagster and the definitions, as the server imported them

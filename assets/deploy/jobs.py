@@ -65,7 +65,8 @@ IN_PROCESS = {job.name: job for job in (corpus_job, pair_job, regrade_job, resco
 # (`spawn`, Dagster's default): about 2.5 s less per step (docs/performance.md). The server
 # keeps the environment it started with, so `assets.runs.runner` stops it after each run.
 # RAGPIPE_STEP_START=spawn goes back to Dagster's default (where forkserver is missing, or to compare).
-PRELOADED = ["assets.definitions", "dagster._core.storage.sqlite_storage"]
+# The last one sets aside from the cyclic collector what the others imported (assets/deploy/set_aside.py).
+PRELOADED = ["assets.definitions", "dagster._core.storage.sqlite_storage", "assets.deploy.set_aside"]
 
 
 def step_start(method: str | None = None) -> dict:
