@@ -87,3 +87,48 @@ def test_a_corpus_with_no_chunk_gets_an_index_that_finds_nothing(tmp_path):
     index.save(tmp_path / "idx", "fp")
     loaded = ChunkIndex.load(tmp_path / "idx")
     assert loaded.search("monthly rent", 5) == [] and loaded.n_docs == 0 and loaded.idf("rent") > 0
+
+
+# in a process of its own: the test worker may have imported numba or scipy.sparse already
+_UNUSED_BACKENDS = """
+import sys, threading
+from pathlib import Path
+import pandas as pd
+from ragpipe.retrieval.index import ChunkIndex, _Unused
+chunks = pd.DataFrame({"chunk_id": ["a", "b"], "text": ["the pet deposit is 300", "the rent is due monthly"]})
+index = ChunkIndex.build(chunks)
+index.save(Path(sys.argv[1]))
+hits = ChunkIndex.load(Path(sys.argv[1])).search("pet deposit", 2)
+print(hits[0].chunk_id, "numba" in sys.modules, "scipy.sparse" in sys.modules)
+refusal = _Unused()  # refused to this thread, while another imports it
+sys.meta_path.insert(0, refusal)
+elsewhere = []
+worker = threading.Thread(target=lambda: elsewhere.append(__import__("numba").__name__))
+worker.start(); worker.join()
+try:
+    import scipy.sparse
+    here = "imported"
+except ModuleNotFoundError:
+    here = "refused"
+sys.meta_path.remove(refusal)
+import scipy.sparse  # and once the refusal is gone, here too
+print(elsewhere[0], here)
+"""
+
+
+def test_an_index_is_built_and_loaded_without_the_backends_ragpipe_never_selects(tmp_path):
+    """bm25s imports numba and scipy.sparse whenever they are installed, for backends ragpipe never picks:
+    they are refused to the importing thread for bm25s's import only, and stay importable everywhere else."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-c", _UNUSED_BACKENDS, str(tmp_path / "index")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first == "a False False"  # found, and neither backend imported
+    assert second == "numba refused"  # another thread imports numba meanwhile; this one is refused
