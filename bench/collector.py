@@ -55,6 +55,9 @@ def _round(code: str) -> dict[str, float]:
 
 
 def run(quick: bool) -> dict:
+    # the first process of a fresh clone writes the project's bytecode and reads Dagster from a cold disk:
+    # paid here, before either variant is timed
+    subprocess.run([sys.executable, "-c", "import assets.definitions"], capture_output=True, check=True)
     order = ["shipped", "unfrozen"] if quick else ["shipped", "unfrozen", "unfrozen", "shipped", "shipped", "unfrozen"]
     seconds: dict[str, dict[str, list[float]]] = {v: {s: [] for s in STEPS} for v in ("shipped", "unfrozen")}
     for variant in order:
