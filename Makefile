@@ -15,8 +15,9 @@ $(BIN)/ragpipe: pyproject.toml requirements.lock
 	@echo "==> [3/3] ragpipe and its pinned dependencies (requirements.lock; a few minutes the first time)"
 	$(BIN)/pip install --progress-bar on --no-compile -c requirements.lock -e '.[dev]'
 	@# byte-compiled on every core, not on pip's one (23 s -> 16 s here); never left to first imports, since a
-	@# PYTHONDONTWRITEBYTECODE environment would then compile them again in every process
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
+	@# PYTHONDONTWRITEBYTECODE environment would then compile them again in every process. The packages' own
+	@# test suites (3,258 of 12,073 files: pandas/tests, scipy/*/tests...) are never imported: left out (16 s -> 12 s)
+	$(BIN)/python -m compileall -q -j 0 -x '/tests?/' $(VENV)/lib
 	touch $@
 
 # move the lock: resolve pyproject.toml afresh in a scratch venv and write what it installed (then run `make test`)
