@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import gc
 import statistics
 import sys
 import tempfile
@@ -56,6 +57,7 @@ def _time_long_answer(repeats: int) -> float:
     rules = load_rules()
     unbounded = rules.model_copy(update={"answers": rules.answers.model_copy(update={"max_chars": 10**9})})
     question = Question(id="q", text="What is the pet deposit?", kind="negative")
+    gc.collect()  # the collector's debt from the history graded before is not this answer's time
     with timed() as t:
         grade(question, "I could not find it. " * repeats, [], unbounded)
     return t.seconds
@@ -95,6 +97,7 @@ def run(quick: bool) -> dict:
             graded_two = sum(pool.map(_grade, shards))
     assert graded == graded_two == len(history)
     unique = history[["question_id", "answer"]].drop_duplicates()
+    _time_long_answer(100)  # untimed: the first grading with the unbounded rules compiles their patterns
     long_s = {n: _time_long_answer(n) for n in (10_000, 20_000)}
     return {
         "long_answer_10k_s": round(long_s[10_000], 3),
