@@ -126,6 +126,43 @@ def test_a_yes_no_credited_while_the_golds_figures_go_unchecked_is_tentative(rul
     assert (plain.verdict, plain.firm) == ("correct", True)
 
 
+def test_a_decline_that_also_meets_the_key_is_tentative(rules):
+    """Issue 40, item 5 (invented): declining and stating the answer at once needs a second look. The
+    verdict stays a decline (where people split), only its firmness moves; a decline with the key
+    unmet, or met in part, stays firm."""
+    question = q(text="How did U.S. sales change in 2022?", gold_answer="U.S. sales rose 3.0%.")
+    mined = [("3.0%", "percent", "gold_text")]
+    both = grade(question, "The filing does not provide a breakdown. Overall, U.S. sales rose 3.0%.", [], rules, mined)
+    assert (both.verdict, both.declined, both.firm) == ("wrong", True, False)
+    plain = grade(question, "The filing does not provide a breakdown of U.S. sales.", [], rules, mined)
+    assert (plain.verdict, plain.declined, plain.firm) == ("wrong", True, True)
+    wrong = grade(question, "The filing does not provide a breakdown. Overall, U.S. sales rose 7.5%.", [], rules, mined)
+    assert (wrong.verdict, wrong.declined, wrong.firm) == ("wrong", True, True)
+    two = q(text="How did sales change?", gold_answer="U.S. sales rose 3.0%; abroad they fell 0.6%.")
+    some = [("3.0%", "percent", "gold_text"), ("0.6%", "percent", "gold_text")]
+    part = grade(two, "The filing does not provide a breakdown. U.S. sales rose 3.0%.", [], rules, some)
+    assert (part.declined, part.firm) == (True, True)
+    # the key met inside the decline's own sentence is the question's topic, not an answer
+    topic = q(text="What does the dataset contribute?", gold_answer="By providing diverse tasks and solutions.")
+    words = [("providing", "term", "gold_answer"), ("solutions", "term", "gold_answer")]
+    aside = grade(topic, "I could not find this in the provided documents.", [], rules, words)
+    assert (
+        grade(
+            topic, "I could not find this in the provided documents.", [], rules, words, frozenset({"decline"})
+        ).verdict
+        == "correct"
+    )
+    assert (aside.declined, aside.firm) == (True, True)
+    # a question the documents cannot answer has no key to meet: its decline stays firm
+    negative = grade(q(kind="negative"), "I could not find this in the provided documents.", [], rules)
+    assert (negative.verdict, negative.firm) == ("correct", True)
+    # the ablation reads no decline, so it asks no second opinion
+    off = grade(
+        question, "The filing does not provide a breakdown of U.S. sales.", [], rules, mined, frozenset({"decline"})
+    )
+    assert not off.declined
+
+
 def test_implied_yes_no_is_tentative_and_stated_one_firm(rules):
     question = q(
         text="Does Amcor have an improving gross margin profile?",

@@ -12,12 +12,14 @@ citations), with its own slice of rules.yaml.
 - figures and needles count only in the answer's own voice (text/voice.py);
   declines are decided on the whole answer (checks/decline/).
 - an ambiguous question's answerable rules are prefixed `ambiguous.`.
+- a decline is firm only where the answer does not also meet the key (`_key_met_too`).
 - `off` switches checks off by id, for measuring what each one earns
   (`ragpipe agreement --ablate`); grading never passes it.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache
@@ -32,6 +34,7 @@ from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import question_scale
 from ragpipe.text.money import is_money_question, money_key_value
+from ragpipe.text.sentences import sentences
 from ragpipe.text.voice import voiced
 
 
@@ -83,19 +86,59 @@ def answer_view(
 
 def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> Verdict:
     view = answer_view(question, answer, citations, rules, mined, off)
-    found: dict[str, Finding] = {}  # the evidence so far, by check id, in the order the checks ran
-    for check in checks_for(question.kind):
-        if (check.id in off and not check.always_runs) or not check.applies(view):
+    finding, found = _first_verdict(view)
+    if finding is None:
+        passed = next((f for f in reversed(found.values()) if f.rule), None)
+        rule = passed.rule if passed else outcomes.CHECKS_PASSED
+        return _decided(question, view, Finding("all", "correct", None, rule), list(found.values()))
+    if finding.declined and finding.firm and _key_met_too(view, finding):
+        finding = replace(finding, firm=False)
+    return _decided(question, view, finding, [*found.values(), finding])
+
+
+def _first_verdict(view: AnswerView, skip: frozenset[str] = frozenset()) -> tuple[Finding | None, dict[str, Finding]]:
+    """The first finding with a verdict (None: no check objects), and the evidence found before it, by
+    check id in the order the checks ran."""
+    found: dict[str, Finding] = {}
+    for check in checks_for(view.question.kind):
+        if check.id in skip or (check.id in view.off and not check.always_runs) or not check.applies(view):
             continue
         finding = check.run(view, found)
         if finding is None:
             continue
         if finding.verdict is not None:
-            return _decided(question, view, finding, [*found.values(), finding])
+            return finding, found
         found[check.id] = finding
-    passed = next((f for f in reversed(found.values()) if f.rule), None)
-    rule = passed.rule if passed else outcomes.CHECKS_PASSED
-    return _decided(question, view, Finding("all", "correct", None, rule), list(found.values()))
+    return None, found
+
+
+def _key_met_too(view: AnswerView, decline: Finding) -> bool:
+    """Whether the checks after the decline, reading the answer as if it had not declined, pass it with
+    the key met in a sentence of its own: an answer that declines and states the answer at once needs a
+    second look, so its decline is tentative ("The filing does not say. ... U.S. sales rose 3.0%"). A key
+    met in part is not enough, nor one met inside the decline's own sentence ("I could not find this in
+    the provided documents" meets a mined "providing")."""
+    parts, phrases = sentences(view.whole), sorted(d["start"] for d in decline.spans)
+    declining = [(a, b) for a, b in parts if _holds(phrases, a, b)]
+    if len(declining) == len(parts):  # nothing said but the decline (most declines): no second reading
+        return False
+    finding, found = _first_verdict(view, skip=frozenset({"decline"}))
+    if finding is not None or not any(f.rule for f in found.values()):  # no check left to run: nothing met
+        return False
+    starts = [a for a, _ in declining]
+    return any(not _within(declining, starts, s["start"]) for f in found.values() for s in f.spans if "start" in s)
+
+
+def _holds(offsets: list[int], start: int, end: int) -> bool:
+    """Whether one of the sorted `offsets` falls in `start:end` (a sentence holds a decline phrase)."""
+    i = bisect_left(offsets, start)
+    return i < len(offsets) and offsets[i] < end
+
+
+def _within(spans: list[tuple[int, int]], starts: list[int], offset: int) -> bool:
+    """Whether `offset` falls inside one of the sorted, disjoint `spans` (`starts`: their starts)."""
+    i = bisect_right(starts, offset) - 1
+    return i >= 0 and offset < spans[i][1]
 
 
 def _decided(question: Question, view: AnswerView, finding: Finding, evidence: list[Finding]) -> Verdict:
