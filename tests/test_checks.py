@@ -145,22 +145,15 @@ def test_a_decline_that_also_meets_the_key_is_tentative(rules):
     # the key met inside the decline's own sentence is the question's topic, not an answer
     topic = q(text="What does the dataset contribute?", gold_answer="By providing diverse tasks and solutions.")
     words = [("providing", "term", "gold_answer"), ("solutions", "term", "gold_answer")]
-    aside = grade(topic, "I could not find this in the provided documents.", [], rules, words)
-    assert (
-        grade(
-            topic, "I could not find this in the provided documents.", [], rules, words, frozenset({"decline"})
-        ).verdict
-        == "correct"
-    )
+    said = "I could not find this in the provided documents. The dataset is large."
+    assert grade(topic, said, [], rules, words, frozenset({"decline"})).verdict == "correct"  # "provided" meets it
+    aside = grade(topic, said, [], rules, words)
     assert (aside.declined, aside.firm) == (True, True)
     # a question the documents cannot answer has no key to meet: its decline stays firm
-    negative = grade(q(kind="negative"), "I could not find this in the provided documents.", [], rules)
-    assert (negative.verdict, negative.firm) == ("correct", True)
-    # the ablation reads no decline, so it asks no second opinion
-    off = grade(
-        question, "The filing does not provide a breakdown of U.S. sales.", [], rules, mined, frozenset({"decline"})
+    negative = grade(
+        q(kind="negative"), "I could not find this in the documents. The lease runs twelve months.", [], rules
     )
-    assert not off.declined
+    assert (negative.verdict, negative.firm) == ("correct", True)
 
 
 def test_implied_yes_no_is_tentative_and_stated_one_firm(rules):

@@ -123,10 +123,11 @@ def _key_met_too(view: AnswerView, decline: Finding) -> bool:
     if len(declining) == len(parts):  # nothing said but the decline (most declines): no second reading
         return False
     finding, found = _first_verdict(view, skip=frozenset({"decline"}))
-    if finding is not None or not any(f.rule for f in found.values()):  # no check left to run: nothing met
+    if finding is not None:  # a check objects: the key is not met
         return False
+    met = [s["start"] for f in found.values() if f.rule for s in f.spans]  # no check left to run: none met
     starts = [a for a, _ in declining]
-    return any(not _within(declining, starts, s["start"]) for f in found.values() for s in f.spans if "start" in s)
+    return any(not _within(declining, starts, offset) for offset in met)
 
 
 def _holds(offsets: list[int], start: int, end: int) -> bool:
