@@ -10,10 +10,13 @@ export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 $(BIN)/ragpipe: pyproject.toml requirements.lock
 	@echo "==> [1/3] the virtual environment $(VENV)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@echo "==> [2/3] pip, at the version requirements.lock pins"
-	$(BIN)/pip install --quiet -c requirements.lock pip
-	@echo "==> [3/3] ragpipe and its pinned dependencies (requirements.lock; a few minutes the first time)"
-	$(BIN)/pip install --progress-bar on --no-compile -c requirements.lock -e '.[dev]'
+	@echo "==> [2/3] pip and uv, at the versions requirements.lock pins"
+	$(BIN)/pip install --quiet -c requirements.lock pip uv
+	@echo "==> [3/3] ragpipe and its pinned dependencies (requirements.lock)"
+	@# uv installs the same pinned versions as pip in a third of the time (8 s against 22 s here, docs/dependencies.md),
+	@# with the system's certificates as pip uses them; should it fail, pip does the same install
+	$(BIN)/uv pip install --system-certs --python $(BIN)/python -c requirements.lock -e '.[dev]' \
+	  || $(BIN)/pip install --progress-bar on --no-compile -c requirements.lock -e '.[dev]'
 	@# byte-compiled on every core, not on pip's one (23 s -> 16 s here); never left to first imports, since a
 	@# PYTHONDONTWRITEBYTECODE environment would then compile them again in every process. The packages' own
 	@# test suites (3,258 of 12,073 files: pandas/tests, scipy/*/tests...) are never imported: left out (16 s -> 12 s)
