@@ -62,3 +62,27 @@ def test_the_same_opening_declines_where_the_gold_names_something(rules):
     question, mined = _asked("Which debt securities does Acme have listed?", "The 2.5% Notes due 2031")
     answer = "Acme did not have any debt securities listed on an exchange. To confirm, you would need to check its latest 10-K."
     assert grade(question, answer, [], rules, mined).declined
+
+
+@pytest.mark.parametrize(
+    "asked, answer, firm",
+    [
+        # the source holds not any of the things asked about: the gold's none to some readers, a refusal to others
+        (DEBT, "The document does not provide information on any debt securities Acme has listed.", False),
+        (DEBT, "Based on the context, there is no mention of any listed debt securities. I cannot say more.", False),
+        # a none of the information, not of the securities
+        (DEBT, "There is no information about Acme's listed debt securities in the context provided.", True),
+        (DEBT, "I cannot determine that from the context provided.", True),
+        # the same words where the gold names something: a plain decline
+        (
+            ("Which debt securities does Acme have listed on a national exchange?", "The 4.5% Notes due 2030"),
+            "The document does not provide information on any debt securities Acme has listed.",
+            True,
+        ),
+    ],
+)
+def test_a_decline_that_says_the_source_holds_none_of_the_things_is_tentative(rules, asked, answer, firm):
+    question, mined = _asked(*asked)
+    verdict = grade(question, answer, [], rules, mined)
+    assert verdict.declined and verdict.verdict == "wrong"
+    assert verdict.firm is firm

@@ -51,6 +51,18 @@ ANSWER_SAYS = {
 }
 
 
+# "does not mention any acquisitions", "no information regarding any legal battles": a negation over any
+# of the things asked about, whoever's voice it is in (the answer's, or the source's inside a decline)
+_DENIES_ANY = re.compile(r"(?:\b(?:not|never|no)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
+
+
+def opening_denies_any(text: str) -> bool:
+    """Whether `text`'s opening says there is not any of something ("The filing does not mention any
+    acquisitions"), in whatever voice: a none of the things, where "there is no information on X" is a
+    none of the information."""
+    return _DENIES_ANY.search(text, 0, opening_statements(text)[-1][1]) is not None
+
+
 def opening_says(kind: MatchKind, text: str) -> tuple[int, int] | None:
     """Where `text`'s opening (its first sentence, and the statement it announces: text/sentences.py)
     says what `kind` says of the measure (there is none, it does not apply, it did not move), or None."""

@@ -10,8 +10,9 @@ A recognised decline phrase is firm evidence; a decline read from the opening's 
 objection, with no decline phrase: stance.py) is tentative. "Did not decline" rests on the absence of a
 recognised decline phrase, which an unusual wording escapes: tentative. An answer that did not decline but holds decline
 phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer). Where the gold
-answer is a none, an opening that says it has answered, whatever decline phrase follows (none_given.py); so
-has an opening that states the key exactly before any decline phrase (key_given.py).
+answer is a none, an opening that says it has answered, whatever decline phrase follows (none_given.py), and a
+decline that says the source holds not any of the things asked about is tentative; an opening that states
+the key exactly before any decline phrase has answered too (key_given.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ragpipe.grading import outcomes
 from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
 from ragpipe.grading.checks.decline.key_given import gives_the_key
 from ragpipe.grading.checks.decline.named import NamedRule, named_rules  # the audit's view of each rule
-from ragpipe.grading.checks.decline.none_given import gives_the_none
+from ragpipe.grading.checks.decline.none_given import gives_the_none, none_of_the_source
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
 from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
 
@@ -37,6 +38,7 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     # the none asked for, or the key stated, then a caveat
     if not decision.declined or gives_the_none(view, decision.spans) or gives_the_key(view, decision.spans):
         return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
+    firm = firm and not none_of_the_source(view)  # "the filing does not mention any": the gold's none, or not
     if kind == "ambiguous":
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
     return Finding(
