@@ -131,6 +131,17 @@ def test_an_opening_that_announces_what_follows_gives_the_yes_no_after_its_colon
     assert grade(question, " Yes, it improved.", [], rules).verdict == "wrong"
 
 
+def test_a_header_line_after_the_announcing_colon_is_not_the_statement_announced(rules):
+    """ "Here are the key points:\n\nFY2023:\n- ..." : a line that ends at its colon heads what follows and
+    states nothing; the statement announced is the first one under it. A label with its value on the same
+    line ("Operating activities: $1,824 million") is a statement, and stays the opening."""
+    question = q(text="Does Amcor have an improving gross margin profile?", polarity="no", must_contain=[])
+    headed = "Here are the key points from the 10-K:\n\nFY2023:\n- Amcor has an improving gross margin profile."
+    assert grade(question, headed, [], rules).rule == "polarity.wrong"
+    labelled = "Here is a summary:\n\nMargins: see page 4.\n- Amcor has an improving gross margin profile."
+    assert grade(question, labelled, [], rules).rule != "polarity.wrong"
+
+
 def test_an_interjection_before_the_answer_is_not_its_opening(rules):
     """ "Sure!" and "Hello!" greet the asker; the statement after them is where the answer opens. A "Yes!" is
     the answer itself."""

@@ -4,7 +4,8 @@
   assertion is judged in. A stop ends one only with a space after it, so "$1.45" is no boundary.
 - `first_sentence`: the answer's first statement, which also ends at a colon ("The answer is
   increase: ..."); `opening_statements`: it and, after an announcing colon ("Here are the key
-  points: - ..."), the statement announced: where an answer gives its choice or its yes/no.
+  points: - ..."), the statement announced (past a header line: "FY2023:"): where an answer gives its
+  choice or its yes/no.
 """
 
 from __future__ import annotations
@@ -49,13 +50,16 @@ _ANNOUNCES = re.compile(
 )
 
 
+_HEADER = re.compile(r":[ \t]*\n")  # a line that ends at its colon: a header over what follows, not a statement
+
 # "Sure!", "Hello!": an interjection greets the asker and says nothing; "Yes!" is an answer and stays
 _INTERJECTION = re.compile(r"(?:sure|hello|hi|hey|okay|ok|(?:great|good) question)!", re.IGNORECASE)
 
 
 def opening_statements(text: str) -> list[tuple[int, int]]:
     """The answer's opening: its first sentence and, when that announces what follows ("Here are the key
-    points:", "... is as follows:"), the statement after its colon. Where an answer gives its yes/no or its
+    points:", "... is as follows:"), the statement after its colon, or after the header line that follows it
+    ("FY2023:"). Where an answer gives its yes/no or its
     choice. A first sentence that ends at a colon without announcing ("Investing: ...") is the choice; one
     that is an interjection ("Sure! Based on the filing, ...") is not the opening, the sentence after it is."""
     start, end = first_sentence(text)
@@ -64,6 +68,8 @@ def opening_statements(text: str) -> list[tuple[int, int]]:
     if not text.startswith(":", end) or not _ANNOUNCES.search(text, start, end):
         return [(start, end)]
     after = _sentence_after(text, end)
+    if after is not None and _HEADER.match(text, after[1]):
+        after = _sentence_after(text, after[1]) or after  # a header line ("FY2023:") names what follows
     return [(start, end)] if after is None else [(start, end), after]
 
 
