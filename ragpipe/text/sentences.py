@@ -59,9 +59,9 @@ _INTERJECTION = re.compile(r"(?:sure|hello|hi|hey|okay|ok|(?:great|good) questio
 def opening_statements(text: str) -> list[tuple[int, int]]:
     """The answer's opening: its first sentence and, when that announces what follows ("Here are the key
     points:", "... is as follows:"), the statement after its colon, or after the header line that follows it
-    ("FY2023:"). Where an answer gives its yes/no or its
-    choice. A first sentence that ends at a colon without announcing ("Investing: ...") is the choice; one
-    that is an interjection ("Sure! Based on the filing, ...") is not the opening, the sentence after it is."""
+    ("FY2023:"). Where an answer gives its yes/no or its choice. A first sentence that ends at a colon
+    without announcing ("Investing: ...") is the choice; one that is an interjection ("Sure! Based on the
+    filing, ...") is not the opening, the sentence after it is."""
     start, end = first_sentence(text)
     if _INTERJECTION.fullmatch(text, start, end + 1):
         start, end = _sentence_after(text, end) or (start, end)

@@ -33,11 +33,13 @@ GOLD_SAYS = {
     ),
 }
 
+_THEN_ANY = r"[^.,;:]{0,40}?\bany\b"  # a negation's "any", within its clause: "has not reported any"
+
 ANSWER_SAYS = {
     # "no", "none", "nothing", "zero", or a negation with "any" ("has not reported any"); a bare "not" is
     # too common to say so ("notes, not shares, are listed")
     MatchKind.ABSENCE: re.compile(
-        r"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE
+        rf"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b){_THEN_ANY}", re.IGNORECASE
     ),
     MatchKind.INAPPLICABLE: re.compile(
         r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
@@ -53,7 +55,7 @@ ANSWER_SAYS = {
 
 # "does not mention any acquisitions", "no information regarding any legal battles": a negation over any
 # of the things asked about, whoever's voice it is in (the answer's, or the source's inside a decline)
-_DENIES_ANY = re.compile(r"(?:\b(?:not|never|no)\b|n't\b)[^.,;:]{0,40}?\bany\b", re.IGNORECASE)
+_DENIES_ANY = re.compile(rf"(?:\b(?:not|never|no)\b|n't\b){_THEN_ANY}", re.IGNORECASE)
 
 
 def opening_denies_any(text: str) -> bool:
