@@ -12,7 +12,8 @@ recognised decline phrase, which an unusual wording escapes: tentative. An answe
 phrases passes them on to the checks after this one (a yes/no "restated" inside a decline is no answer). Where the gold
 answer is a none, an opening that says it has answered, whatever decline phrase follows (none_given.py), and a
 decline that says the source holds not any of the things asked about is tentative; an opening that states
-the key exactly before any decline phrase has answered too (key_given.py).
+the key exactly before any decline phrase has answered too (key_given.py). Where the question has no gold
+answer, a decline that names no principle ("I don't have access to that") is tentative (on_principle.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermos
 from ragpipe.grading.checks.decline.key_given import gives_the_key
 from ragpipe.grading.checks.decline.named import NamedRule, named_rules  # the audit's view of each rule
 from ragpipe.grading.checks.decline.none_given import gives_the_none, none_of_the_source
+from ragpipe.grading.checks.decline.on_principle import unprincipled
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
 from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
 
@@ -39,6 +41,7 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     if not decision.declined or gives_the_none(view, decision.spans) or gives_the_key(view, decision.spans):
         return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
     firm = firm and not none_of_the_source(view)  # "the filing does not mention any": the gold's none, or not
+    firm = firm and not unprincipled(view)  # no gold, no principle: "I don't have access to her records"
     if kind == "ambiguous":
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
     return Finding(

@@ -91,6 +91,17 @@ class Declines(BaseModel):
     # refuses when an answer starts with it, and is an aside in the middle of one that answers
     openings: list[DeclinePattern] = Field(default_factory=list)
     stance: Stance = Field(default_factory=Stance)
+    # the words a refusal on principle judges a request by ("not appropriate", "harmful", "privacy"): with
+    # no gold answer, a decline that names none of them is tentative (on_principle.py); empty: all firm
+    principles: list[str] = Field(default_factory=list)
+
+    @field_validator("principles")
+    @classmethod
+    def _lower_words(cls, v: list[str]) -> list[str]:
+        bad = [w for w in v if not re.fullmatch(r"[a-z][a-z-]*", w)]
+        if bad:
+            raise ValueError(f"principles are single lower-case words: {bad}")
+        return v
 
     @field_validator("phrases")
     @classmethod
