@@ -14,6 +14,7 @@ file written before it existed) keeps every decline firm, as it did.
 
 from __future__ import annotations
 
+from ragpipe.grading.checks.decline.decide import _normalize
 from ragpipe.grading.checks.view import AnswerView
 from ragpipe.text.regex_trie import any_word
 
@@ -31,4 +32,4 @@ def unprincipled(view: AnswerView) -> bool:
     if not declines.principles or not nothing_to_check(view):
         return False
     words = (*declines.principles, *declines.grammar.unwilling)
-    return any_word(tuple(words)).search(view.whole.lower()) is None
+    return any_word(tuple(words)).search(_normalize(view.whole)) is None  # "I won\u2019t" is "I won't"
