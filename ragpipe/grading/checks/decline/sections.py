@@ -17,6 +17,14 @@ from ragpipe.text.clashes import exclusion_clashes
 from ragpipe.text.patterns import DeclinePattern, valid_regex
 
 
+def _shaped(values: list[str], shape: str, what: str) -> list[str]:
+    """`values` as they are when each is written as `shape` (a regex, whole); else an error naming the rest."""
+    bad = [v for v in values if not re.fullmatch(shape, v)]
+    if bad:
+        raise ValueError(f"{what}: {bad}")
+    return values
+
+
 class Exclusion(BaseModel):
     model_config = ConfigDict(extra="forbid")
     phrase: str
@@ -39,20 +47,14 @@ class DeclineGrammar(BaseModel):
     @field_validator("unwilling")
     @classmethod
     def _phrases(cls, v: list[str]) -> list[str]:
-        bad = [p for p in v if not re.fullmatch(r"[a-z0-9][a-z0-9' -]*[a-z]", p)]
-        if bad:
-            raise ValueError(f"unwilling phrases are lower-case words: {bad}")
-        return v
+        return _shaped(v, r"[a-z0-9][a-z0-9' -]*[a-z]", "unwilling phrases are lower-case words")
 
     @field_validator(
         "sources", "telling_verbs", "covering_verbs", "holding_verbs", "participles", "absences", "inabilities"
     )
     @classmethod
     def _words(cls, v: list[str]) -> list[str]:
-        bad = [w for w in v if not re.fullmatch(r"[a-z0-9][a-z0-9'-]*", w)]
-        if bad:
-            raise ValueError(f"grammar parts are single lower-case words: {bad}")
-        return v
+        return _shaped(v, r"[a-z0-9][a-z0-9'-]*", "grammar parts are single lower-case words")
 
 
 GRAMMAR_PARTS = tuple(DeclineGrammar.model_fields)  # the order `Declines.key` gives the grammar's parts in
@@ -98,10 +100,7 @@ class Declines(BaseModel):
     @field_validator("principles")
     @classmethod
     def _lower_words(cls, v: list[str]) -> list[str]:
-        bad = [w for w in v if not re.fullmatch(r"[a-z][a-z-]*", w)]
-        if bad:
-            raise ValueError(f"principles are single lower-case words: {bad}")
-        return v
+        return _shaped(v, r"[a-z][a-z-]*", "principles are single lower-case words")
 
     @field_validator("phrases")
     @classmethod
