@@ -23,6 +23,8 @@ def q(**kw):
         ("twenty-nine stone", "He weighed 29 stone at his heaviest."),
         ("World War II", "It was built during World War 2."),  # Roman numerals
         ("J. R. R. Tolkien", "The author is JRR Tolkien."),  # initials written apart or together
+        ("J. R. R. Tolkien", "It was written by Tolkien, J.R.R., in 1937."),  # a name written surname first
+        ("FRED TRUMAN", "Truman, Fred"),
         ("Sept. 3, 2015", "It opened on September 3, 2015."),  # abbreviated months
         ("September 3, 2015", "It opened on Sept 3, 2015."),
         ("1930", "The first was held in 1930\u00b2."),  # superscript footnote markers
@@ -70,6 +72,9 @@ def test_spellings_of_one_thing_match(gold, answer):
         ("2 March 1998", "It happened on March 3, 1998."),
         ("four", "It is for the team."),  # an ending that is no British spelling stays
         ("Ben Hour", "Ben Hur won eleven Oscars."),
+        ("Paris Hilton", "We stayed at the Hilton Paris."),  # surname first takes the comma: else another name
+        ("Harry Truman", "Truman, Bess and Harry"),
+        ("the Mayor of Casterbridge", "Casterbridge, the Mayor of"),  # not a name: words stay in their order
         ("James Braddock", "James Corbett beat Braddock."),
         ("Laszlo Biro", "It was invented by Laszlo Nagy."),
         ("1861\u20131865", "Elections were held in 1861 and 1865."),  # two years listed are not a range
@@ -89,8 +94,10 @@ def test_a_gold_year_is_met_by_a_date_in_that_year_but_not_the_other_way():
 
 
 def test_numbers_in_words_are_counts_but_roman_numerals_are_not():
-    for text in ("It is the thirty-four", "thirty four of them"):
-        assert find_needle("34", text, find_figures(text)) is not None
+    for text in ("It is the thirty-four", "thirty four of them", "the thirty-fourth largest", "its 34th-largest"):
+        assert find_needle("34", text, find_figures(text)) is not None  # an ordinal in words as in digits
+    assert find_needle("2", "Wait a second.", find_figures("Wait a second.")) is None  # a unit, not 2nd
+    assert find_needle("34", "the forty-third", find_figures("the forty-third")) is None
     assert find_needle("4", "Henry IV", find_figures("Henry IV")) is None  # a king's numeral is no count
     assert find_needle("1", "one of them", find_figures("one of them")) is None  # "one" is no count
 

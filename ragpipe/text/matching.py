@@ -20,7 +20,7 @@ from itertools import chain
 from ragpipe.text.dates import DAY_TOKEN, MONTH_NAMES, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
-from ragpipe.text.normalize import CARDINALS, compared_words, fold_plural, fold_word, squashed
+from ragpipe.text.normalize import CARDINALS, ORDINALS, compared_words, fold_plural, fold_word, squashed
 from ragpipe.text.sentences import opening_statements
 from ragpipe.text.stated import ANSWER_SAYS, opening_says
 from ragpipe.text.tokenize import tokenize
@@ -91,7 +91,41 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
         dropped = _dropped(text)
         if dropped != words:
             found = _first_match(target, dropped, spans, (i for i, w in enumerate(dropped) if w == first), acronyms)
+    if found is None and len(target) > 1:
+        found = _surname_first(phrase, target, text, acronyms)
     return found
+
+
+_NAME_WORD = re.compile(r"[A-Z][\w.'\u2019-]*")
+
+
+def _is_name(phrase: str, target: tuple[str, ...]) -> bool:
+    """Does `phrase` read as a person's name: two to four capitalized words ("J. R. R. Tolkien" counts its
+    initials as words), the last a surname of two letters or more, none a number or a month?"""
+    written = phrase.split()
+    return (
+        2 <= len(written) <= 4
+        and all(_NAME_WORD.fullmatch(w) for w in written)
+        and len(target[-1]) > 1
+        and all(w.isalpha() and w not in _MONTHS for w in target)
+    )
+
+
+def _surname_first(phrase: str, target: tuple[str, ...], text: str, acronyms) -> tuple[int, int] | None:
+    """Span of the name `phrase` written surname first, a comma after the surname ("Tolkien, J.R.R." for
+    "J. R. R. Tolkien"), as indexes and reference lists write names; without the comma the same words are
+    another name ("Hilton Paris" is not "Paris Hilton")."""
+    words, spans, where = _tokens(text)
+    surnames = where.get(target[-1], ())
+    if not surnames or not _is_name(phrase, target):
+        return None
+    surname_first = (target[-1], *target[:-1])
+    for i in surnames:
+        if i + 1 < len(words) and "," in text[spans[i][1] : spans[i + 1][0]]:
+            j = _match_at(surname_first, words, i, acronyms)
+            if j is not None:
+                return spans[i][0], spans[j - 1][1]
+    return None
 
 
 def _first_match(target, words, spans, starts, acronyms) -> tuple[int, int] | None:
@@ -294,15 +328,17 @@ def find_computed_figure(gold: Figure, figures: list[Figure], last_place: int, r
 
 def _number_word(fig: Figure, text: str) -> tuple[int, int] | None:
     """A plain whole number written out ("eight legs" for 8, "thirty-four" for 34): people write small
-    counts in words. Not 0 or 1: "one of the ..." and "none" are not counts."""
+    counts in words. Not 0 or 1: "one of the ..." and "none" are not counts. An ordinal in words is its
+    number as an ordinal in digits is ("thirty-fourth" for 34, as "34th"), but "second" is also a unit."""
     if fig.is_money or fig.is_percent or fig.scale_word or fig.decimals != 0 or not 2 <= fig.value <= 99:
         return None
     wanted = str(int(fig.value))
     words, spans = compared_words(text)
     for word, (start, end) in zip(words, spans):
-        if (
-            word == wanted and re.split(r"\W+", text[start:end])[0].lower() in CARDINALS
-        ):  # "thirty-four", not "34" or "XXXIV"
+        if word != wanted and word != wanted + "th":
+            continue
+        first = re.split(r"\W+", text[start:end])[0].lower()  # "thirty-four", not "34" or "XXXIV"
+        if first in CARDINALS or (word != wanted and first in ORDINALS and first != "second"):
             return start, end
     return None
 
