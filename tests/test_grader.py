@@ -229,6 +229,27 @@ def test_question_unit_reads_bare_keys_and_answers(rules):
     assert grade(question, "Capex was $1,677 million.", [], rules).failure == "wrong money figure"
 
 
+def test_the_money_key_in_the_ways_models_write_it(rules):
+    """Markdown, escapes, scale words and units a chat model writes around the key (the sixth stop of
+    2026-12-05); a figure coarser than three significant figures of the key is still wrong."""
+    question = q(text="What was capital expenditure in FY2018 (in USD millions)?", money_key="$1577.00")
+    for answer in [
+        "**$1,577 million**",
+        "| Item | Amount |\n|---|---|\n| Capex | $1,577 |",
+        "The answer is \\$1,577 million.",
+        "Capex was USD 1.577 billion.",
+        "Capex was $1.58 billion.",
+        "Capex was $1,577,000 thousand.",
+        "Capex was $1,577,000,000.",
+        "Capital expenditure: $1,577m",
+        "Capex was US$1,577mn.",
+        "Capex: $ 1,577 million",
+    ]:
+        assert grade(question, answer, [], rules).verdict == "correct", answer
+    for answer in ["Capex was $1.6 billion.", "~$1.6B", "Capex was $1,373 million in 2017 and rose in 2018."]:
+        assert grade(question, answer, [], rules).failure == "wrong money figure", answer
+
+
 def test_yes_no_questions(rules):
     question = q(text="Is 3M a capital-intensive business?", polarity="no", golden_docs=[])
     assert grade(question, "No, 3M manages its capex efficiently.", [], rules).verdict == "correct"
