@@ -218,22 +218,15 @@ def test_declining_a_fee_while_quoting_a_balance(rules):
 
 
 def test_question_unit_reads_bare_keys_and_answers(rules):
+    """A bare key or answer is read in the question's unit; so is the key in the ways a chat model writes it
+    (Markdown, escapes, scale words, currency codes: the sixth stop of 2026-12-05). A figure coarser than
+    three significant figures of the key, or another year's, is still wrong."""
     question = q(text="What was capital expenditure in FY2018 (in USD millions)?", money_key="$1577.00")
     for answer in [
         "Capex was $1,577 million.",
         "Capex was $1.577 billion.",
         "Capex was 1,577.",
         "Capex was $1,576.8 million.",
-    ]:
-        assert grade(question, answer, [], rules).verdict == "correct", answer
-    assert grade(question, "Capex was $1,677 million.", [], rules).failure == "wrong money figure"
-
-
-def test_the_money_key_in_the_ways_models_write_it(rules):
-    """Markdown, escapes, scale words and units a chat model writes around the key (the sixth stop of
-    2026-12-05); a figure coarser than three significant figures of the key is still wrong."""
-    question = q(text="What was capital expenditure in FY2018 (in USD millions)?", money_key="$1577.00")
-    for answer in [
         "**$1,577 million**",
         "| Item | Amount |\n|---|---|\n| Capex | $1,577 |",
         "The answer is \\$1,577 million.",
@@ -246,7 +239,12 @@ def test_the_money_key_in_the_ways_models_write_it(rules):
         "Capex: $ 1,577 million",
     ]:
         assert grade(question, answer, [], rules).verdict == "correct", answer
-    for answer in ["Capex was $1.6 billion.", "~$1.6B", "Capex was $1,373 million in 2017 and rose in 2018."]:
+    for answer in [
+        "Capex was $1,677 million.",
+        "Capex was $1.6 billion.",
+        "~$1.6B",
+        "Capex was $1,373 million in 2017 and rose in 2018.",
+    ]:
         assert grade(question, answer, [], rules).failure == "wrong money figure", answer
 
 
