@@ -12,6 +12,9 @@
    from that warehouse's real questions, needles and labelled model answers
    (`bench/synthetic.py`) is graded by the library, in one process and in two
    processes (shards by question-id hash, as the multiprocess job cuts them).
+4. The same history, step by step: the steps every answer needs (reading the row, the decline
+   phrases, the opening's stance, the figures), each timed alone, their sum (the floor) beside the
+   whole grade and the target's budget of 50 µs an answer (`bench/grading_floor.py`).
 
     python bench/regrade.py [--quick] [--json]
 """
@@ -30,6 +33,7 @@ from dagster import DagsterInstance
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main, timed  # noqa: E402
+from grading_floor import floor  # noqa: E402
 from synthetic import synthetic_answers  # noqa: E402
 
 from assets.runs.runner import regrade_pair, run_corpus  # noqa: E402
@@ -96,6 +100,7 @@ def run(quick: bool) -> dict:
         with timed() as two_t:
             graded_two = sum(pool.map(_grade, shards))
     assert graded == graded_two == len(history)
+    steps = floor(history, questions, load_rules(), one_t.seconds)
     unique = history[["question_id", "answer"]].drop_duplicates()
     _time_long_answer(100)  # untimed: the first grading with the unbounded rules compiles their patterns
     long_s = {n: _time_long_answer(n) for n in (10_000, 20_000)}
@@ -112,6 +117,7 @@ def run(quick: bool) -> dict:
         "regrade_s": round(statistics.median(regrades), 2),  # the median of the three
         "regrades_s": [round(r, 2) for r in regrades],
         "corpus": corpus,
+        **steps,
     }
 
 
