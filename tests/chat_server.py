@@ -13,7 +13,9 @@ seconds) and "surrogate" (an answer holding a lone `\\ud800`). As a model judge:
 that reads the prompt's gold and answer and replies the JSON verdict: correct when the gold's first
 word is in the answer, declined when the answer says it could not find it, else incorrect),
 "judge:<content>" (that exact reply content) and "judge-echo" (a verdict whose reason holds the
-request's Authorization header). It records every request.
+request's Authorization header). It records every request whose body arrives whole; one cut short (its
+client killed mid-request) is counted in `cut_short` and neither recorded nor served, as a real server would
+not answer it.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class ChatServer:
         self.served: list[str] = []  # questions answered 200 OK, in order
         self.in_flight = 0
         self.max_in_flight = 0
+        self.cut_short = 0  # requests whose body ended before its content-length: their client died
         self.lock = threading.Lock()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.httpd.daemon_threads = True
@@ -64,7 +67,14 @@ class ChatServer:
                 pass
 
             def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+                declared = int(self.headers.get("content-length", 0))
+                raw = self.rfile.read(declared)
+                if len(raw) < declared:  # the client died mid-request (a killed worker): nothing was asked
+                    with server.lock:
+                        server.cut_short += 1
+                    self.close_connection = True
+                    return
+                body = json.loads(raw or b"{}")
                 question = _question_of(body)
                 with server.lock:
                     server.requests.append(
