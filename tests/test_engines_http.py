@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import time
+from urllib.parse import urlsplit
 
 import duckdb
 import pytest
@@ -59,11 +61,8 @@ def test_an_answer_without_usage_records_no_tokens(context, monkeypatch):
 @pytest.mark.parametrize("sent", [b"", b'{"messages": [{"role": "user", "content": "Question: '])
 def test_a_request_whose_client_died_before_its_body_was_whole_was_not_asked(sent):
     """What a killed worker leaves: the headers sent, the body not (or not all of it). The test server must not
-    count it as a question served: read as an empty body, it once made the killed-worker test see a 32nd,
-    empty question in a corpus of 31."""
-    import socket
-    from urllib.parse import urlsplit
-
+    count it as a question served: read as an empty body, it was served as the question "" (most likely the
+    32nd text the Celery killed-worker test once read in a corpus of 31)."""
     with ChatServer() as server:
         where = urlsplit(server.base_url)
         with socket.create_connection((where.hostname, where.port)) as client:
