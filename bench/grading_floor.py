@@ -22,8 +22,9 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import timed  # noqa: E402
 
-from ragpipe.grading.checks.decline.decide import decline_spans  # noqa: E402
+from ragpipe.grading.checks.decline.decide import _normalize, decline_spans  # noqa: E402
 from ragpipe.grading.checks.decline.stance import objection  # noqa: E402
+from ragpipe.grading.grade_table import _cycle_collector_paused  # noqa: E402
 from ragpipe.grading.rules import Rules  # noqa: E402
 from ragpipe.text.figures import find_figures  # noqa: E402
 from ragpipe.warehouse.nulls import records  # noqa: E402
@@ -32,15 +33,11 @@ TARGET_PER_S = 20_000  # issue 39's target, in one process
 
 
 def _seconds(step, items) -> float:
-    """Seconds for `step` over `items`, the cyclic collector paused as grading pauses it."""
-    gc.collect()
-    gc.disable()
-    try:
-        with timed() as t:
-            for item in items:
-                step(*item)
-    finally:
-        gc.enable()
+    """Seconds for `step` over `items`, the cyclic collector paused by the very context grading pauses it in."""
+    gc.collect()  # what ran before leaves this step no collection to pay for
+    with _cycle_collector_paused(), timed() as t:
+        for item in items:
+            step(*item)
     return t.seconds
 
 
@@ -52,7 +49,7 @@ def floor(history: pd.DataFrame, questions: pd.DataFrame, rules: Rules, grading_
     rows: list = []
     read = _seconds(lambda: rows.extend(records(history.sort_values(["answer_set", "question_id"]))), [()])
     pairs = list(dict.fromkeys((r["answer"] or "", asked[r["question_id"]]) for r in rows))
-    lowered = [(a.lower().replace("\u2019", "'"), q) for a, q in pairs]
+    lowered = [(_normalize(a), q) for a, q in pairs]  # the stance reads the answer as decide() hands it over
     steps = {
         "read": read,
         "decline_phrases": _seconds(lambda a, q: decline_spans(a, rules), pairs),
