@@ -27,13 +27,16 @@ def import_labels(
     Bad lines are reported as file:line:field and skipped; of one labeller's lines on one answer the last
     wins; the pairs that got labels have their scorecards recomputed."""
     from ragpipe.labels.import_lines import read_label_lines
-    from ragpipe.labels.store import add_labels
+    from ragpipe.labels.store import add_labels, counting
 
     with writing(warehouse_dir(), "ragpipe labels import"):
         conn = open_for_writing(database_path())
         try:
             read = read_label_lines(conn, path)
+            touched = {r.answer_id for r in read.rows}
+            before = counting(conn, touched)
             added = add_labels(conn, read.rows)
+            after = counting(conn, touched)
         finally:
             conn.close()
         for problem in read.problems:
@@ -46,6 +49,11 @@ def import_labels(
     unchanged = read.sound_lines - added
     said = f", {unchanged} said again what is stored or what a later line says" if unchanged else ""
     console.print(f"imported {added} label(s) ({read.lines_skipped} line(s) skipped{said})")
+    moved = sum(before.get(a) != after.get(a) for a in touched)
+    if added == 0:
+        console.print("nothing changed: no label that counts moved (every sound line says what the warehouse holds)")
+    else:
+        console.print(f"{moved} answer(s) now count another label than before (the label received last counts)")
     if read.problems and not read.sound_lines:
         raise typer.Exit(1)
 

@@ -5,13 +5,19 @@ A line: {"corpus": "demo", "config": "default", "answer_set": "extractive", "que
 "label": "correct", "labeller": "ana", "note": "..."} (labeller and note optional). What
 `ragpipe labels export` writes is read back as it is: its `answer_id` must be the answer's, its
 `labelled_at` and `input_sha` are kept (a label given on another text of the answer stays one that
-no longer counts), `source` and `current` are the export's own and are ignored.
+no longer counts), `source`, `received` and `current` are the export's own and are ignored.
 
-A file says each label once: of the lines that give one labeller's label of one answer, the last one
-wins and the others are not stored (a million copies of a line are one row), and a label the
-warehouse already holds as that labeller's latest, word for word, is not stored again. Lines without
-a `labelled_at` are stamped with the import's time, one microsecond apart in file order, so that two
-labellers' labels of one answer in one file never tie: the later line is the later label.
+Which label counts is decided by the order the warehouse receives them (labels/store.py), never by a
+date in the file: `labelled_at` is kept as information, and a date in the future (more than
+CLOCK_SKEW ahead of this machine) or before 1970 is a problem of its line, which alone is skipped.
+
+A file says each label once. Of the lines that give one labeller's label of one answer, the last one
+is that labeller's word now: it is stored (and so counts) unless the warehouse already holds it as
+that labeller's latest, word for word (label, note, input_sha), in which case the file says nothing new
+of that answer and nothing of it is stored. Undated lines before it are not stored (a million copies
+of a line are one row); dated ones (an exported history, `--revisions`) are stored before it when the
+warehouse lacks them, as history that does not count. Lines without a `labelled_at` are stamped with
+the import's time, one microsecond apart in file order.
 """
 
 from __future__ import annotations
@@ -22,15 +28,18 @@ from pathlib import Path
 from typing import Literal
 
 import duckdb
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragpipe.corpus.questions import validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.labels.record import HumanLabelRecord
-from ragpipe.labels.store import current_answers
+from ragpipe.labels.store import current_answers, latest_first
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import table_exists
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+CLOCK_SKEW = timedelta(minutes=5)  # another machine's clock may run a little ahead of this one's
 
 
 class LabelLine(BaseModel):
@@ -47,7 +56,23 @@ class LabelLine(BaseModel):
     input_sha: str | None = Field(None, pattern=r"^[0-9a-f]{16}$")
     labelled_at: AwareDatetime | None = None
     source: str | None = None
+    received: int | None = None
     current: bool | None = None
+
+    @field_validator("labelled_at")
+    @classmethod
+    def _when_plausible(cls, value: datetime | None) -> datetime | None:
+        if value is None:
+            return value
+        try:
+            utc = value.astimezone(UTC)
+        except OverflowError:  # 0001-01-01T00:00:00+05:00 is in year 0 in UTC
+            raise ValueError("before 1970: not a time a label was given") from None
+        if utc < EPOCH:
+            raise ValueError("before 1970: not a time a label was given")
+        if utc > datetime.now(UTC) + CLOCK_SKEW:
+            raise ValueError(f"{iso(utc)} is in the future: not a time a label was given")
+        return value
 
 
 @dataclass(frozen=True)
@@ -102,36 +127,56 @@ def read_label_lines(conn: duckdb.DuckDBPyConnection, path: Path) -> ImportedLab
         key = (answer["answer_id"], line.labeller, line.labelled_at and iso(line.labelled_at))
         kept.pop(key, None)  # re-inserted: the dict's order is the order of each key's last line
         kept[key] = (line, answer)
-    latest = _latest_by_labeller(conn, {key[0] for key in kept})
+    stored = _stored_by_labeller(conn, {key[0] for key in kept})
+    groups: dict[tuple[str, str], list[HumanLabelRecord]] = {}  # (answer, labeller) -> its lines, last word last
     base = datetime.now(UTC)
-    rows: list[HumanLabelRecord] = []
-    for k, (line, answer) in enumerate(kept.values()):
+    for k, ((answer_id, who, when), (line, answer)) in enumerate(kept.items()):
         row = HumanLabelRecord(
             corpus=line.corpus,
             config=line.config,
             answer_set=line.answer_set,
             question_id=line.question_id,
-            answer_id=answer["answer_id"],
+            answer_id=answer_id,
             input_sha=line.input_sha or answer["input_sha"],
             label=line.label,
             labeller=line.labeller,
-            labelled_at=iso(line.labelled_at) if line.labelled_at else iso(base + timedelta(microseconds=k)),
+            labelled_at=when or iso(base + timedelta(microseconds=k)),
             note=line.note,
             source=f"import {path.name}",
         )
-        said = (row.label, row.note, row.input_sha)
-        if latest.get((row.answer_id, row.labeller)) != said or line.labelled_at is not None:
-            rows.append(row)  # a dated line that is stored already adds nothing (add_labels' key)
+        groups.setdefault((answer_id, who), []).append(row)
+    rows: list[HumanLabelRecord] = []
+    for key, group in groups.items():
+        held, last = stored.get(key), group[-1]
+        if held is not None and held.latest == (last.label, last.note, last.input_sha):
+            continue  # the labeller's last word is what the warehouse holds as theirs: nothing to say
+        known = held.revisions if held is not None else set()
+        history = [r for r in group[:-1] if (r.labelled_at, r.label, r.note, r.input_sha) not in known]
+        rows.extend([*history, last])  # received in this order: the last word counts
     return ImportedLabels(rows, problems, sound)
 
 
-def _latest_by_labeller(conn: duckdb.DuckDBPyConnection, answer_ids: set[str]) -> dict[tuple[str, str], tuple]:
-    """(answer_id, labeller) -> (label, note, input_sha) of that labeller's latest label, for these answers."""
+@dataclass(frozen=True)
+class _Held:
+    """What the warehouse holds of one labeller's labels of one answer."""
+
+    latest: tuple  # (label, note, input_sha) of the one received last
+    revisions: set[tuple]  # (labelled_at, label, note, input_sha) of every one
+
+
+def _stored_by_labeller(conn: duckdb.DuckDBPyConnection, answer_ids: set[str]) -> dict[tuple[str, str], _Held]:
+    """(answer_id, labeller) -> what the warehouse holds of that labeller's labels of these answers."""
     if not answer_ids or not table_exists(conn, "human_labels"):
         return {}
     rows = conn.execute(
-        "SELECT answer_id, labeller, label, note, input_sha FROM human_labels WHERE list_contains(?, answer_id) "
-        "QUALIFY row_number() OVER (PARTITION BY answer_id, labeller ORDER BY labelled_at DESC) = 1",
+        "SELECT answer_id, labeller, labelled_at, label, note, input_sha FROM human_labels "
+        f"WHERE list_contains(?, answer_id) ORDER BY answer_id, labeller, {latest_first(conn)}",
         [sorted(answer_ids)],
     ).fetchall()
-    return {(a, who): (label, note, sha) for a, who, label, note, sha in rows}
+    out: dict[tuple[str, str], _Held] = {}
+    for answer_id, who, when, label, note, sha in rows:
+        held = out.get((answer_id, who))
+        if held is None:  # the first row of a labeller's answer is the one received last
+            held = out[(answer_id, who)] = _Held((label, note, sha), set())
+        held.revisions.add((when, label, note, sha))
+    return out

@@ -143,6 +143,24 @@ def append_changed_rows(
         return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
 
 
+def has_column(conn: duckdb.DuckDBPyConnection, table: str, column: str) -> bool:
+    rows = conn.execute(
+        "SELECT count(*) FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ? AND column_name = ?",
+        [table, column],
+    ).fetchall()
+    return bool(rows and rows[0][0])
+
+
+def append_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame) -> int:
+    """Insert every row of `frame` (the caller has decided each is new); returns how many."""
+    if frame.empty:
+        return 0
+    with _incoming(conn, frame), transaction(conn):
+        _ensure_schema(conn, table)
+        conn.execute(f'INSERT INTO "{table}" BY NAME SELECT * FROM _incoming')
+    return len(frame)
+
+
 def append_new_rows(conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, key: list[str]) -> int:
     """Insert the rows of `frame` whose `key` is not in `table` yet (history never
     overwrites, and recording twice adds nothing); returns how many were added."""

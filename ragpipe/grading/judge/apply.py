@@ -6,7 +6,9 @@ judgment decides as the rules' own findings do: correct -> `correct`; incorrect 
 -> the `declined` flag with the verdict the decline check gives for the question's kind (right on a
 negative or ambiguous question, wrong on an answerable one). The judge never says `partial`. The rule
 is `judge.<verdict>`; the rule-based verdict, its rule and the judge's reason stay on the row. An
-unparsed reply changes nothing but `judge_verdict`. A judged grade is a reading, not a quote: tentative.
+unparsed reply changes nothing but `judge_verdict`, and so does a verdict the question's kind does not
+allow ("correct" on a negative question, however it came: asked, batch or recorded). A judged grade is a
+reading, not a quote: tentative.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import pandas as pd
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
 from ragpipe.grading.judge.record import input_key
-from ragpipe.grading.judge.reply import CORRECT, DECLINED, INCORRECT, UNPARSED
+from ragpipe.grading.judge.reply import CORRECT, DECLINED, INCORRECT, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
 
 JUDGE_ON = ("tentative", "all")
@@ -70,6 +72,8 @@ def apply_judgments(
         if key not in said:
             continue
         verdict, reason = said[key]
+        if verdict != UNPARSED and verdict not in allowed_verdicts(question.kind):  # recorded or batch verdicts too
+            verdict, reason = UNPARSED, f"the judge said {verdict!r}, which a {question.kind} question does not allow"
         row = out.iloc[pos]
         cells = {"judge_verdict": verdict, "judge_reason": reason, "judge_key": key}
         if verdict != UNPARSED:

@@ -23,8 +23,9 @@ from ragpipe.corpus.questions import Question
 from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity
 from ragpipe.grading.judge.prompt import messages
 from ragpipe.grading.judge.record import JudgmentRecord, gold_for_judge
-from ragpipe.grading.judge.reply import UNPARSED, parse_reply
+from ragpipe.grading.judge.reply import MAX_REPLY_CHARS, JudgeReply, Unparsed, allowed_verdicts, read_reply
 
+MAX_STORED_CHARS = MAX_REPLY_CHARS  # of a raw reply: what was not read is not kept either
 DECIDES_NO_VERDICT = "transport: what the judge replied is stored data; apply.py decides what it makes of it"
 
 
@@ -51,15 +52,41 @@ class Asked:
         return "; ".join(parts)
 
 
+def stored_raw(raw: str) -> str:
+    """A reply as stored: whole up to MAX_STORED_CHARS, cut there and saying so past it."""
+    if len(raw) <= MAX_STORED_CHARS:
+        return raw
+    return raw[:MAX_STORED_CHARS] + f"\n[cut: {len(raw):,} characters, the first {MAX_STORED_CHARS:,} kept]"
+
+
 def request_body(config: JudgeConfig, question: Question, answer: str) -> dict:
-    """The chat-completions body that asks `config`'s model about one answer (also the batch file's)."""
-    return {
+    """The chat-completions body that asks `config`'s model about one answer (also the batch file's).
+    With `response_format: json_schema` (the default) the server is asked to hold its reply to the
+    schema, the verdicts limited to those the question's kind allows."""
+    body = {
         "model": config.model,
         "temperature": config.temperature,
         "seed": config.seed,
         "max_tokens": config.max_tokens,
         "messages": messages(question.kind, question.text, gold_for_judge(question), answer),
     }
+    if config.response_format == "json_schema":
+        body["response_format"] = reply_schema(question.kind)
+    return body
+
+
+def reply_schema(kind: str) -> dict:
+    """OpenAI's schema-enforced response format for one judgment of a question of `kind`."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": list(allowed_verdicts(kind))},
+            "reason": {"type": "string"},
+        },
+        "required": ["verdict", "reason"],
+        "additionalProperties": False,
+    }
+    return {"type": "json_schema", "json_schema": {"name": "judgment", "strict": True, "schema": schema}}
 
 
 def judgment_of(
@@ -70,13 +97,16 @@ def judgment_of(
     latency_ms: float | None,
     source: str,
     config: JudgeConfig | None = None,
+    kind: str | None = None,
 ) -> JudgmentRecord:
-    """A chat-completions reply `body` as a judgment (unparsed when it holds no verdict of the schema)."""
+    """A chat-completions reply `body` as a judgment (unparsed, saying why, when it decides nothing;
+    `kind`, when known, refuses a verdict the question's kind does not allow: apply.py does it again)."""
     try:
         content = body["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError):
         content = None
-    reply = parse_reply(content) if isinstance(content, str) else None
+    raw = content if isinstance(content, str) else str(body)
+    reply = read_reply(content, kind) if isinstance(content, str) else Unparsed("the reply holds no message content")
     prompt, completion = usage_of(body)
     return JudgmentRecord(
         judge_id=identity.id,
@@ -84,9 +114,9 @@ def judgment_of(
         judge=identity.name,
         identity=identity.model_dump_json(),
         question_id=question_id,
-        verdict=reply.verdict if reply else UNPARSED,
-        reason=reply.reason if reply else None,
-        raw=content if isinstance(content, str) else str(body)[:2000],
+        verdict=reply.verdict,
+        reason=reply.reason if isinstance(reply, JudgeReply) else reply.why,
+        raw=stored_raw(raw),
         prompt_tokens=prompt,
         completion_tokens=completion,
         latency_ms=latency_ms,
@@ -120,7 +150,7 @@ def ask_missing(
         start = time.perf_counter()
         body = post_json(client, url, request_body(config, question, answer), headers, policy)
         latency = (time.perf_counter() - start) * 1000
-        return judgment_of(identity, question.id, input_key, body, latency, "api", config)
+        return judgment_of(identity, question.id, input_key, body, latency, "api", config, question.kind)
 
     queue = list(pending)
     with ThreadPoolExecutor(max_workers=config.concurrency) as pool:

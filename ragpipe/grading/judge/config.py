@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -35,6 +36,10 @@ class JudgeConfig(BaseModel):
     temperature: float = 0.0
     seed: int = 0
     max_tokens: int = Field(200, ge=16)
+    response_format: Literal["json_schema", "none"] = Field(
+        "json_schema",
+        description="json_schema: the server holds its reply to the verdict's schema; none: a server without it",
+    )
     concurrency: int = Field(4, ge=1, le=64)
     timeout: float = Field(60.0, gt=0)
     attempts: int = Field(4, ge=1)
@@ -71,7 +76,12 @@ def identity_of(config: JudgeConfig) -> JudgeIdentity:
         name=config.name,
         model=config.model,
         prompts=prompts_hash(),
-        parameters={"temperature": config.temperature, "seed": config.seed, "max_tokens": config.max_tokens},
+        parameters={
+            "temperature": config.temperature,
+            "seed": config.seed,
+            "max_tokens": config.max_tokens,
+            "response_format": config.response_format,
+        },
     )
 
 

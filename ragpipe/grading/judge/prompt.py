@@ -8,6 +8,7 @@ editing a prompt is a new judge, asked again.
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import cache
 from pathlib import Path
 
@@ -29,6 +30,9 @@ def prompts_hash() -> str:
 
 
 def messages(kind: str, question: str, gold: str, answer: str) -> list[dict]:
-    """The chat messages that ask the judge about one answer."""
-    user = prompt_text(kind).format(question=question, gold=gold or "(none)", answer=answer)
+    """The chat messages that ask the judge about one answer. The answer is the system under test's
+    text, so it goes in as one JSON string: whatever it holds (a line that looks like the prompt's own,
+    an instruction, a verdict in JSON) stays inside the string, data to grade."""
+    data = json.dumps(answer, ensure_ascii=False)
+    user = prompt_text(kind).format(question=question, gold=gold or "(none)", answer=data)
     return [{"role": "system", "content": prompt_text("system").strip()}, {"role": "user", "content": user}]

@@ -1,21 +1,33 @@
-"""What a judge replies: one JSON object of a fixed schema, or it is recorded as unparsed.
+"""What a judge replies: its verdict is its own final statement, the last JSON object of the reply.
 
-A model may wrap the object in a code fence or a sentence; the first `{...}` holding a verdict is
-read. Anything else is `unparsed`: stored as such (the raw reply kept), and the rule-based verdict
-stands. The labels' "refusal" is accepted for "declined".
+A judge may write a sentence before its object, wrap it in a code fence, or quote JSON it found in the
+answer ("it says '{"verdict": "correct"}'; I ignore that"). A reader takes what the judge concluded, so
+the reply's last top-level JSON object is read, and only that one: an earlier object is something the
+judge quoted or thought aloud. The reply is `unparsed` (stored as such with the raw reply, and the
+rule-based verdict stands) when that last object is not of the schema, repeats a key (`{"verdict":
+"incorrect", ..., "verdict": "correct"}` says two things), gives a verdict the question's kind does not
+allow (never "correct" for a negative question), when the reply holds no JSON object at all, or when it is
+longer than MAX_REPLY_CHARS (a judge is asked for one sentence; reading is bounded, never quadratic).
+The labels' "refusal" is accepted for "declined".
 """
 
 from __future__ import annotations
 
 import json
-import re
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 CORRECT, INCORRECT, DECLINED, UNPARSED = "correct", "incorrect", "declined", "unparsed"
 VERDICTS = (CORRECT, INCORRECT, DECLINED)
-_OBJECT = re.compile(r"\{.*?\}", re.S)
+MAX_REPLY_CHARS = 20_000  # 50 times the longest reply the default max_tokens (200) lets a judge write
+
+
+def allowed_verdicts(kind: str | None) -> tuple[str, ...]:
+    """The verdicts a judge may give for a question of `kind`: its prompt forbids "correct" on a negative
+    question (nothing there can be answered correctly), so such a reply decides nothing."""
+    return (INCORRECT, DECLINED) if kind == "negative" else VERDICTS
 
 
 class JudgeReply(BaseModel):
@@ -32,17 +44,61 @@ class JudgeReply(BaseModel):
         return value
 
 
-def parse_reply(text: str) -> JudgeReply | None:
-    """The reply's verdict and reason, or None when no JSON object of the schema is in it."""
-    for candidate in [text.strip(), *(m.group(0) for m in _OBJECT.finditer(text))]:
+@dataclass(frozen=True)
+class Unparsed:
+    """A reply that decides nothing, and why, in words stored as the judgment's reason."""
+
+    why: str
+    verdict: str = UNPARSED
+
+
+class _Repeated(dict):
+    """A JSON object that named one key more than once."""
+
+
+def _no_repeats(pairs: list[tuple[str, object]]) -> dict:
+    keys = [k for k, _ in pairs]
+    return _Repeated(pairs) if len(set(keys)) != len(keys) else dict(pairs)
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats)
+
+
+def last_object(text: str) -> dict | None:
+    """The last top-level JSON object of `text` (objects nested in it or in its strings are its own)."""
+    last, start = None, text.find("{")
+    while start != -1:
         try:
-            data = json.loads(candidate)
+            value, end = _DECODER.raw_decode(text, start)
         except (ValueError, RecursionError):
+            start = text.find("{", start + 1)
             continue
-        if not isinstance(data, dict):
-            continue
-        try:
-            return JudgeReply.model_validate(data)
-        except ValidationError:
-            continue
-    return None
+        if isinstance(value, dict):
+            last = value
+        start = text.find("{", end)
+    return last
+
+
+def read_reply(text: str, kind: str | None = None) -> JudgeReply | Unparsed:
+    """The verdict and reason the judge concluded with, or Unparsed saying why there is none."""
+    if len(text) > MAX_REPLY_CHARS:
+        return Unparsed(f"the reply is {len(text):,} characters long, over {MAX_REPLY_CHARS:,}: not read")
+    data = last_object(text)
+    if data is None:
+        return Unparsed("the reply holds no JSON object")
+    if isinstance(data, _Repeated):
+        return Unparsed("the reply's last JSON object names a key twice")
+    try:
+        reply = JudgeReply.model_validate(data)
+    except ValidationError as err:
+        where = ", ".join(".".join(map(str, e["loc"])) or "object" for e in err.errors())
+        return Unparsed(f"the reply's last JSON object is not of the schema ({where})")
+    if reply.verdict not in allowed_verdicts(kind):
+        return Unparsed(f"the judge said {reply.verdict!r}, which a {kind} question does not allow")
+    return reply
+
+
+def parse_reply(text: str, kind: str | None = None) -> JudgeReply | None:
+    """The reply's verdict and reason, or None when it decides nothing (read_reply says why)."""
+    reply = read_reply(text, kind)
+    return reply if isinstance(reply, JudgeReply) else None
