@@ -21,11 +21,27 @@ not answer it.
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import threading
 import time
+import zlib
+from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+BOMB_BYTES = 512 * 1024 * 1024  # what a bomb inflates to: 32 times the 16 MB a reply may be
+
+
+@cache
+def bomb(layers: int) -> bytes:
+    """BOMB_BYTES of zeros gzipped `layers` times (about 500 KB in one layer, 2 KB in two), made once."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = bytes(1024 * 1024)
+    data = b"".join(packer.compress(block) for _ in range(BOMB_BYTES // len(block))) + packer.flush()
+    for _ in range(layers - 1):
+        data = gzip.compress(data, 9)
+    return data
 
 
 class ChatServer:
@@ -136,6 +152,8 @@ class ChatServer:
                     return self._send(302, json.dumps(payload).encode(), {"Location": "/elsewhere"})
                 if action.startswith("drip:"):
                     return self._drip(float(action.split(":")[1]))
+                if action in ("gzip", "deflate-raw") or action.startswith(("bomb:", "encoding:")):
+                    return self._encoded(action, body)
                 if action == "echo200":
                     payload = {"choices": [{"message": {"role": "assistant", "content": f"Your key is {auth} [1]"}}]}
                     with server.lock:
@@ -174,6 +192,24 @@ class ChatServer:
                 with server.lock:
                     server.served.append(question)
                 self._send(200, json.dumps(payload).encode())
+
+            def _encoded(self, action: str, body: dict):
+                """A 200 whose body is compressed: `gzip` (an answer, one layer), `deflate-raw` (an answer,
+                deflate without its zlib header), `bomb:1` / `bomb:2` (BOMB_BYTES of zeros in one gzip
+                layer, or in two, headed `gzip, gzip`), `encoding:<name>` (an answer, headed <name>)."""
+                source = _first_source(body)
+                data = json.dumps({"choices": [{"message": {"role": "assistant", "content": f"{source} [1]"}}]})
+                if action == "gzip":
+                    return self._send(200, gzip.compress(data.encode()), {"Content-Encoding": "gzip"})
+                if action == "deflate-raw":
+                    packer = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+                    raw = packer.compress(data.encode()) + packer.flush()
+                    return self._send(200, raw, {"Content-Encoding": "deflate"})
+                if action.startswith("encoding:"):
+                    return self._send(200, data.encode(), {"Content-Encoding": action.split(":", 1)[1]})
+                layers = int(action.split(":")[1])
+                coding = ", ".join(["gzip"] * layers)
+                return self._send(200, bomb(layers), {"Content-Encoding": coding})
 
             def _drip(self, every: float):
                 """A 200 whose body comes one byte every `every` seconds, for as long as the client reads."""

@@ -6,7 +6,9 @@ Each attempt has a total deadline (`RetryPolicy.deadline`), not only httpx's
 per-read timeout: a server that sends a byte every few seconds never times
 out a read, so a watchdog shuts the attempt's connection down when its time
 is up. Only a 2xx reply is an answer (a redirect is not followed, and its
-body is not an answer), and a body is read up to `MAX_BODY_BYTES`.
+body is not an answer), and a body is read up to `MAX_BODY_BYTES` as decoded:
+one gzip or deflate layer is inflated here, bounded as it streams, and a
+stacked or unknown Content-Encoding is refused (body_decoding.py).
 
 Whatever the service sends back is made valid text and redacted, from its
 decoded form, before anything reads it (see secrets.py).
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 
 import httpx
 
+from ragpipe.answering.engines.body_decoding import ACCEPTED_ENCODINGS, BodyRefused, Inflater
 from ragpipe.answering.engines.secrets import redact, scrub, secrets_of, stored_body
 from ragpipe.inputs.text import valid_json
 
@@ -108,16 +111,17 @@ class _Deadline:
 
 
 def _post(client: httpx.Client, url: str, payload: dict, headers: dict, deadline: _Deadline):
-    """(status, headers, body text) of one attempt, the body read in full up to MAX_BODY_BYTES."""
+    """(status, headers, body text) of one attempt, the body read in full up to MAX_BODY_BYTES, counted
+    as decoded: the raw bytes are inflated here, never more than the cap (body_decoding.py)."""
+    headers = {"Accept-Encoding": ACCEPTED_ENCODINGS, **headers}
     with client.stream("POST", url, json=payload, headers=headers, extensions={"trace": deadline.trace}) as response:
-        chunks, size = [], 0
-        for chunk in response.iter_bytes():
-            size += len(chunk)
-            if size > MAX_BODY_BYTES:
-                raise EngineFailure(f"reply larger than {MAX_BODY_BYTES:,} bytes: not read on")
-            chunks.append(chunk)
+        inflate = Inflater(response.headers.get("content-encoding", ""), MAX_BODY_BYTES)
+        chunks = []
+        for chunk in response.iter_raw():
+            chunks.append(inflate.feed(chunk))
             if deadline.expired:
                 raise httpx.ReadTimeout("deadline passed while reading the body")
+        chunks.append(inflate.finish())
         body = b"".join(chunks)
         try:
             text = body.decode(response.charset_encoding or "utf-8", errors="replace")
@@ -137,6 +141,8 @@ def post_json(
         with _Deadline(policy.deadline) as deadline:
             try:
                 status, reply_headers, text = _post(client, url, payload, headers, deadline)
+            except BodyRefused as exc:
+                raise EngineFailure(str(exc)) from None
             except httpx.TimeoutException as exc:
                 status, last = None, f"timeout: {type(exc).__name__}"
             except httpx.TransportError as exc:

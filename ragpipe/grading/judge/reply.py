@@ -14,6 +14,7 @@ The labels' "refusal" is accepted for "declined".
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -64,18 +65,21 @@ def _no_repeats(pairs: list[tuple[str, object]]) -> dict:
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_repeats)
 
 
+_OPENING = re.compile(r'\{(?=\s*["}])')  # where an object can begin: `{"` or `{}`, blanks between
+
+
 def last_object(text: str) -> dict | None:
-    """The last top-level JSON object of `text` (objects nested in it or in its strings are its own)."""
-    last, start = None, text.find("{")
-    while start != -1:
+    """The last top-level JSON object of `text` (objects nested in it or in its strings are its own).
+    Each attempt reads at most to the decoder's nesting limit, so the work is linear in the length."""
+    last, found = None, _OPENING.search(text)
+    while found is not None:
         try:
-            value, end = _DECODER.raw_decode(text, start)
+            value, end = _DECODER.raw_decode(text, found.start())
         except (ValueError, RecursionError):
-            start = text.find("{", start + 1)
+            found = _OPENING.search(text, found.start() + 1)
             continue
-        if isinstance(value, dict):
-            last = value
-        start = text.find("{", end)
+        last = value
+        found = _OPENING.search(text, end)
     return last
 
 
