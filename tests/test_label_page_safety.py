@@ -215,3 +215,48 @@ def test_sigterm_ends_the_page_as_ctrl_c_does(env, tmp_path):
     assert "2 of 4 labelled; scorecards of demo/default recomputed" in out
     with duckdb.connect(str(tmp_path / "wh" / "ragpipe.duckdb"), read_only=True) as conn:
         assert conn.execute("SELECT labels FROM scorecards WHERE answer_set = 'extractive'").fetchall() == [(2,)]
+
+
+def _read_until(stream, said: str, bound: float = 600) -> str:
+    """Lines of `stream` up to the one holding `said` (an event: the process wrote it); the bound only
+    catches a process that never says it."""
+    found: list[str] = []
+
+    def read():
+        for line in stream:
+            found.append(line)
+            if said in line:
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(bound)
+    seen = "".join(found)
+    assert said in seen, f"never said {said!r}: {seen}"
+    return seen
+
+
+def test_a_click_waiting_for_the_write_lock_when_the_page_stops_is_stored_and_answered_before_the_recompute(
+    env, tmp_path
+):
+    from ragpipe.warehouse.lock import writing
+
+    process, url = _serve(env, n=4)
+    token, ids = _page_state(url)
+    assert _post(url, {"answer_id": ids[0], "label": "correct", "token": token}) == 303
+    with ThreadPoolExecutor(1) as pool:
+        with writing(tmp_path / "wh", "a second writer"):  # another writer holds the warehouse
+            click = pool.submit(_post, url, {"answer_id": ids[1], "label": "incorrect", "token": token})
+            assert "`a second writer`" in _read_until(process.stderr, "a click waits to be stored")
+            process.send_signal(signal.SIGTERM)
+            _read_until(process.stderr, "stopping once the 1 click(s) being stored are stored")
+            # nothing is answered while the lock is held: uvicorn's 5 s graceful timeout once answered a 500
+            # here and stored the label after the recompute
+            with pytest.raises(TimeoutError):
+                click.result(timeout=8)
+        assert click.result(timeout=600) == 303  # stored, and answered as any click
+    out, err = process.communicate(timeout=600)
+    assert process.returncode == 0, err
+    assert "2 of 4 labelled; scorecards of demo/default recomputed" in out
+    with duckdb.connect(str(tmp_path / "wh" / "ragpipe.duckdb"), read_only=True) as conn:
+        assert conn.execute("SELECT labels FROM scorecards WHERE answer_set = 'extractive'").fetchall() == [(2,)]

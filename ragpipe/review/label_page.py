@@ -22,6 +22,8 @@ import re
 import secrets
 import signal
 import socket
+import sys
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -117,6 +119,7 @@ class LabelPage:
     port: int
     now: Callable[[], str]
     token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    storing: InFlight = field(default_factory=lambda: InFlight())
 
     def app(self):
         from starlette.applications import Starlette
@@ -219,7 +222,7 @@ class LabelPage:
             source="labelling page",
         )
         try:
-            await run_in_threadpool(self.session.store, row)
+            await run_in_threadpool(self.storing.run, self.session.store, row)
         except Exception as exc:  # busy, full disk, ...: the click is answered, never dropped unsaid
             said = f"not stored: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}. Click again."
             try:
@@ -241,22 +244,54 @@ class LabelPage:
         if not self.session.given or self.session.remove is None:
             return PlainTextResponse("nothing to undo", 400)
         row = self.session.given.pop()
-        await run_in_threadpool(self.session.remove, row)
+        await run_in_threadpool(self.storing.run, self.session.remove, row)
         index = next(i for i, it in enumerate(self.session.items) if it.answer_id == row.answer_id)
         return RedirectResponse(f"/?item={index}", 303)
 
 
-def _server(config):
+class InFlight:
+    """The clicks being stored now, counted in the threads that store them: a store goes on in its thread
+    whatever happens to the request that asked for it, so the page stops only once every one has ended."""
+
+    def __init__(self):
+        self.count = 0
+        self._idle = threading.Condition()
+
+    def run(self, store: Callable, row) -> None:
+        with self._idle:
+            self.count += 1
+        try:
+            store(row)
+        finally:
+            with self._idle:
+                self.count -= 1
+                self._idle.notify_all()
+
+    def wait_idle(self) -> None:
+        """Until no click is being stored (each store is bounded by the warehouse's lock wait)."""
+        with self._idle:
+            self._idle.wait_for(lambda: self.count == 0)
+
+
+def _server(config, storing: InFlight):
     """uvicorn's server, stopping on SIGINT and SIGTERM alike and then returning to its caller. uvicorn's
     own raises the signal again once it has stopped, and a SIGTERM would then end the process before the
-    scorecards take the labels in; Ctrl-C and `kill` end the page the same way here."""
+    scorecards take the labels in; Ctrl-C and `kill` end the page the same way here. The first signal
+    stops taking requests and lets those in flight finish (a click waiting for the warehouse's write lock
+    is stored, and answered, before the page ends); a second stops waiting on them."""
     import uvicorn
 
     class Server(uvicorn.Server):
         @contextmanager
         def capture_signals(self):
             def stop(signum, frame):
+                if self.should_exit:
+                    self.force_exit = True
+                    return
                 self.should_exit = True
+                if storing.count:
+                    print(f"stopping once the {storing.count} click(s) being stored are stored "
+                          "(again: stop answering them)", file=sys.stderr, flush=True)  # fmt: skip
 
             before = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
             try:
@@ -282,11 +317,14 @@ def serve(session: Session, port: int = 0, on_ready: Callable[[int], None] | Non
     sock.listen(64)
     bound = sock.getsockname()[1]
     page = LabelPage(session, bound, now or now_iso)
-    config = uvicorn.Config(page.app(), log_level="warning", access_log=False, timeout_graceful_shutdown=5,
+    # no graceful-shutdown timeout: a click in flight is bounded by the warehouse's lock wait, and cutting it
+    # short answered the browser with a 500 while its label was still stored afterwards
+    config = uvicorn.Config(page.app(), log_level="warning", access_log=False, timeout_graceful_shutdown=None,
                             lifespan="off", server_header=False)  # fmt: skip
     if on_ready:
         on_ready(bound)
     try:
-        _server(config).run(sockets=[sock])
+        _server(config, page.storing).run(sockets=[sock])
     finally:
         sock.close()
+        page.storing.wait_idle()  # the caller recomputes the scorecards next: with every label stored

@@ -8,6 +8,7 @@ lock owns the warehouse for the process, and every read and write of the page ta
 
 from __future__ import annotations
 
+import sys
 import threading
 
 from ragpipe.labels.record import HumanLabelRecord
@@ -62,8 +63,11 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
         latest = latest[latest["current"] & latest["answer_id"].isin(picked)]
         return dict(zip(latest["answer_id"], latest["label"]))
 
+    def waiting(who: str) -> None:  # the labeller's terminal says why a click takes long
+        print(f"a click waits to be stored: {who}; it is stored once that ends", file=sys.stderr, flush=True)
+
     def store(row: HumanLabelRecord) -> None:
-        with owner, writing(warehouse_dir(), "ragpipe label"):
+        with owner, writing(warehouse_dir(), "ragpipe label", on_wait=waiting):
             conn = open_for_writing(database_path())
             try:
                 add_labels(conn, [row])

@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -108,22 +109,32 @@ def unreadable_message(path: Path, exc: Exception) -> str:
     )
 
 
+def _holder(owner: Path) -> str:
+    try:
+        holder = json.loads(owner.read_text())
+        return f"`{holder['command']}` (process {holder['pid']}, since {holder['since']})"
+    except (OSError, ValueError, KeyError):
+        return "another process"
+
+
 @contextmanager
-def writing(root: Path, command: str, wait: float | None = None):
-    """Hold the warehouse's write lock for `command`; WarehouseBusy after a bounded wait."""
+def writing(root: Path, command: str, wait: float | None = None, on_wait: Callable[[str], None] | None = None):
+    """Hold the warehouse's write lock for `command`; WarehouseBusy after a bounded wait. `on_wait`, when
+    given, is told who holds the lock before the wait begins (a page says why a click takes long)."""
     wait = lock_wait() if wait is None else wait
     lock, owner = FileLock(str(root / ".write.lock")), root / ".write.owner"
     try:
         root.mkdir(parents=True, exist_ok=True)
-        lock.acquire(timeout=wait)
-    except Timeout:
         try:
-            holder = json.loads(owner.read_text())
-            who = f"`{holder['command']}` (process {holder['pid']}, since {holder['since']})"
-        except (OSError, ValueError, KeyError):
-            who = "another process"
+            lock.acquire(timeout=0 if on_wait is not None else wait)
+        except Timeout:
+            if on_wait is None:
+                raise
+            on_wait(f"{_holder(owner)} is writing to {root}")
+            lock.acquire(timeout=wait)
+    except Timeout:
         raise WarehouseBusy(
-            f"warehouse busy: {who} is writing to {root}; waited {wait:.0f} s. "
+            f"warehouse busy: {_holder(owner)} is writing to {root}; waited {wait:.0f} s. "
             "Try again when it finishes, or raise RAGPIPE_LOCK_WAIT."
         ) from None
     except OSError as exc:  # after Timeout, which is an OSError too
