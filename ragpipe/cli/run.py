@@ -20,6 +20,8 @@ from ragpipe.inputs.names import NameRefused, answer_set_name
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import corpora_dir, database_path, warehouse_dir
 
+MAX_SAID = 20  # lines named on the terminal; the answers table keeps an error row for each question
+
 
 def _use_data_dir(corpora: list[str], data_dir: Path | None) -> None:
     """Point one corpus's adapter at a folder laid out like its upstream repository."""
@@ -48,14 +50,28 @@ def _engine_override(engine: str, base_url, model, api_key_env: str, url, concur
     elif engine == "import":
         if not answers_file:
             raise typer.BadParameter("--engine import needs --answers FILE")
-        from ragpipe.answering.engines.import_file import file_sha256
-
-        settings = {"path": str(answers_file.resolve()), "sha256": file_sha256(answers_file)}
+        settings = _import_settings(answers_file)
     elif engine == "extractive":
         settings = {}
     else:
         raise typer.BadParameter(f"unknown engine {engine!r}; known: {', '.join(ENGINE_NAMES)}")
     return {"engine": engine, "settings": settings, "concurrency": concurrency or (1 if engine == "extractive" else 4)}
+
+
+def _import_settings(path: Path) -> dict:
+    """An answers file's settings, once each line it cannot read is said (file:line:field) and a file
+    none of whose lines can be read is refused in one line, before any run."""
+    from ragpipe.answering.engines.import_file import ImportEngine, unreadable_file
+
+    engine = ImportEngine(str(path.resolve()))
+    for problem in engine.problems[:MAX_SAID]:
+        typer.echo(f"skipped {problem}", err=True)
+    if len(engine.problems) > MAX_SAID:
+        typer.echo(f"... and {len(engine.problems) - MAX_SAID} more line(s) skipped", err=True)
+    refused = unreadable_file(engine)
+    if refused:
+        raise typer.BadParameter(refused, param_hint="--answers")
+    return engine.settings
 
 
 def _parse_settings(pairs: list[str]) -> dict:

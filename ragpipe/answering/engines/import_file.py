@@ -29,9 +29,13 @@ class ImportEngine:
             raise ValueError(f"{self.path} changed while the run started (sha256 {sha256[:12]} -> {found[:12]})")
         self.problems: list[Problem] = []
         self.rows = {}
+        self.unreadable: dict[str, Problem] = {}  # question id -> why its line could not be read
         for lineno, row in read_jsonl(self.path, self.problems):
-            if not isinstance(row.get("question_id"), str) or not isinstance(row.get("answer"), str):
-                self.problems.append(Problem(str(self.path), lineno, "question_id/answer", "missing or not a string"))
+            problem = _line_problem(str(self.path), lineno, row)
+            if problem is not None:
+                self.problems.append(problem)
+                if isinstance(row.get("question_id"), str):
+                    self.unreadable.setdefault(row["question_id"], problem)
                 continue
             self.rows.setdefault(row["question_id"], row)
         self.answer_set = name or self.set_name(self.path)
@@ -44,6 +48,8 @@ class ImportEngine:
 
     def answer(self, question: Question, context: RetrievalContext) -> EngineAnswer:
         row = self.rows.get(question.id)
+        if row is None and question.id in self.unreadable:
+            raise EngineFailure(f"its line could not be read: {self.unreadable[question.id]}")
         if row is None:
             raise EngineFailure(f"{self.path} has no answer for question {question.id!r}")
         latency = row.get("latency_ms")
@@ -55,6 +61,37 @@ class ImportEngine:
             prompt_tokens=prompt,
             completion_tokens=completion,
         )
+
+
+def _line_problem(file: str, lineno: int, row: dict) -> Problem | None:
+    """Why a line holds no usable answer, naming the field, or None."""
+    for name in ("question_id", "answer"):
+        value = row.get(name)
+        if not isinstance(value, str):
+            got = "missing" if value is None else f"a {_json_type(value)}, not a string"
+            return Problem(file, lineno, name, got)
+    return None
+
+
+def _json_type(value) -> str:
+    kinds = {bool: "boolean", int: "number", float: "number", list: "list", dict: "object"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def unreadable_file(engine: ImportEngine) -> str | None:
+    """Why an answers file gives no answer at all (every line refused), in one line; None when any line reads."""
+    if engine.rows:
+        return None
+    size = engine.path.stat().st_size
+    if not engine.problems:
+        return f"{engine.path}: holds no answer ({size:,} bytes, no JSON line)"
+    with engine.path.open("rb") as f:
+        utf16 = f.read(2) in (b"\xff\xfe", b"\xfe\xff")
+    hint = " It is UTF-16 (its first bytes say so): save it as UTF-8." if utf16 else ""
+    return (
+        f"{engine.path}: none of its lines can be read ({len(engine.problems)} problem(s); first: "
+        f"{engine.problems[0]}).{hint}"
+    )
 
 
 def file_sha256(path: Path) -> str:
