@@ -130,3 +130,17 @@ def test_a_careful_judge_that_quotes_an_injected_verdict_moves_no_grade_toward_i
     assert [v for v, _ in stored] == [json.loads(raw.splitlines()[-1])["verdict"] for _, raw in stored]
     assert {v for v, _ in stored} != {"correct"}
     assert all(rule == f"judge.{verdict}" for rule, verdict in decided)
+
+
+@pytest.mark.end_to_end
+def test_judge_import_counts_apart_the_verdicts_for_no_answer_held(demo_warehouse, tmp_path):
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        qid, text = conn.execute("SELECT question_id, answer FROM answers ORDER BY answer_id LIMIT 1").fetchone()
+    verdicts = tmp_path / "verdicts.jsonl"
+    lines = [{"question_id": qid, "answer": a, "verdict": "incorrect", "judge": "by-hand"} for a in (text, "Not said.")]
+    verdicts.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    env = env_for(tmp_path)
+    env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+    done = ragpipe(env, "judge", "import", str(verdicts))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "imported 2 judgment(s)" in done.stdout and "1 of them judge no answer the warehouse holds" in done.stdout

@@ -110,3 +110,16 @@ def test_a_warehouse_labelled_before_received_keeps_what_counted_and_numbers_it_
     assert {q: v for q, v in _counting(conn).items() if q != q3} == old
     numbers = conn.execute("SELECT labeller, labelled_at, received FROM human_labels ORDER BY received").fetchall()
     assert [n for *_, n in numbers] == [1, 2, 3, 4] and numbers[-1][0] == "unknown"
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 150])
+def test_a_labeller_the_page_would_store_but_files_could_not_read_back_is_refused_by_both(name, conn, tmp_path):
+    from tests.commands import invoke
+
+    page = invoke("label", "--corpus", "demo", "--config", "default", "--answers", "extractive", "--labeller", name)
+    assert page.exit_code == 2 and "--labeller" in page.output and "labeller" in page.output.split("--labeller")[-1]
+    (q1,) = _questions(conn, 1)
+    read, added = _store(
+        conn, _write(tmp_path / "l.jsonl", [{**PAIR, "question_id": q1, "label": "correct", "labeller": name}])
+    )
+    assert added == 0 and [(p.line, p.field) for p in read.problems] == [(1, "labeller")]

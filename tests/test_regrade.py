@@ -239,3 +239,18 @@ def test_the_commands_a_user_runs(tmp_path, demo_warehouse_once):
     assert refused.returncode == 2 and "read-only" in refused.stdout
     rows = json.loads(ragpipe("sql", "SELECT count(DISTINCT grader_version) AS n FROM grade_history", "--json").stdout)
     assert rows == [{"n": 2}]
+
+
+def test_sql_cannot_change_the_connections_settings(demo_warehouse_once, tmp_path):
+    """`CALL enable_logging(storage='file', ...)` once aborted DuckDB (exit 134); `SET` could undo the sandbox.
+    In its own process: an abort would end the test's worker."""
+    env = {**env_for(tmp_path), "RAGPIPE_WAREHOUSE": str(demo_warehouse_once)}
+    log = tmp_path / "x"
+    for statement in [
+        f"CALL enable_logging(storage='file', storage_path='{log}'); SELECT 1",
+        "SET enable_external_access = true; SELECT * FROM read_csv('/etc/hostname')",
+    ]:
+        done = run_ragpipe(env, "sql", statement)
+        assert done.returncode == 1 and "configuration has been locked" in done.stdout + done.stderr, done
+    assert not log.exists()
+    assert run_ragpipe(env, "sql", "SELECT 42 AS answer").returncode == 0

@@ -138,6 +138,7 @@ def import_judgments(
     reason). A line whose key is stored replaces it; bad lines are reported as file:line:field."""
     from ragpipe.corpus.questions import question_from_row
     from ragpipe.grading.judge.batch import read_judgments
+    from ragpipe.grading.judge.judging import answer_keys
     from ragpipe.grading.judge.store import judgments_frame, store_judgments
     from ragpipe.warehouse.nulls import records
     from ragpipe.warehouse.tables import table_exists
@@ -152,11 +153,19 @@ def import_judgments(
                     questions.setdefault(row["question_id"], question_from_row(row))
             judgments, problems = read_judgments(path, questions, exporter)
             written = store_judgments(conn, judgments_frame(judgments), replace=True)
+            known = answer_keys(conn)
         finally:
             conn.close()
     for problem in problems:
         typer.echo(f"skipped {problem}", err=True)
+    orphans = len({j.input_key for j in judgments} - known)
     console.print(f"imported {written} judgment(s) ({len(problems)} line(s) skipped)")
+    if orphans:
+        console.print(
+            f"{orphans} of them judge no answer the warehouse holds (another answer text, question or kind): "
+            "stored, they decide a grade only once such an answer is graded",
+            style="yellow",
+        )
     if problems and not judgments:
         raise typer.Exit(1)
 

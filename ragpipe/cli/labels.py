@@ -105,8 +105,11 @@ def label(
 ) -> None:
     """Label a random sample of a system's answers in the browser: a page on 127.0.0.1 only, each click
     stored at once. Stop it with Ctrl-C (or SIGTERM); the pair's scorecards are then recomputed with the labels."""
+    from ragpipe.labels.record import labeller_refused
     from ragpipe.review.label_session import open_session
 
+    if refused := labeller_refused(labeller):  # a label the page stores must import back
+        raise typer.BadParameter(refused, param_hint="--labeller")
     session = open_session(corpus, config, answers, n, seed, labeller)
     if not session.items:
         console.print(f"no answers of {answers!r} in {corpus}/{config}", style="red")

@@ -31,6 +31,10 @@ class CorpusRefused(ValueError):
 def check_corpus(manifest: CorpusManifest, pdf_folder: Path) -> None:
     """Raise CorpusRefused unless every question loads and names documents the folder has."""
     documents = {doc_id_for(p, pdf_folder) for p in pdf_files(pdf_folder)} if pdf_folder.is_dir() else set()
-    problems = read_corpus_questions(manifest, documents).problems
+    loaded = read_corpus_questions(manifest, documents)
+    problems = loaded.problems
+    if not problems and not loaded.questions:  # an empty file: the run would ask nothing and fail in its steps
+        where = str(manifest.resolve(manifest.questions)) if manifest.questions else f"corpus {manifest.name}"
+        problems = [Problem(where, 1, "(file)", "holds no question: a run needs at least one")]
     if problems:
         raise CorpusRefused(manifest.name, problems)

@@ -33,7 +33,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from ragpipe.corpus.questions import validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
-from ragpipe.labels.record import HumanLabelRecord
+from ragpipe.labels.record import HumanLabelRecord, labeller_refused
 from ragpipe.labels.store import current_answers, latest_first
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import table_exists
@@ -49,7 +49,7 @@ class LabelLine(BaseModel):
     answer_set: str = Field(min_length=1)
     question_id: str = Field(min_length=1)
     label: Literal["correct", "incorrect", "refusal"]
-    labeller: str = Field("unknown", min_length=1, max_length=100)
+    labeller: str = "unknown"
     note: str | None = Field(None, max_length=2000)
     # what `labels export` adds, read back so that its output imports as it is
     answer_id: str | None = Field(None, min_length=1)
@@ -58,6 +58,14 @@ class LabelLine(BaseModel):
     source: str | None = None
     received: int | None = None
     current: bool | None = None
+
+    @field_validator("labeller")
+    @classmethod
+    def _named(cls, value: str) -> str:
+        refused = labeller_refused(value)
+        if refused:
+            raise ValueError(refused)
+        return value
 
     @field_validator("labelled_at")
     @classmethod

@@ -9,6 +9,17 @@ from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.warehouse.record import Record
 
 LABELS = {"correct": HUMAN_CLASSES[0], "incorrect": HUMAN_CLASSES[1], "refusal": HUMAN_CLASSES[2]}
+MAX_LABELLER_CHARS = 100
+
+
+def labeller_refused(name: str) -> str | None:
+    """Why `name` cannot be a labeller's (one rule for the page and for files: what one stores, the other
+    reads back), or None."""
+    if not name.strip():
+        return "a labeller is named: give a name that is not blank"
+    if len(name) > MAX_LABELLER_CHARS:
+        return f"a labeller's name is at most {MAX_LABELLER_CHARS} characters, not {len(name):,}"
+    return None
 
 
 @dataclass(slots=True)

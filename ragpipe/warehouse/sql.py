@@ -55,6 +55,9 @@ def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> Query
     """The query's rows. A query still running after `timeout` seconds is interrupted (QueryTimeout):
     while it reads, its connection holds the file, and a writer waits for it."""
     conn = readonly_connection(path)
+    # the query may be anyone's text: once the connection is set up, no statement may change its settings
+    # (`CALL enable_logging(storage='file', ...)` aborted DuckDB; `SET enable_external_access` would undo the sandbox)
+    conn.execute("SET lock_configuration = true")
     timer = threading.Timer(timeout, conn.interrupt)
     timer.daemon = True
     timer.start()

@@ -203,3 +203,18 @@ def test_a_bad_rules_file_is_refused_before_any_grade_is_written(graded, tmp_pat
     )
     assert not result.success
     assert _grades(graded) == before  # old grades and history untouched
+
+
+@pytest.mark.parametrize("text", ["questions: []\n"])
+def test_ragpipe_run_refuses_an_empty_question_file_in_its_own_words_before_any_run(tmp_path, text):
+    """It once failed in three steps' tracebacks (`Table with name answers does not exist`, 245 lines)."""
+    from tests.commands import env_for, ragpipe
+
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    text_pdf(pdfs / "lease.pdf", ["Monthly rent is $2,150."])
+    corpora = corpora_with(tmp_path, "mine", pdfs, text)
+    out = ragpipe(env_for(tmp_path, RAGPIPE_CORPORA=str(corpora)), "run", "--corpus", "mine", "--config", "default")
+    said = out.stdout + out.stderr
+    assert out.returncode == 1 and "questions.yaml:1: field (file): holds no question" in said, said[-2000:]
+    assert "Traceback" not in said and "materializing mine" not in said and len(said.splitlines()) <= 3

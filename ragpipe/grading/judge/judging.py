@@ -31,6 +31,32 @@ def pending(
     return [out[k] for k in sorted(out)]
 
 
+def answer_keys(conn) -> set[str]:
+    """The input key of every stored answer, as its question reads and as it was graded (a kind may be
+    graded otherwise): what a judgment must match to decide any grade."""
+    from ragpipe.corpus.questions import question_from_row
+    from ragpipe.grading.judge.record import input_key
+    from ragpipe.warehouse.nulls import records
+    from ragpipe.warehouse.tables import table_exists
+
+    if not (table_exists(conn, "answers") and table_exists(conn, "questions")):
+        return set()
+    questions = {(r["corpus"], r["question_id"]): question_from_row(r) for r in records(conn.table("questions").df())}
+    graded = {}
+    if table_exists(conn, "grades"):
+        graded = dict(conn.execute("SELECT DISTINCT answer_id, kind FROM grades").fetchall())
+    keys = set()
+    for corpus, qid, aid, text in conn.execute("SELECT corpus, question_id, answer_id, answer FROM answers").fetchall():
+        question = questions.get((corpus, qid))
+        if question is None:
+            continue
+        keys.add(input_key(question, text or ""))
+        kind = graded.get(aid)
+        if kind and kind != question.kind:
+            keys.add(input_key(question.model_copy(update={"kind": kind}), text or ""))
+    return keys
+
+
 def judge_table(
     grades: pd.DataFrame,
     answers: pd.DataFrame,
