@@ -25,6 +25,7 @@ from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.inputs.text import valid_json
 from ragpipe.text.figures import parse_figure
+from ragpipe.text.repair import repaired
 
 Kind = Literal["answerable", "negative", "ambiguous"]
 
@@ -91,6 +92,17 @@ class Question(BaseModel):
     money_key: str | None = None
     polarity: Literal["yes", "no"] | None = Field(None, description="the answer to a yes/no question")
     evidence: list[Evidence] = Field(default_factory=list)
+
+    @field_validator("text", "gold_answer", "money_key")
+    @classmethod
+    def _as_written(cls, value: str | None) -> str | None:
+        """Encoding damage repaired before anything reads it ("JosÃ© Saramago" is "José Saramago")."""
+        return repaired(value) if value else value
+
+    @field_validator("must_contain", "must_contain_any", "must_not_contain")
+    @classmethod
+    def _forms_as_written(cls, value: list[str]) -> list[str]:
+        return [repaired(v) for v in value]
 
     @model_validator(mode="before")
     @classmethod

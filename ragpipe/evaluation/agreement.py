@@ -78,6 +78,9 @@ def agreement(frame: pd.DataFrame) -> dict:
         "correct": _prf(pairs, CORRECT),
         "false_correct": sum(false_correct),
         "false_correct_numeric": sum(f and t == "metrics-generated" for f, t in zip(false_correct, types)),
+        # correct against not (incorrect and refusal as one): what a firm verdict promises nobody need check
+        "disagree_correct": (off := sum((h == CORRECT) != (g == CORRECT) for h, g in pairs)),
+        "disagree_correct_rate": round(off / n, 4) if n else 0.0,
         # how much the grader's accuracy over- (+) or under-states (-) people's, on these answers
         "bias": round(grader.count(CORRECT) / n - human.count(CORRECT) / n, 4) if n else 0.0,
     }
@@ -132,7 +135,36 @@ def agreement_report(frame: pd.DataFrame) -> dict:
         }
     if "rule" in frame:
         report["by_rule"] = by_rule(frame)
+    if "matched" in frame:
+        report["by_reading"] = by_reading(frame)
     return report
+
+
+def by_reading(frame: pd.DataFrame) -> dict:
+    """The lenient reading each grade's needles needed (grading/checks/needles.py: a computed figure's
+    last-place slack, a ratio read as a percent, an authored form the question holds), "strict" where
+    none: how many answers each decided, and how people and the grader classed them."""
+    readings = [_readings(m) for m in frame["matched"]]
+    out = {}
+    for reading in sorted(set(readings)):
+        g = frame[[r == reading for r in readings]]
+        human, grader = list(g["human"]), list(g["grader"])
+        out[reading] = {
+            "n": len(g),
+            "firm": int(g["firm"].astype(bool).sum()) if "firm" in g else None,
+            "disagree": sum(h != x for h, x in zip(human, grader)),
+            "people": dict(sorted(Counter(human).items())),
+            "grader": dict(sorted(Counter(grader).items())),
+        }
+    return out
+
+
+def _readings(matched) -> str:
+    import json
+
+    spans = json.loads(matched) if isinstance(matched, str) and matched else []
+    found = sorted({s["reading"] for s in spans if isinstance(s, dict) and s.get("reading")})
+    return "+".join(found) or "strict"
 
 
 def labelled_frame(

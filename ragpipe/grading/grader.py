@@ -34,6 +34,7 @@ from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import question_scale
 from ragpipe.text.money import is_money_question, money_key_value
+from ragpipe.text.repair import repaired
 from ragpipe.text.sentences import sentences
 from ragpipe.text.voice import voiced
 
@@ -55,6 +56,7 @@ def grade(
     """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade);
     an answer longer than rules.answers.max_chars is graded on its prefix, and says so."""
     mined = _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined)))
+    answer = repaired(answer)  # read as its author wrote it; the stored row keeps the original (text/repair.py)
     if len(answer) > rules.answers.max_chars:
         cut = answer[: rules.answers.max_chars]
         return replace(_grade(question, cut, citations, rules, mined, off), truncated=True)

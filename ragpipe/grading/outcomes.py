@@ -13,6 +13,7 @@ WRONG_MONEY = "wrong money figure"
 FORBIDDEN_CLAIM = "states a forbidden claim"
 WRONG_YES_NO = "wrong yes/no"
 MISSING_NEEDLES = "missing needles"
+OTHER_VALUE = "states another value for what was asked"  # the asked measure bound to a figure not the key
 NOT_GOLDEN_CITATION = "did not cite the golden document"
 NOT_DECLINED = "did not decline"
 UNGRADABLE_NO_YES_NO = "ungradable: no yes/no stated"
@@ -23,6 +24,9 @@ JUDGED_INCORRECT = "judged incorrect"  # the model judge read the answer as wron
 # rule ids (grades.rule); an ambiguous question's answerable rules are prefixed `ambiguous.`
 ANSWERABLE_DECLINED = "answerable.declined"
 MONEY_WRONG_FIGURE = "money.wrong_figure"
+MONEY_OTHER_VALUE = "money.asked_measure_other_figure"  # the asked measure stated as another figure
+MONEY_KEY_OTHER_MEASURE = "money.key_as_other_measure"  # the key stated only as another measure
+NEEDLES_OTHER_VALUE = "needles.asked_measure_other_figure"
 NEEDLES_MUST_NOT_CONTAIN = "needles.must_not_contain"
 POLARITY_WRONG = "polarity.wrong"
 NEEDLES_UNGRADABLE = "needles.ungradable"

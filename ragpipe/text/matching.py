@@ -289,6 +289,22 @@ def find_figure_loosely(gold: Figure, figures: list[Figure]) -> tuple[int, int] 
     return None
 
 
+LAST_PLACE, RATIO_AS_PERCENT = "last_place", "ratio_as_percent"  # the lenient readings of a computed figure
+
+
+def computed_reading(gold: Figure, other: Figure, last_place: int, ratio_as_percent: bool) -> str | None:
+    """How `other` meets the computed `gold`, when it does: "" as written (loosely, as a filing's figure
+    is met), or the lenient reading it needed: LAST_PLACE (a unit off in the gold's last digit) or
+    RATIO_AS_PERCENT (a ratio given as a percent, or the other way round). None: it does not."""
+    if same_figure_loosely(gold, other):
+        return ""
+    if not same_computed_figure(gold, other, last_place, ratio_as_percent):
+        return None
+    if gold.is_percent != other.is_percent and not same_computed_figure(gold, other, 0, ratio_as_percent):
+        return LAST_PLACE  # a ratio as a percent, and a unit off besides: the slack is the looser reading
+    return RATIO_AS_PERCENT if gold.is_percent != other.is_percent else LAST_PLACE
+
+
 def same_computed_figure(gold: Figure, other: Figure, last_place: int, ratio_as_percent: bool) -> bool:
     """A figure the gold answer computed (a ratio, a growth rate), found in an answer that computed it
     too: as `same_figure_loosely`, or off by at most `last_place` units in the last digit the gold

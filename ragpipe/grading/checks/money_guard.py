@@ -1,6 +1,11 @@
 """The money guard: on a money question, an answer whose asserted figure is not the key, and that
 gives any money figure other than the key, is wrong, whatever else it says. A key buried among other
-figures is a dump of figures, not an answer."""
+figures is a dump of figures, not an answer.
+
+What a figure is stated as counts (text/measures.py): an answer that states the asked measure as another
+money figure ("operating income was $717 million") is wrong whatever else it mentions, and a key stated
+only as another measure ("segment profit totalled $812 million", "declared $1.2 billion" when paid was
+asked) is not the key asserted. Both are readings of how the answer binds its figures: tentative."""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
+from ragpipe.text.measures import other_values
 from ragpipe.text.money import asserted_money, matches_key
 from ragpipe.text.patterns import valid_regex
 
@@ -26,20 +32,48 @@ class Money(BaseModel):
 
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
-    key = view.key
+    key, reading = view.key, view.measures
+
+    def is_key(f) -> bool:
+        return matches_key(key, f, view.scale, view.tolerance)
+
     money = [f for f in view.figures if f.is_money]
-    if any(matches_key(key, f, view.scale, view.tolerance) for f in asserted_money(view.text, money)):
+    mentioned = _mentioned_as(view, [f for f in money if is_key(f)])
+    stated = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
+    if stated:
+        return _wrong(stated, mentioned, outcomes.MONEY_OTHER_VALUE)
+    asserted = [f for f in asserted_money(view.text, money) if is_key(f)]
+    if any(reading.other(f) is None for f in asserted):
         return None
-    wrong = [f for f in money if not matches_key(key, f, view.scale, view.tolerance)]
+    wrong = [f for f in money if not is_key(f)]
     if not wrong:
         return None
+    if asserted:  # where the key is asserted, it is stated as another measure: by a reading of its clause
+        return _wrong(wrong, mentioned, outcomes.MONEY_KEY_OTHER_MEASURE)
+    return _wrong(wrong, mentioned, outcomes.MONEY_WRONG_FIGURE, firm=True)
+
+
+def _mentioned_as(view: AnswerView, keys: list) -> tuple[dict, ...]:
+    """A span for each key figure the answer states as another measure ("mentioned as segment profit")."""
+    out = []
+    for f in keys:
+        other = view.measures.other(f)
+        if other is not None:
+            out.append(
+                {"kind": "mentioned_as", "needle": f"mentioned as {other.phrase}", "start": f.start, "end": f.end}
+            )
+    return tuple(out)
+
+
+def _wrong(figures: list, mentioned: tuple[dict, ...], rule: str, firm: bool = False) -> Finding:
     return Finding(
         "money_guard",
         "wrong",
         outcomes.WRONG_MONEY,
-        outcomes.MONEY_WRONG_FIGURE,
-        tuple({"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in wrong),
-        wrong_money=tuple(f.text for f in wrong),
+        rule,
+        tuple({"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in figures) + mentioned,
+        firm=firm,
+        wrong_money=tuple(f.text for f in figures),
     )
 
 
@@ -50,5 +84,5 @@ CHECK = Check(
     order=20,
     needs=("money_question", "money_key"),
     sections={"money": Money},
-    rules=(outcomes.MONEY_WRONG_FIGURE,),
+    rules=(outcomes.MONEY_WRONG_FIGURE, outcomes.MONEY_OTHER_VALUE, outcomes.MONEY_KEY_OTHER_MEASURE),
 )

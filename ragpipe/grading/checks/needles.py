@@ -30,7 +30,8 @@ from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.forms import find_form
-from ragpipe.text.matching import figure_needle, find_computed_figure, find_needle
+from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
+from ragpipe.text.measures import other_values
 from ragpipe.text.money import matches_key
 from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
 from ragpipe.text.patterns import DeclinePattern
@@ -139,8 +140,91 @@ def _met_as_written(req: Requirement, view: AnswerView, stated=None) -> tuple[st
 
 
 def _key_span(view: AnswerView) -> tuple[int, int] | None:
-    hit = next((f for f in view.figures if matches_key(view.key, f, view.scale, view.tolerance)), None)
+    """The first key figure the answer does not state as another measure (text/measures.py)."""
+    hit = next(
+        (
+            f
+            for f in view.figures
+            if matches_key(view.key, f, view.scale, view.tolerance) and view.measures.other(f) is None
+        ),
+        None,
+    )
     return None if hit is None else (hit.start, hit.end)
+
+
+_BY_VALUE = frozenset({MatchKind.MINED_FIGURE, MatchKind.COMPUTED_FIGURE})
+
+
+def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> bool:
+    """A needle met by a figure the answer states as a measure the question did not ask."""
+    if kind not in _BY_VALUE and kind != MatchKind.FORM:
+        return False
+    figure = next((f for f in view.figures if f.start == span[0]), None)
+    return figure is not None and view.measures.other(figure) is not None
+
+
+def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -> list:
+    """The figures the answer states the asked measure as, none of which would meet a figure needle on its
+    own (read as the needle count reads it, its slack included): a wrong value asserted for what was
+    asked (text/measures.py: other_values)."""
+    met = [(s["start"], s["end"]) for s in spans]
+    figure_alternatives = [
+        (n, k) for r in reqs for n, k in r.alternatives if k in _BY_VALUE or figure_needle(n) is not None
+    ]
+
+    values = [f for f in view.figures if any(a <= f.start < b for a, b in met)]
+    golds = [g for g in (figure_needle(n) for n, _ in figure_alternatives) if g is not None]
+    kinds = {_figure_kind(g) for g in golds} | ({_figure_kind(view.key)} if view.key is not None else set())
+
+    def is_met(f) -> bool:  # a needle met there, the same value as one met, the key, or a needle met alone
+        if any(a <= f.start < b for a, b in met) or any(m.matches(f, view.tolerance) for m in values):
+            return True
+        if view.key is not None and matches_key(view.key, f, view.scale, view.tolerance):
+            return True
+        alone = view.within(f.start, f.end)
+        return any(_find(n, k, alone) for n, k in figure_alternatives)
+
+    # only a figure of the gold's kind can be another value of it: an age is no other year, a count no sum
+    return [
+        b for b in other_values(view.measures, view.text, view.question.text, is_met) if _figure_kind(b.figure) in kinds
+    ]
+
+
+def _figure_kind(f) -> str:
+    if f.is_money:
+        return "money"
+    if f.is_percent:
+        return "percent"
+    if f.decimals == 0 and f.scale_word is None and 1000 <= f.value <= 2999:
+        return "year"
+    return "number"
+
+
+IN_QUESTION = "in_question"  # an authored form the question itself holds: echoing the question meets it
+
+
+def _reading(view: AnswerView, needle: str, kind: str, span: tuple[int, int]) -> str:
+    """The lenient reading a met needle needed ("" for none): the computed figure's slack or a ratio read as
+    a percent (text/matching.py: computed_reading), or an authored form that the question itself holds. A
+    lenient reading may decide a verdict, never a firm one."""
+    if kind == MatchKind.COMPUTED_FIGURE:
+        gold = figure_needle(needle)
+        figure = next((f for f in view.figures if f.start == span[0]), None)
+        if gold is None or figure is None:
+            return ""
+        n = view.rules.needles
+        return computed_reading(gold, figure, n.computed_last_place, n.computed_ratio_as_percent) or ""
+    if kind in (MatchKind.FORM, MatchKind.DERIVED_FORM) and _holds_phrase(view.question.text, needle):
+        return IN_QUESTION
+    return ""
+
+
+@lru_cache(maxsize=4096)
+def _holds_phrase(text: str, phrase: str) -> bool:
+    return (
+        bool(phrase.strip())
+        and re.search(rf"(?<!\w){re.escape(phrase.strip())}(?!\w)", text, re.IGNORECASE) is not None
+    )
 
 
 def run(view: AnswerView, found: Findings) -> Finding | None:
@@ -167,15 +251,29 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
             spans.append({"kind": MONEY_KEY, "needle": view.question.money_key, "start": span[0], "end": span[1]})
         else:
             missing.append(Requirement(MONEY_KEY, ((view.question.money_key, MatchKind.MINED_FIGURE),)))
+    figures_asked = False
     for req in reqs:
         met = _meet(req, view, stated)
-        if met is None:
+        figures_asked |= any(k in _BY_VALUE or figure_needle(n) is not None for n, k in req.alternatives)
+        if met is None or _stated_otherwise(view, met[1], met[2]):
             missing.append(req)
             continue
         needle, kind, span = met
-        spans.append({"kind": req.label, "needle": needle, "start": span[0], "end": span[1]})
+        reading = _reading(view, needle, kind, span)
+        spans.append(
+            {"kind": req.label, "needle": needle, "start": span[0], "end": span[1]}
+            | ({"reading": reading} if reading else {})
+        )
         as_authored = source == "authored" and req.label != "polarity" and kind != MatchKind.DERIVED_FORM
-        exact &= kind in EXACT_MATCHES or as_authored
+        exact &= (kind in EXACT_MATCHES or as_authored) and not reading
+
+    other = _other_value(view, reqs, spans) if figures_asked or view.key is not None else []
+    if other:
+        wrong = tuple({"kind": "asked_as", "needle": f"{b.phrase} stated as {b.figure.text}",
+                       "start": b.figure.start, "end": b.figure.end} for b in other)  # fmt: skip
+        return Finding(
+            "needles", "wrong", outcomes.OTHER_VALUE, outcomes.NEEDLES_OTHER_VALUE, tuple(spans) + wrong, firm=False
+        )
 
     total = len(reqs) + (view.key is not None)
     if missing:
@@ -199,6 +297,7 @@ CHECK = Check(
     sections={"needles": Needles},
     rules=(
         outcomes.NEEDLES_UNGRADABLE,
+        outcomes.NEEDLES_OTHER_VALUE,
         *(outcomes.needles_rule(s, f) for s in ("authored", "mined") for f in ("all", "some", "none")),
     ),
 )

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.figures import find_figures
+from ragpipe.text.measures import MeasureReading, read_measures
 from ragpipe.text.unasserted import Hedge, unasserted
 from ragpipe.text.voice import blank, voiced
 
@@ -123,6 +124,11 @@ class AnswerView:
     def figures(self) -> list[Figure]:
         """The figures the answer states in its own voice."""
         return find_figures(self.text)
+
+    @cached_property
+    def measures(self) -> MeasureReading:
+        """What each of the answer's own figures is stated as, against the measure asked (text/measures.py)."""
+        return read_measures(self.question.text, self.text, self.figures)
 
     @cached_property
     def every_figure(self) -> list[Figure]:

@@ -1,0 +1,263 @@
+"""What a figure is stated as: the measure an answer binds each figure to, and the measure a question asks.
+
+A filing's answer names several figures; only one is the value of the measure asked. "Segment profit
+totalled $812 million; after $95 million of corporate costs, operating income was $717 million" states
+$717 million as operating income, whatever else it mentions. An answer binds a figure to a measure in
+three ways, read in its own voice and within one clause:
+
+- the measure, then a verb of being or totalling, then the figure ("operating income was $717 million",
+  "segment profit of $907 million", "net sales came to $4.1 billion");
+- the figure, then "of" or "in" and the measure ("$717 million of operating income");
+- a verb that is itself the measure, then the figure ("paid $0.9 billion", "declared $1.2 billion of
+  dividends").
+
+A question asks for a measure: its first sentence's words, less names, periods, units and the words of
+asking ("What was Ostrander Tools' operating income in FY2022 (in USD millions)?" asks "operating
+income"; "How much did Keswick Mills pay in dividends?" asks "pay dividend"). Words are compared by
+their Snowball stems (and the irregular past of a few verbs: "paid" is "pay").
+
+The matching is conservative on purpose, since a binding decides a verdict:
+
+- a binding *states the asked measure* when it holds every word the question asks, and no qualifier
+  that contradicts one the question gives;
+- a binding *states another measure* only by a qualifier of the same family as one the question gives,
+  and different ("segment" profit for "operating" income, "declared" for "paid", "net" for "gross"):
+  a measure merely worded otherwise ("net sales" for "revenue") is never another measure.
+
+What it deliberately does not read: measures a sentence only implies, synonyms, and a figure's period
+(a clause that compares, "up from", "compared with", "in 2021", is left to the other readings).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragpipe.text.figures import Figure
+from ragpipe.text.sentences import sentences
+from ragpipe.text.tokenize import _stemmer
+
+# Qualifiers that tell measures of one kind apart: two different ones of a family are two measures.
+QUALIFIER_FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"gross", "operating", "segment", "net", "pretax", "comprehensive"}),  # levels of profit
+    frozenset({"declare", "pay", "authorize", "approve", "spend", "accrue", "propose"}),  # a payment's stage
+    frozenset({"basic", "diluted"}),  # per-share figures
+)
+_IRREGULAR = {"paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell", "made": "make", "grew": "grow"}
+_WORD = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z'\u2019-]*")
+_OPENS = re.compile(r"(?:^|[.!?;:(\n])\s*$")  # what stands before a sentence's (or a clause's) first word
+
+# a question's words that ask, name a period or a unit, or say nothing of the measure
+_ASKING = frozenset(
+    """a an the of in for to on at by as from during with and or what was were is are did does do how much many
+    which who whom whose its their his her this that these those has have had be been being fiscal year years
+    quarter fy usd us dollars dollar million millions billion billions thousand thousands amount value figure
+    company company's reported report according end ending ended as total""".split()
+)
+# verbs (and a colon) that put a measure before its figure: "operating income was $717 million"
+_LINKS = (
+    r"(?:was|were|is|are|totall?ed|totals|came\s+to|comes\s+to|amounted\s+to|amounts\s+to|reached|stood\s+at"
+    r"|equall?ed|of|:|=)"
+)
+_HEDGE = r"(?:\s+(?:approximately|about|around|roughly|nearly|almost|some|just|over|under))*"
+_LINK_BEFORE = re.compile(rf"(?:^|\s){_LINKS}{_HEDGE}\s*$", re.IGNORECASE)
+# verbs that are themselves a measure: "paid $0.9 billion", "declared $1.2 billion of dividends"
+_MEASURE_VERBS = re.compile(
+    r"(?:^|\s)(paid|pays|pay|declared|declares|spent|spends|authorized|authorised|approved|accrued|proposed"
+    r"|repurchased|returned|distributed|earned|generated|raised|borrowed|issued|invested)\s*$",
+    re.IGNORECASE,
+)
+_OF_AFTER = re.compile(r"\s*(?:of|in)\s+((?:[A-Za-z][A-Za-z'\u2019-]*\s*){1,4})", re.IGNORECASE)
+# where a clause (and with it a measure phrase) ends, reading back from a figure or on after it
+_CLAUSE_END = re.compile(
+    r"[,;:()\[\].!?\n]|\b(?:but|while|whereas|and|after|before|which|that|because|since|although|with|versus|vs"
+    r"|compared|including|less|plus|minus|from)\b",
+    re.IGNORECASE,
+)
+_PHRASE_STOP = frozenset(
+    """for during in at by from to on as compared versus vs which that and but while with than the a an its their
+    his her this these those year years quarter period fiscal""".split()
+)
+# a sentence that compares: its figures may be another period's or another part's
+_COMPARES = re.compile(
+    r"\b(?:compared|comparison|versus|vs|from|prior|previous|last|preceding|earlier|increased?|decreased?|rose|fell"
+    r"|grew|declined|changed?|year-over-year|yoy|respectively)\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"\b(?:fy\s?'?)?((?:19|20)\d\d)\b|\bfy\s?'?(\d\d)\b", re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    word = word.lower().replace("\u2019", "'").removesuffix("'s").rstrip("'")
+    return _IRREGULAR.get(word) or _stemmer().stemWord(word)
+
+
+_FAMILY_STEMS = tuple(frozenset(stem(w) for w in family) for family in QUALIFIER_FAMILIES)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A figure of the answer, and the measure its clause states it as (stemmed words, and as written)."""
+
+    figure: Figure
+    words: frozenset[str]
+    phrase: str
+
+
+@dataclass(frozen=True)
+class MeasureReading:
+    """An answer's figures read for what each is stated as, against the measure its question asks."""
+
+    asked: frozenset[str]
+    bound: tuple[Binding, ...]
+
+    def of(self, f: Figure) -> Binding | None:
+        return next((b for b in self.bound if b.figure.start == f.start), None)
+
+    def other(self, f: Figure) -> Binding | None:
+        """The binding that states `f` as a measure the question did not ask, if any."""
+        b = self.of(f)
+        return b if b is not None and states_other(b, self.asked) else None
+
+    def stating_asked(self) -> list[Binding]:
+        return [b for b in self.bound if states_asked(b, self.asked)]
+
+
+def read_measures(question: str, text: str, figures: list[Figure]) -> MeasureReading:
+    return MeasureReading(asked_measure(question), tuple(bindings(text, figures)))
+
+
+def other_values(reading: MeasureReading, text: str, question: str, is_key: Callable[[Figure], bool]) -> list[Binding]:
+    """The bindings that state the asked measure as a figure other than the key, where the answer never
+    states it as the key and the sentence neither compares nor names another year: the answer asserts a
+    wrong value for what was asked, whatever else it mentions."""
+    asked = reading.stating_asked()
+    if not asked or any(is_key(b.figure) for b in asked):
+        return []
+    return [b for b in asked if not compares(_sentence_of(text, b.figure.start), question)]
+
+
+def _sentence_of(text: str, offset: int) -> str:
+    return next((text[a:b] for a, b in sentences(text) if a <= offset < b), text)
+
+
+@lru_cache(maxsize=4096)  # a question is asked of many answers
+def asked_measure(question: str) -> frozenset[str]:
+    """The stemmed words of the measure `question` asks for (empty when none can be told)."""
+    first = re.split(r"(?<=[?.])\s", question.strip(), maxsplit=1)[0]
+    first = re.sub(r"\([^)]*\)", " ", first)  # "(in USD millions)", "(rounded)"
+    words = []
+    for i, m in enumerate(_WORD.finditer(first)):
+        word = m.group(0).strip("'\u2019-")
+        if not word or word.lower() in _ASKING:
+            continue
+        if word[0].isupper() and not word.isupper() and i > 0:
+            continue  # a name: "Ostrander Tools'", "Keswick Mills"
+        if word.isupper() and i > 0 and len(word) > 1:
+            words.append(word.lower())  # an acronym is a measure's name ("EBITDA", "EPS")
+            continue
+        words.append(word)
+    return frozenset(stem(w) for w in words if w.lower() not in _ASKING)
+
+
+def bindings(text: str, figures: list[Figure]) -> list[Binding]:
+    """The measure each figure of `text` is stated as, for the figures a clause binds to one."""
+    out = []
+    for f in figures:
+        before = _measure_before(text, f)
+        after = _measure_after(text, f)
+        words = (before[0] if before else set()) | (after[0] if after else set())
+        if words:
+            phrase = " ".join(p[1] for p in (before, after) if p and p[1])
+            out.append(Binding(f, frozenset(words), phrase))
+    return out
+
+
+def _clause_start(text: str, end: int) -> int:
+    """Where the clause holding `text[:end]`'s end begins."""
+    start = 0
+    for m in _CLAUSE_END.finditer(text, 0, end):
+        start = m.end()
+    return start
+
+
+_OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/\u00d7\u00f7\u2212]|\b(?:plus|minus|less|times|divided by)\b)\s*[$(\d]", re.I)
+
+
+def _measure_before(text: str, f: Figure) -> tuple[set[str], str] | None:
+    if _OPERATOR_AFTER.match(text, f.end):  # "was $19,815 million - $13,997 million = ...": an operand
+        return None
+    head = text[_clause_start(text, f.start) : f.start]
+    link = _LINK_BEFORE.search(head)
+    if link is not None:
+        start = f.start - len(head)
+        return _phrase(text, start, start + link.start(), last=6)
+    verb = _MEASURE_VERBS.search(head)
+    return ({stem(verb.group(1))}, verb.group(1)) if verb else None
+
+
+def _measure_after(text: str, f: Figure) -> tuple[set[str], str] | None:
+    m = _OF_AFTER.match(text, f.end)
+    if not m:
+        return None
+    end = m.start(1)
+    for word in _WORD.finditer(text, m.start(1), m.end(1)):
+        if word.group(0).lower() in _PHRASE_STOP:
+            break
+        end = word.end()
+    return _phrase(text, m.start(1), end)
+
+
+def _phrase(text: str, start: int, end: int, last: int | None = None) -> tuple[set[str], str] | None:
+    """The stemmed content words of the measure phrase `text[start:end]` (its `last` words only, when
+    given), names and asking words left out, with the words as written; None when none is left. A
+    capitalized word is a name unless it opens a sentence and a lowercase word follows it ("Segment
+    profit", not "Keswick Mills")."""
+    found = list(_WORD.finditer(text, start, end))
+    found = found[-last:] if last else found
+    kept, written = [], []
+    for i, m in enumerate(found):
+        word = m.group(0).strip("'\u2019-")
+        if not word or word.lower() in _ASKING or word.lower() in _PHRASE_STOP:
+            continue
+        if word[0].isupper() and not word.isupper():
+            opens = _OPENS.search(text, 0, m.start()) is not None
+            lower_next = i + 1 < len(found) and found[i + 1].group(0)[0].islower()
+            if not (opens and lower_next):
+                continue
+        kept.append(stem(word))
+        written.append(word)
+    return (set(kept), " ".join(written)) if kept else None
+
+
+def _qualifiers(words: frozenset[str]) -> list[tuple[int, str]]:
+    return [(i, w) for i, family in enumerate(_FAMILY_STEMS) for w in words if w in family]
+
+
+def contradicts(words: frozenset[str], asked: frozenset[str]) -> bool:
+    """`words` carry a qualifier of a family the asked measure qualifies, and another one."""
+    asked_q = dict(_qualifiers(asked))
+    return any(i in asked_q and w != asked_q[i] and w not in asked for i, w in _qualifiers(words))
+
+
+def states_asked(binding: Binding, asked: frozenset[str]) -> bool:
+    """The binding states the measure asked: every asked word, and no qualifier against one of them."""
+    return bool(asked) and asked <= binding.words and not contradicts(binding.words, asked)
+
+
+def states_other(binding: Binding, asked: frozenset[str]) -> bool:
+    """The binding states a measure the question did not ask, by a contradicting qualifier."""
+    return bool(asked) and contradicts(binding.words, asked)
+
+
+def years(text: str) -> frozenset[str]:
+    """The years `text` names, as two digits ("2022", "FY22" and "fy2022" are "22")."""
+    return frozenset((m.group(1) or m.group(2))[-2:] for m in _YEAR.finditer(text))
+
+
+def compares(sentence: str, question: str) -> bool:
+    """The sentence compares, or names a year the question does not: its figures may be another
+    period's, and a figure other than the key stated for the asked measure is then no contradiction."""
+    return _COMPARES.search(sentence) is not None or not years(sentence) <= years(question)
