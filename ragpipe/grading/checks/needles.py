@@ -89,10 +89,37 @@ def _mined(view: AnswerView, stated) -> tuple[list[Requirement], list[tuple[str,
     reqs += [Requirement("mined", ((n, MatchKind.DATE),)) for n, k, _ in mined if k == NeedleKind.DATE]
     reqs += [Requirement("mined", (c,)) for c in computed] if required else []
     terms = [(n, match_kind(k)) for n, k, _ in mined if k not in FIGURE_KINDS and k != NeedleKind.DATE]
+    # the option a choice question's gold picks is what was asked, beside any figure it also gives
+    options = [(n, k) for n, k in terms if k == MatchKind.LEAD_TERM]
+    if reqs and options:
+        reqs += [Requirement("option", (o,)) for o in options]
+    items = list_items(question.gold_answer) if asks_for_several(question.text) else []
+    if len(items) > 1 and not reqs:  # a list asked for whole: every item, in any order
+        return [Requirement("list_item", ((item, MatchKind.PHRASE),)) for item in items], unchecked
     alternatives = terms + ([] if required else computed)
     if alternatives and not reqs:
         reqs.append(Requirement("mined_any", tuple(alternatives)))
     return reqs, unchecked
+
+
+_SEVERAL = re.compile(
+    r"^\W*(?:which|what|who|name|list)\b[^?]*?\b(?:two|three|four|five|six|seven|eight|nine|ten|[2-9]|1\d|several|both)\b"
+    r"|^\W*(?:what|who|which)\s+(?:are|were)\b",
+    re.IGNORECASE,
+)
+_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
+_NAME = re.compile(r"(?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,3}")
+
+
+def asks_for_several(question: str) -> bool:
+    """The question asks for several things at once ("Which three suppliers ...", "Who were ...")."""
+    return _SEVERAL.search(question) is not None
+
+
+def list_items(gold: str) -> list[str]:
+    """The names of a gold answer that is a list of names ("Orlin, Trask and Bellamy"), or []."""
+    items = [i.strip().rstrip(".") for i in _LIST.split(gold.strip()) if i.strip()]
+    return items if len(items) > 1 and all(_NAME.fullmatch(i) for i in items) else []
 
 
 def _find(needle: str, kind: str, view: AnswerView, stated=None, derived: bool = False) -> tuple[int, int] | None:
@@ -265,7 +292,8 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
             | ({"reading": reading} if reading else {})
         )
         as_authored = source == "authored" and req.label != "polarity" and kind != MatchKind.DERIVED_FORM
-        exact &= (kind in EXACT_MATCHES or as_authored) and not reading
+        chose = req.label == "option"  # a choice stated in the opening, as a yes or no is
+        exact &= (kind in EXACT_MATCHES or as_authored or chose) and not reading
 
     other = _other_value(view, reqs, spans) if figures_asked or view.key is not None else []
     if other:
