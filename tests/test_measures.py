@@ -189,3 +189,21 @@ def test_an_authored_alias_the_question_itself_holds_is_a_lenient_reading():
 
 def _readings(g) -> set[str]:
     return {s["reading"] for s in g.matched if s.get("reading")}
+
+
+def test_the_review_marks_the_wrong_figure_and_the_key_mentioned_as_another_measure():
+    from ragpipe.review.annotate import annotate
+
+    answer = (
+        "Segment profit totalled $812 million; after $95 million of corporate costs, operating income was $717 million."
+    )
+    g = _money(OSTRANDER, "$812", answer)
+    roles = {m["needle"]: m["role"] for m in g.matched if m["kind"] == "money"}
+    assert roles == {"$812 million, mentioned as Segment profit": "mentioned_as", "$95 million": "mentioned",
+                     "$717 million": "wrong"}  # fmt: skip
+    import json
+
+    runs = annotate(answer, json.dumps(g.matched))
+    key = next(r for r in runs if r.text == "$812 million")
+    assert "money-mentioned" in key.marks and any("mentioned as Segment profit" in n for n in key.notes)
+    assert "money-wrong" in next(r for r in runs if r.text == "$717 million").marks

@@ -32,6 +32,12 @@ def reader_marks(view: AnswerView, evidence: tuple[dict, ...], wrong_money: tupl
             continue
         in_source = any(s <= f.start < e for s, e in view.attributed)
         unsaid = in_source or any(s <= f.start < e for s, e in view.unasserted)  # a hedge's key is no key
+        other = None if unsaid else view.measures.other(f)
+        if other is not None and view.key is not None and matches_key(view.key, f, view.scale, view.tolerance):
+            # the key's value, stated as a measure the question did not ask (text/measures.py)
+            marks.append({"kind": MONEY, "needle": f"{f.text}, mentioned as {other.phrase}", "start": f.start,
+                          "end": f.end, "role": "mentioned_as"})  # fmt: skip
+            continue
         if any(s <= f.start < e for s, e in keys) or (
             not unsaid and view.key is not None and matches_key(view.key, f, view.scale, view.tolerance)
         ):

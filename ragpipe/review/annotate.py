@@ -25,6 +25,7 @@ _MONEY = {  # a money figure's role -> (css class, what it means here)
     "source": ("money-mentioned", "mentioned in the source's voice, not asserted"),
     "wrong": ("money-wrong", "a money figure that is not the key"),
     "mentioned": ("money-mentioned", "mentioned, not what decided the verdict"),
+    "mentioned_as": ("money-mentioned", "the key's value, stated as another measure than the one asked: not asserted"),
 }
 
 
