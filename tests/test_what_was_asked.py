@@ -62,3 +62,60 @@ def test_the_option_a_choice_question_offers_is_asserted_beside_the_figures(tmp_
         ["The quick ratio has improved, from 0.67 to 1.04.", "The quick ratio has declined, from 1.04 to 0.67."],
     )
     assert [(r["verdict"], r["firm"]) for r in rows] == [("partial", False), ("correct", True)]
+
+
+def test_a_reason_met_only_by_its_place_is_at_most_a_tentative_partial(tmp_path):
+    rows = _graded(
+        tmp_path,
+        "Why did freight costs rise in 2022?",
+        "Because fuel surcharges doubled on its European routes.",
+        [
+            "Because of port congestion on its European routes.",  # shares where, not why
+            "Fuel surcharges doubled on its European routes.",
+            "Fuel surcharges doubled.",  # the reason without the place
+        ],
+    )
+    assert [(r["verdict"], r["firm"]) for r in rows][0] == ("partial", False)
+    assert rows[0]["rule"] == "needles.mined.modifier_only"
+    assert [r["verdict"] for r in rows[1:]] == ["correct", "correct"]
+
+
+def test_the_core_of_a_gold_clause_and_its_place_or_time():
+    from ragpipe.text.gold_clause import asks_why, only_in_modifiers
+
+    gold = "Because fuel surcharges doubled on its European routes."
+    assert only_in_modifiers(gold, "European") and only_in_modifiers(gold, "routes")
+    assert not only_in_modifiers(gold, "fuel surcharges doubled") and not only_in_modifiers(gold, "Asia")
+    assert asks_why("What drove gross margin change in FY2022?") and not asks_why("How much did it pay?")
+
+
+def test_a_name_is_the_value_of_the_slot_the_question_opens(tmp_path):
+    rows = _graded(
+        tmp_path,
+        "Which product line had the highest margin in 2022?",
+        "Outdoor",
+        [
+            "Kitchenware had the highest margin in 2022; Outdoor came second.",  # Outdoor mentioned, not asserted
+            "Outdoor had the highest margin in 2022; Kitchenware came second.",
+            "In 2022, Outdoor had the highest margin of the three lines.",
+            "It was Outdoor: its margin was the highest in 2022.",  # no clause fills the slot: read as before
+        ],
+    )
+    assert [(r["verdict"], r["rule"], r["firm"]) for r in rows][0] == ("wrong", "needles.slot_filled_otherwise", False)
+    assert [r["verdict"] for r in rows[1:]] == ["correct", "correct", "correct"]
+
+
+@pytest.mark.parametrize(
+    "question, answer, filled",
+    [
+        ("Which product line had the highest margin in 2022?", "Kitchenware had the highest margin.", "Kitchenware"),
+        ("Which animal was Robin Hood in the Disney film?", "Robin Hood was a fox.", None),  # asks about a name
+        ("Which game has five players per team?", "It is played with five players per team.", None),  # a pronoun
+        ("Which product line had the highest margin in 2022?", "Margins rose across the lines.", None),
+    ],
+)
+def test_the_slot_is_read_conservatively(question, answer, filled):
+    from ragpipe.text.slot import slot_filler
+
+    found = slot_filler(answer, question)
+    assert (found[0] if found else None) == filled

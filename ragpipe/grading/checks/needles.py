@@ -30,11 +30,13 @@ from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.forms import find_form
+from ragpipe.text.gold_clause import asks_why, only_in_modifiers
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import matches_key
 from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
 from ragpipe.text.patterns import DeclinePattern
+from ragpipe.text.slot import slot_filler
 
 MONEY_KEY = "money_key"
 
@@ -217,6 +219,30 @@ def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -
     ]
 
 
+def _only_where_or_when(view: AnswerView, reqs: list[Requirement]) -> bool:
+    """A why-question whose gold clause the answer meets only by words of its place or time phrases
+    ("European" of "on its European routes", text/gold_clause.py), while the gold's reason has needles of
+    its own that the answer does not meet: it shares where, not why."""
+    gold = view.question.gold_answer
+    if not asks_why(view.question.text) or not gold:
+        return False
+    alternatives = [a for r in reqs if r.label == "mined_any" for a in r.alternatives]
+    core = [(n, k) for n, k in alternatives if not only_in_modifiers(gold, n)]
+    if not core or len(core) == len(alternatives):
+        return False
+    return not any(_find(n, k, view) for n, k in core)
+
+
+def _fills(filler: str, reqs: list[Requirement]) -> bool:
+    """Whether the name filling the question's slot is the gold's (a word in common with a needle of
+    words), or the question asks for no name (every needle a figure): then nothing here contradicts."""
+    words = [n for r in reqs for n, k in r.alternatives if k not in _BY_VALUE and figure_needle(n) is None]
+    if not words:
+        return True
+    said = {w.lower() for w in re.findall(r"\w+", filler)}
+    return any(said & {w.lower() for w in re.findall(r"\w+", n)} for n in words)
+
+
 def _figure_kind(f) -> str:
     if f.is_money:
         return "money"
@@ -295,6 +321,16 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         chose = req.label == "option"  # a choice stated in the opening, as a yes or no is
         exact &= (kind in EXACT_MATCHES or as_authored or chose) and not reading
 
+    filler = None if missing else slot_filler(view.text, view.question.text)
+    if filler is not None and not _fills(filler[0], reqs):
+        asserted = {"kind": "slot", "needle": f"asserted: {filler[0]}", "start": filler[1], "end": filler[2]}
+        return Finding(
+            "needles", "wrong", outcomes.OTHER_VALUE, outcomes.NEEDLES_SLOT_OTHER, (*spans, asserted), firm=False
+        )
+    if not missing and source == "mined" and _only_where_or_when(view, reqs):
+        return Finding(
+            "needles", "partial", outcomes.MISSING_NEEDLES, outcomes.NEEDLES_MODIFIER_ONLY, tuple(spans), firm=False
+        )
     other = _other_value(view, reqs, spans) if figures_asked or view.key is not None else []
     if other:
         wrong = tuple({"kind": "asked_as", "needle": f"{b.phrase} stated as {b.figure.text}",
@@ -326,6 +362,8 @@ CHECK = Check(
     rules=(
         outcomes.NEEDLES_UNGRADABLE,
         outcomes.NEEDLES_OTHER_VALUE,
+        outcomes.NEEDLES_MODIFIER_ONLY,
+        outcomes.NEEDLES_SLOT_OTHER,
         *(outcomes.needles_rule(s, f) for s in ("authored", "mined") for f in ("all", "some", "none")),
     ),
 )
