@@ -2,10 +2,11 @@
 
 "Which product line had the highest margin in 2022?" opens a slot, "___ had the highest margin" (a
 question whose predicate names someone, "Which animal was Robin Hood?", asks about that name, and its
-slot is no subject: it opens none here). An answer fills it in the clause that echoes the predicate: "Kitchenware had the highest margin in 2022;
-Outdoor came second" asserts Kitchenware, and mentions Outdoor. The echo is read conservatively: a clause
-of one sentence holding every content word of the question's predicate, whose subject (its words before
-the predicate's verb) is a name of one to four capitalized words. Anything else fills no slot here.
+slot is no subject: it opens none here). An answer fills it in the clause that echoes the predicate:
+"Kitchenware had the highest margin in 2022; Outdoor came second" asserts Kitchenware, and mentions
+Outdoor. The echo is read conservatively: a clause of one sentence holding every content word of the
+question's predicate, whose subject (its words before the predicate's verb) is a name of one to four
+capitalized words, not a pronoun. Anything else fills no slot here.
 """
 
 from __future__ import annotations
