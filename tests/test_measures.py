@@ -207,3 +207,24 @@ def test_the_review_marks_the_wrong_figure_and_the_key_mentioned_as_another_meas
     key = next(r for r in runs if r.text == "$812 million")
     assert "money-mentioned" in key.marks and any("mentioned as Segment profit" in n for n in key.notes)
     assert "money-wrong" in next(r for r in runs if r.text == "$717 million").marks
+
+
+def test_the_reading_that_decided_shows_in_by_rule_and_in_the_review():
+    import json
+
+    import pandas as pd
+
+    from ragpipe.evaluation.agreement import by_reading, by_rule
+    from ragpipe.review.annotate import annotate
+
+    question = Question(id="q", text="What is the FY2022 gross margin?", kind="answerable", gold_answer="41.3%")
+    mined = [("41.3%", "percent", "gold_answer_computed")]
+    answer = "It was 41.2%."
+    g = grade(question, answer, [], RULES, mined)
+    frame = pd.DataFrame(
+        {"rule": [g.rule], "matched": [json.dumps(g.matched)], "human": ["Correct Answer"], "grader": ["Correct Answer"],
+         "firm": [g.firm]}
+    )  # fmt: skip
+    assert list(by_rule(frame)) == [f"{g.rule} [last_place]"] and by_reading(frame)["last_place"]["firm"] == 0
+    notes = [n for r in annotate(answer, json.dumps(g.matched)) for n in r.notes]
+    assert any("lenient reading: last_place" in n for n in notes)

@@ -106,7 +106,10 @@ def by_rule(frame: pd.DataFrame) -> dict:
     gave them, and how many people disagree with. The needle rules' half of the collision audit: a rule that
     passes answers people reject (false correct) or fails answers they accept shows here, set by set."""
     out = {}
-    for rule, g in frame.groupby(frame["rule"].fillna("none").astype(str), sort=True):
+    rules = frame["rule"].fillna("none").astype(str)
+    if "matched" in frame:  # a lenient reading decided with the rule: "needles.mined.all [last_place]"
+        rules = [r if (k := _readings(m)) == "strict" else f"{r} [{k}]" for r, m in zip(rules, frame["matched"])]
+    for rule, g in frame.groupby(pd.Series(list(rules), index=frame.index), sort=True):
         human, grader = list(g["human"]), list(g["grader"])
         out[rule] = {
             "n": len(g),

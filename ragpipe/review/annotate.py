@@ -42,7 +42,7 @@ def annotate(answer: str, matched_json: str | None) -> list[Run]:
     matched = [m for m in (json.loads(matched_json) if matched_json else []) if _inside(m, answer)]
     source = [(m["start"], m["end"], "src", _UNSAID[m["kind"]]) for m in matched if m["kind"] in _UNSAID]
     hits = [
-        (m["start"], m["end"], f"hit hit-{m['kind']}", f"{m['kind']}: {m.get('needle', '')}")
+        (m["start"], m["end"], f"hit hit-{m['kind']}", f"{m['kind']}: {m.get('needle', '')}{_read(m)}")
         for m in matched
         if m["kind"] not in (*_UNSAID, MONEY)
     ]
@@ -52,6 +52,11 @@ def annotate(answer: str, matched_json: str | None) -> list[Run]:
         if m["kind"] == MONEY and m.get("role") in _MONEY
     ]
     return _runs(answer, source + hits + money)
+
+
+def _read(mark: dict) -> str:
+    """The lenient reading a needle needed, in words, when it needed one (grading/checks/needles.py)."""
+    return f" (met by a lenient reading: {mark['reading']}; never firm)" if mark.get("reading") else ""
 
 
 def _inside(mark: dict, answer: str) -> bool:
