@@ -80,6 +80,12 @@ def prefix_matcher(gold: list[str], answer: str) -> str:
     return REFUSAL if _opening(answer).startswith(PREFIXES) else containment(gold, answer)
 
 
+def _labelled(path: Path) -> bool:
+    """Whether the JSONL file's lines carry people's labels (its first object has `label`)."""
+    first = next(iter(read_jsonl(path, [])), None)
+    return first is not None and "label" in first[1]
+
+
 def _jsonl_rows(path: Path) -> pd.DataFrame:
     rows = []
     for _, r in read_jsonl(path, []):
@@ -148,6 +154,8 @@ def _sets(quick: bool) -> list[tuple[str, list[str], pd.DataFrame]]:
         args = ["--data", str(fb), "--labels", str(fb / "labeled-answers")]
         sets.append(("FinanceBench, eight labelled files", args, _financebench_rows(fb / "labeled-answers")))
     for path in sorted((DATA / "open-domain").glob("*.jsonl")):
+        if not _labelled(path):  # a judge's recorded verdicts beside a set (`--judgments`), not people's labels
+            continue
         sets.append((f"open-domain/{path.name}", ["--labels", str(path)], _jsonl_rows(path)))
     if not sets:
         raise Skipped(f"no labelled set under {DATA}")

@@ -228,3 +228,19 @@ def test_the_reading_that_decided_shows_in_by_rule_and_in_the_review():
     assert list(by_rule(frame)) == [f"{g.rule} [last_place]"] and by_reading(frame)["last_place"]["firm"] == 0
     notes = [n for r in annotate(answer, json.dumps(g.matched)) for n in r.notes]
     assert any("lenient reading: last_place" in n for n in notes)
+
+
+def test_an_authored_form_met_with_words_the_key_does_not_mark_optional_left_out_is_lenient():
+    from ragpipe.text.forms import tagged_readings
+
+    question = Question(
+        id="q", text="Who was the only English pope?", kind="answerable",
+        gold_answer="Nicholas Breakspear, who was Adrian IV from 1154 to 1159",
+        must_contain_any=["Nicholas Breakspear, who was Adrian IV from 1154 to 1159"],
+    )  # fmt: skip
+    cut = grade(question, "It was Nicholas Breakspear.", [], RULES)
+    assert (cut.verdict, cut.firm) == ("correct", False) and _readings(cut) == {"words_left_out"}
+    # a bracketed part is optional by the key's own word, and "(accept X)" names another form: no stretch
+    assert [left for _, left in tagged_readings("Michel (Albert) Roux")] == [False, False, False]
+    assert not any(left for _, left in tagged_readings("PRINCE WILLIAM (accept DUKE OF CAMBRIDGE)"))
+    assert [left for _, left in tagged_readings("Video Killed The Radio Star by Buggles")] == [False, True]

@@ -46,32 +46,37 @@ def _tidy(text: str) -> str:
     return " ".join(text.split()).strip(" ,;:-")
 
 
-def _alternatives(key: str) -> list[str]:
-    """The key's alternative wordings: asides read, "or" split (each a string, lists not yet split)."""
-    out = [key]
+def _alternatives(key: str) -> list[tuple[str, bool]]:
+    """The key's alternative wordings, each with whether it was made by leaving out words the key does not
+    mark optional (a relative clause, a work's maker; a bracketed aside is marked optional by the key
+    itself): asides read, "or" split (lists not yet split)."""
+    out = [(key, False)]
     relative = _RELATIVE.search(key)
     if relative and relative.start() > 0:  # "Nicholas Breakspear, who was Adrian IV": the clause is an aside
-        out.append(_tidy(key[: relative.start()]))
+        out.append((_tidy(key[: relative.start()]), True))
     made = _MADE_BY.search(key)
     if made and not key.isupper():
         work, maker = _tidy(key[: made.start()]), key[made.end() :]
         if len(work.split()) >= 2 and work[:1].isupper() and len(maker.split()) <= 4:
-            out.append(work)  # the work without its maker, as a title is said
+            out.append((work, True))  # the work without its maker, as a title is said
     asides = list(_ASIDE.finditer(key))
     if asides:
-        bare = _tidy(_ASIDE.sub(" ", key))
-        out.append(bare)
+        out.append((_tidy(_ASIDE.sub(" ", key)), False))  # a bracketed part is optional by the key's own word
         for m in asides:
             named = _NAMES_ANOTHER.match(m.group(1))
             if named:
-                out.append(_tidy(named.group(1)))
+                out.append((_tidy(named.group(1)), False))  # another form the key names: no words left out
             else:
-                out.append(_tidy(key[: m.start()] + " " + m.group(1) + " " + key[m.end() :]))
+                out.append((_tidy(key[: m.start()] + " " + m.group(1) + " " + key[m.end() :]), False))
     split = []
-    for form in out:
+    for form, left in out:
         if "(" not in form:
-            split += [_tidy(p) for p in _OR.split(form)]
-    return [f for f in dict.fromkeys(out + split) if f]
+            split += [(_tidy(p), left) for p in _OR.split(form)]
+    kept: dict[str, bool] = {}
+    for form, left in out + split:
+        if form and form not in kept:
+            kept[form] = left
+    return list(kept.items())
 
 
 def _parts(form: str) -> tuple[str, ...]:
@@ -83,15 +88,33 @@ def _parts(form: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def readings(key: str, question: str = "") -> tuple[tuple[str, ...], ...]:
     """Every reading of `key`: tuples of parts that must all be found (the key as written first)."""
-    out: list[tuple[str, ...]] = [(key,)]
-    for form in _alternatives(key.strip()):
+    return tuple(r for r, _ in tagged_readings(key, question))
+
+
+@lru_cache(maxsize=4096)
+def tagged_readings(key: str, question: str = "") -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """`readings`, each with whether it leaves words of the key out (a lenient reading: never firm)."""
+    out: list[tuple[tuple[str, ...], bool]] = [((key,), False)]
+    seen = {(key,)}
+    for form, left in _alternatives(key.strip()):
         for reading in ((form,), _parts(form) if "(" not in form else (form,)):
-            if reading in out:
+            if reading in seen:
                 continue
-            left_out = [p for p in reading if not (question and find_phrase(p, question))]
-            if left_out:
-                out.append(reading)
+            unasked = [p for p in reading if not (question and find_phrase(p, question))]
+            if unasked:
+                seen.add(reading)
+                out.append((reading, left))
     return tuple(out)
+
+
+def leaves_words_out(
+    key: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), question: str = ""
+) -> bool:
+    """Whether the reading of `key` that `find_form` meets in `text` is one made by leaving words out."""
+    for reading, left in tagged_readings(key, question):
+        if all(find_needle(part, text, figures, tolerance) for part in reading):
+            return left
+    return False
 
 
 def find_form(

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
 from ragpipe.grading.sections import AnyRules
-from ragpipe.text.forms import find_form
+from ragpipe.text.forms import find_form, leaves_words_out
 from ragpipe.text.gold_clause import asks_why, only_in_modifiers
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
 from ragpipe.text.measures import other_values
@@ -254,6 +254,7 @@ def _figure_kind(f) -> str:
 
 
 IN_QUESTION = "in_question"  # an authored form the question itself holds: echoing the question meets it
+WORDS_LEFT_OUT = "words_left_out"  # an authored form met without its aside, relative clause or maker
 
 
 def _reading(view: AnswerView, needle: str, kind: str, span: tuple[int, int]) -> str:
@@ -269,6 +270,8 @@ def _reading(view: AnswerView, needle: str, kind: str, span: tuple[int, int]) ->
         return computed_reading(gold, figure, n.computed_last_place, n.computed_ratio_as_percent) or ""
     if kind in (MatchKind.FORM, MatchKind.DERIVED_FORM) and _holds_phrase(view.question.text, needle):
         return IN_QUESTION
+    if kind == MatchKind.FORM and leaves_words_out(needle, view.text, view.figures, view.tolerance, view.question.text):
+        return WORDS_LEFT_OUT
     return ""
 
 
