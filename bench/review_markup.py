@@ -10,7 +10,7 @@ per-cut scan of every span quadrupled it (ratio 4: 1.4 / 5.0 / 22 s at 0.24 /
 0.48 / 0.96 MB before issue 23). Each length is marked up once untimed, then
 timed three times after a collection: the ratios are of the medians.
 
-The lengths were 0.12, 0.24 and 0.48 MB until the seventh stop of 2026-12-05,
+The lengths were 0.12, 0.24 and 0.48 MB until 2026-12-05,
 longer than any stored answer. There the markup's own cost stays flat (14 to 20
 µs a sentence from 30 KB to 960 KB with the cyclic collector paused), but with the
 collector on, its passes over the growing heap raise it from 17 µs a sentence at

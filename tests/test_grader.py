@@ -219,7 +219,7 @@ def test_declining_a_fee_while_quoting_a_balance(rules):
 
 def test_question_unit_reads_bare_keys_and_answers(rules):
     """A bare key or answer is read in the question's unit; so is the key in the ways a chat model writes it
-    (Markdown, escapes, scale words, currency codes: the sixth stop of 2026-12-05). A figure coarser than
+    (Markdown, escapes, scale words, currency codes: seen 2026-12-05). A figure coarser than
     three significant figures of the key, or another year's, is still wrong."""
     question = q(text="What was capital expenditure in FY2018 (in USD millions)?", money_key="$1577.00")
     for answer in [
