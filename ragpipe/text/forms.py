@@ -111,7 +111,10 @@ def leaves_words_out(
     key: str, text: str, figures: list[Figure], tolerance: Decimal = Decimal(0), question: str = ""
 ) -> bool:
     """Whether the reading of `key` that `find_form` meets in `text` is one made by leaving words out."""
-    for reading, left in tagged_readings(key, question):
+    tagged = tagged_readings(key, question)
+    if not any(left for _, left in tagged):  # most keys: no reading leaves words out
+        return False
+    for reading, left in tagged:
         if all(find_needle(part, text, figures, tolerance) for part in reading):
             return left
     return False

@@ -31,9 +31,10 @@ What it deliberately does not read: measures a sentence only implies, synonyms, 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ragpipe.text.figures import Figure
 from ragpipe.text.sentences import sentences
@@ -89,10 +90,25 @@ _COMPARES = re.compile(
 _YEAR = re.compile(r"\b(?:fy\s?'?)?((?:19|20)\d\d)\b|\bfy\s?'?(\d\d)\b", re.IGNORECASE)
 
 
+_WRITTEN = {}  # a stem -> the irregular forms that stem to it ("pay" <- "paid")
+
+
+def _may_state(asked: frozenset[str], lowered: str) -> bool:
+    """Every asked word's stem (or an irregular form of it) is somewhere in the text: without that no
+    binding can hold them all, and the bindings need not be read."""
+    # a stem ending in "i" was a "y" ("inventori" of "inventory"): its letters before it are written
+    return all(
+        (s[:-1] if s.endswith("i") else s) in lowered or any(w in lowered for w in _WRITTEN.get(s, ())) for s in asked
+    )
+
+
 def stem(word: str) -> str:
     word = word.lower().replace("\u2019", "'").removesuffix("'s").rstrip("'")
     return _IRREGULAR.get(word) or _stemmer().stemWord(word)
 
+
+for _form, _base in _IRREGULAR.items():
+    _WRITTEN.setdefault(_base, []).append(_form)
 
 _FAMILY_STEMS = tuple(frozenset(stem(w) for w in family) for family in QUALIFIER_FAMILIES)
 
@@ -106,27 +122,45 @@ class Binding:
     phrase: str
 
 
-@dataclass(frozen=True)
 class MeasureReading:
-    """An answer's figures read for what each is stated as, against the measure its question asks."""
+    """An answer's figures read for what each is stated as, against the measure its question asks. The
+    bindings are read on first use, and not at all where the question leaves nothing to read them for (no
+    measure asked; no qualifier that another measure could contradict)."""
 
-    asked: frozenset[str]
-    bound: tuple[Binding, ...]
+    def __init__(self, asked: frozenset[str], text: str, figures: list[Figure]):
+        self.asked, self._text, self._figures = asked, text, figures
+        self.qualified = bool(_qualifiers(asked))
+
+    @cached_property
+    def bound(self) -> tuple[Binding, ...]:
+        return tuple(bindings(self._text, self._figures))
+
+    @cached_property
+    def _by_start(self) -> dict[int, Binding]:
+        return {b.figure.start: b for b in self.bound}
 
     def of(self, f: Figure) -> Binding | None:
-        return next((b for b in self.bound if b.figure.start == f.start), None)
+        return self._by_start.get(f.start)
 
     def other(self, f: Figure) -> Binding | None:
         """The binding that states `f` as a measure the question did not ask, if any."""
+        if not self.qualified:  # no qualifier asked: no binding can contradict one
+            return None
         b = self.of(f)
         return b if b is not None and states_other(b, self.asked) else None
 
-    def stating_asked(self) -> list[Binding]:
+    @cached_property
+    def _stating_asked(self) -> list[Binding]:
+        if not self.asked or not _may_state(self.asked, self._text.lower()):
+            return []
         return [b for b in self.bound if states_asked(b, self.asked)]
+
+    def stating_asked(self) -> list[Binding]:
+        return self._stating_asked
 
 
 def read_measures(question: str, text: str, figures: list[Figure]) -> MeasureReading:
-    return MeasureReading(asked_measure(question), tuple(bindings(text, figures)))
+    return MeasureReading(asked_measure(question), text, figures)
 
 
 def other_values(reading: MeasureReading, text: str, question: str, is_key: Callable[[Figure], bool]) -> list[Binding]:
@@ -165,8 +199,9 @@ def asked_measure(question: str) -> frozenset[str]:
 def bindings(text: str, figures: list[Figure]) -> list[Binding]:
     """The measure each figure of `text` is stated as, for the figures a clause binds to one."""
     out = []
+    ends = [m.end() for m in _CLAUSE_END.finditer(text)]  # once: every figure's clause is looked up in them
     for f in figures:
-        before = _measure_before(text, f)
+        before = _measure_before(text, f, ends)
         after = _measure_after(text, f)
         words = (before[0] if before else set()) | (after[0] if after else set())
         if words:
@@ -175,21 +210,21 @@ def bindings(text: str, figures: list[Figure]) -> list[Binding]:
     return out
 
 
-def _clause_start(text: str, end: int) -> int:
-    """Where the clause holding `text[:end]`'s end begins."""
-    start = 0
-    for m in _CLAUSE_END.finditer(text, 0, end):
-        start = m.end()
-    return start
+def _clause_start(text: str, end: int, ends: list[int] | None = None) -> int:
+    """Where the clause holding `text[:end]`'s end begins (`ends`: every clause end of `text`, when known)."""
+    if ends is None:
+        ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, end)]
+    i = bisect_right(ends, end) - 1
+    return ends[i] if i >= 0 else 0
 
 
 _OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/\u00d7\u00f7\u2212]|\b(?:plus|minus|less|times|divided by)\b)\s*[$(\d]", re.I)
 
 
-def _measure_before(text: str, f: Figure) -> tuple[set[str], str] | None:
+def _measure_before(text: str, f: Figure, ends: list[int]) -> tuple[set[str], str] | None:
     if _OPERATOR_AFTER.match(text, f.end):  # "was $19,815 million - $13,997 million = ...": an operand
         return None
-    head = text[_clause_start(text, f.start) : f.start]
+    head = text[_clause_start(text, f.start, ends) : f.start]
     link = _LINK_BEFORE.search(head)
     if link is not None:
         start = f.start - len(head)

@@ -186,8 +186,8 @@ _BY_VALUE = frozenset({MatchKind.MINED_FIGURE, MatchKind.COMPUTED_FIGURE})
 
 def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> bool:
     """A needle met by a figure the answer states as a measure the question did not ask."""
-    if kind not in _BY_VALUE and kind != MatchKind.FORM:
-        return False
+    if (kind not in _BY_VALUE and kind != MatchKind.FORM) or not view.measures.qualified:
+        return False  # no qualifier asked: no figure can be stated as another measure
     figure = next((f for f in view.figures if f.start == span[0]), None)
     return figure is not None and view.measures.other(figure) is not None
 
@@ -196,6 +196,8 @@ def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -
     """The figures the answer states the asked measure as, none of which would meet a figure needle on its
     own (read as the needle count reads it, its slack included): a wrong value asserted for what was
     asked (text/measures.py: other_values)."""
+    if not view.measures.stating_asked():  # most answers: nothing states the asked measure at all
+        return []
     met = [(s["start"], s["end"]) for s in spans]
     figure_alternatives = [
         (n, k) for r in reqs for n, k in r.alternatives if k in _BY_VALUE or figure_needle(n) is not None
