@@ -49,9 +49,9 @@ def test_a_question_that_asks_for_several(question, several):
 
 
 def test_a_gold_list_of_names_and_what_is_not_one():
-    assert list_items("Orlin, Trask and Bellamy") == ["Orlin", "Trask", "Bellamy"]
-    assert list_items("Procter & Gamble") == []  # one name
-    assert list_items("fuel costs and wages") == []  # not names
+    assert list_items("Orlin, Trask and Bellamy") == ("Orlin", "Trask", "Bellamy")
+    assert list_items("Procter & Gamble") == ()  # one name
+    assert list_items("fuel costs and wages") == ()  # not names
 
 
 def test_the_option_a_choice_question_offers_is_asserted_beside_the_figures(tmp_path):

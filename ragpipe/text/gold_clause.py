@@ -25,6 +25,7 @@ _WHY = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def asks_why(question: str) -> bool:
     """The question asks for a reason ("Why did ...", "What drove ...", "What were the reasons ...")."""
     return _WHY.search(question) is not None

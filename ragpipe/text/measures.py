@@ -129,18 +129,22 @@ class MeasureReading:
 
     def __init__(self, asked: frozenset[str], text: str, figures: list[Figure]):
         self.asked, self._text, self._figures = asked, text, figures
-        self.qualified = bool(_qualifiers(asked))
+        self.qualified = _qualified(asked)
+        self._read: dict[int, Binding | None] = {}
+
+    @cached_property
+    def _ends(self) -> list[int]:
+        return clause_ends(self._text)
 
     @cached_property
     def bound(self) -> tuple[Binding, ...]:
-        return tuple(bindings(self._text, self._figures))
-
-    @cached_property
-    def _by_start(self) -> dict[int, Binding]:
-        return {b.figure.start: b for b in self.bound}
+        return tuple(b for b in (self.of(f) for f in self._figures) if b is not None)
 
     def of(self, f: Figure) -> Binding | None:
-        return self._by_start.get(f.start)
+        """The binding of `f`, read once (a check may ask of one figure only)."""
+        if f.start not in self._read:
+            self._read[f.start] = bind(self._text, f, self._ends)
+        return self._read[f.start]
 
     def other(self, f: Figure) -> Binding | None:
         """The binding that states `f` as a measure the question did not ask, if any."""
@@ -198,16 +202,22 @@ def asked_measure(question: str) -> frozenset[str]:
 
 def bindings(text: str, figures: list[Figure]) -> list[Binding]:
     """The measure each figure of `text` is stated as, for the figures a clause binds to one."""
-    out = []
-    ends = [m.end() for m in _CLAUSE_END.finditer(text)]  # once: every figure's clause is looked up in them
-    for f in figures:
-        before = _measure_before(text, f, ends)
-        after = _measure_after(text, f)
-        words = (before[0] if before else set()) | (after[0] if after else set())
-        if words:
-            phrase = " ".join(p[1] for p in (before, after) if p and p[1])
-            out.append(Binding(f, frozenset(words), phrase))
-    return out
+    ends = clause_ends(text)  # once: every figure's clause is looked up in them
+    return [b for b in (bind(text, f, ends) for f in figures) if b is not None]
+
+
+def clause_ends(text: str) -> list[int]:
+    return [m.end() for m in _CLAUSE_END.finditer(text)]
+
+
+def bind(text: str, f: Figure, ends: list[int]) -> Binding | None:
+    """The measure the clause of `f` states it as (`ends`: `clause_ends(text)`), or None."""
+    before = _measure_before(text, f, ends)
+    after = _measure_after(text, f)
+    words = (before[0] if before else set()) | (after[0] if after else set())
+    if not words:
+        return None
+    return Binding(f, frozenset(words), " ".join(p[1] for p in (before, after) if p and p[1]))
 
 
 def _clause_start(text: str, end: int, ends: list[int] | None = None) -> int:
@@ -265,6 +275,11 @@ def _phrase(text: str, start: int, end: int, last: int | None = None) -> tuple[s
         kept.append(stem(word))
         written.append(word)
     return (set(kept), " ".join(written)) if kept else None
+
+
+@lru_cache(maxsize=4096)
+def _qualified(asked: frozenset[str]) -> bool:
+    return bool(_qualifiers(asked))
 
 
 def _qualifiers(words: frozenset[str]) -> list[tuple[int, str]]:

@@ -113,15 +113,17 @@ _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
 _NAME = re.compile(r"(?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,3}")
 
 
+@lru_cache(maxsize=4096)  # a question is asked of many answers
 def asks_for_several(question: str) -> bool:
     """The question asks for several things at once ("Which three suppliers ...", "Who were ...")."""
     return _SEVERAL.search(question) is not None
 
 
-def list_items(gold: str) -> list[str]:
-    """The names of a gold answer that is a list of names ("Orlin, Trask and Bellamy"), or []."""
-    items = [i.strip().rstrip(".") for i in _LIST.split(gold.strip()) if i.strip()]
-    return items if len(items) > 1 and all(_NAME.fullmatch(i) for i in items) else []
+@lru_cache(maxsize=4096)
+def list_items(gold: str) -> tuple[str, ...]:
+    """The names of a gold answer that is a list of names ("Orlin, Trask and Bellamy"), or ()."""
+    items = tuple(i.strip().rstrip(".") for i in _LIST.split(gold.strip()) if i.strip())
+    return items if len(items) > 1 and all(_NAME.fullmatch(i) for i in items) else ()
 
 
 def _find(needle: str, kind: str, view: AnswerView, stated=None, derived: bool = False) -> tuple[int, int] | None:
@@ -182,6 +184,12 @@ def _key_span(view: AnswerView) -> tuple[int, int] | None:
 
 
 _BY_VALUE = frozenset({MatchKind.MINED_FIGURE, MatchKind.COMPUTED_FIGURE})
+
+
+@lru_cache(maxsize=8192)  # a question's requirements are met by many answers
+def _asks_a_figure(req: Requirement) -> bool:
+    """The requirement is met by a figure: a needle matched by value, or one that is a figure alone."""
+    return any(k in _BY_VALUE or figure_needle(n) is not None for n, k in req.alternatives)
 
 
 def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> bool:
@@ -312,7 +320,7 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     figures_asked = False
     for req in reqs:
         met = _meet(req, view, stated)
-        figures_asked |= any(k in _BY_VALUE or figure_needle(n) is not None for n, k in req.alternatives)
+        figures_asked = figures_asked or _asks_a_figure(req)
         if met is None or _stated_otherwise(view, met[1], met[2]):
             missing.append(req)
             continue
