@@ -1,5 +1,6 @@
-"""`ragpipe gate`: a candidate fails only when it is worse than the baseline beyond the interval, states a
-wrong amount of money, skips a question, or was graded by another grader; exit 4 says so to CI."""
+"""`ragpipe gate`: a candidate fails when it loses more than --max-drop points (measured) or, beyond noise,
+when the whole interval lies below the allowed drop; when it states a wrong amount of money, skips a question,
+or was graded by another grader; exit 4 says so to CI, and the accuracy line says which rule decided."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ def _grades(correct: int, n: int = 100, version: str = "g-1", money: tuple[str, 
     )
 
 
-def _verdict(a: pd.DataFrame, b: pd.DataFrame, max_drop: float = 0.0) -> dict:
-    return gate(compare("A", a, "B", b), a, b, max_drop)
+def _verdict(a: pd.DataFrame, b: pd.DataFrame, max_drop: float | None = None, beyond_noise: bool = False) -> dict:
+    return gate(compare("A", a, "B", b), a, b, max_drop, beyond_noise)
 
 
 def _failed(verdict: dict) -> list[str]:
@@ -43,11 +44,26 @@ def test_a_drop_beyond_the_interval_fails_and_a_drop_within_it_passes():
     drop = _verdict(a, _grades(70))["compare"]
     assert drop["ci_high"] < 0
     allowed = -100 * drop["ci_high"] + 0.1  # the allowed drop just beyond the interval's top: passes
-    assert _verdict(a, _grades(70), max_drop=allowed)["passed"]
-    assert not _verdict(a, _grades(70), max_drop=allowed - 0.2)["passed"]
+    assert _verdict(a, _grades(70), max_drop=allowed, beyond_noise=True)["passed"]
+    assert not _verdict(a, _grades(70), max_drop=allowed - 0.2, beyond_noise=True)["passed"]
     for refused in (-1, float("inf"), float("nan"), 101):  # inf once switched the accuracy test off, unsaid
         with pytest.raises(ValueError, match="from 0 to 100"):
             _verdict(a, a, max_drop=refused)
+
+
+def test_max_drop_is_a_threshold_on_the_measured_drop_and_says_which_rule_decided():
+    """`--max-drop 5` once passed a 16-point drop on the demo, because the interval reached 0.0; and even at
+    `--max-drop 0`, since the test was `>=`. Now it fails any measured drop past it."""
+    a, b = _grades(29, n=31), _grades(23, n=31)  # as on the demo: B wins 1, loses 6 of 31 questions
+    b.loc[29, "verdict"] = "correct"  # 16.1 points down: the interval reaches 0
+    assert _verdict(a, b, beyond_noise=True)["passed"]  # within the noise of 31 questions
+    for allowed in (0, 5, 16):
+        verdict = _verdict(a, b, max_drop=allowed)
+        assert _failed(verdict) == ["accuracy"] and verdict["accuracy_rule"] == "measured drop"
+        said = gate_lines(verdict)[0]
+        assert said.startswith("FAIL accuracy: B - A -16.1 points") and f"more than {allowed} points down" in said
+    assert _verdict(a, b, max_drop=17)["passed"]
+    assert "beyond noise: fails when the whole interval lies below 0" in gate_lines(_verdict(a, b))[0]
 
 
 @pytest.mark.parametrize("drop", ["inf", "nan", "-1", "101"])

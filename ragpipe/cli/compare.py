@@ -122,9 +122,9 @@ def compare(
 GATE_FAILED = 4
 
 
-def _drop_in_points(value: float) -> float:
+def _drop_in_points(value: float | None) -> float | None:
     """0 to 100 points: `inf` (or `nan`) once passed and switched the accuracy test off, unsaid."""
-    if not 0 <= value <= 100:
+    if value is not None and not 0 <= value <= 100:
         raise typer.BadParameter(f"{value!r} is not a drop in accuracy points from 0 to 100")
     return value
 
@@ -135,24 +135,31 @@ def gate(
     config: str = typer.Option("default", "--config"),
     baseline: str = typer.Option(..., "--baseline", help="answer set A, the system to hold up against"),
     candidate: str = typer.Option(..., "--candidate", help="answer set B, the system under test"),
-    max_drop: float = typer.Option(
-        0.0,
+    max_drop: float | None = typer.Option(
+        None,
         "--max-drop",
         callback=_drop_in_points,
-        help="accuracy points B may lose before the gate fails (beyond the interval), from 0 to 100",
+        help="accuracy points B may lose, measured, before the gate fails (0 to 100); with --beyond-noise, "
+        "the drop the whole 95% interval must lie beyond",
     ),  # fmt: skip
+    beyond_noise: bool = typer.Option(
+        False, "--beyond-noise", help="fail only when the whole 95% interval of B - A lies below -max-drop (0)"
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """For CI: exit 4 when the candidate is worse than the baseline beyond noise (the whole 95% interval of
-    B - A below -max-drop), states a wrong amount of money, skips a question the baseline answered, or was
-    graded by another grader; exit 0 when it holds up (read-only)."""
+    """For CI: exit 4 when the candidate loses more than --max-drop points of accuracy (measured), or, with
+    --beyond-noise or no --max-drop, when the whole 95% interval of B - A lies below -max-drop (0); when it
+    states a wrong amount of money, skips a question the baseline answered, or was graded by another grader.
+    Exit 0 when it holds up (read-only). The accuracy line says which rule decided."""
     from ragpipe.evaluation.compare import compare as compare_sets
     from ragpipe.evaluation.gate import gate as gate_verdict
     from ragpipe.evaluation.gate import gate_lines
 
     with readonly_connection(database_path()) as conn:
         grades_a, grades_b = _grades(conn, corpus, config, baseline), _grades(conn, corpus, config, candidate)
-    verdict = gate_verdict(compare_sets(baseline, grades_a, candidate, grades_b), grades_a, grades_b, max_drop)
+    verdict = gate_verdict(
+        compare_sets(baseline, grades_a, candidate, grades_b), grades_a, grades_b, max_drop, beyond_noise
+    )
     verdict.update({"corpus": corpus, "config": config})
     if as_json:
         typer.echo(json.dumps(verdict, indent=2))

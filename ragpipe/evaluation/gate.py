@@ -3,11 +3,16 @@
 Four checks, each PASS or FAIL with its figures, all computed from the two
 answer sets' grades on the questions they share (evaluation/compare.py):
 
-- **accuracy**: B fails when the whole 95% paired-bootstrap interval of
-  B - A lies below -max_drop points, i.e. B is worse than the allowed drop
-  by more than the noise of this question set can explain. A drop inside
-  the interval passes: with 30 questions the interval is wide, and the gate
-  says so rather than failing on a coin toss.
+- **accuracy**, by one of two rules, and the verdict says which decided:
+  - *the measured drop* (`max_drop` given): B fails when B - A is more than
+    `max_drop` points down. A threshold reads as one: `--max-drop 5` fails a
+    16-point drop, whatever the interval says.
+  - *beyond noise* (no `max_drop`, or `beyond_noise`): B fails when the whole
+    95% paired-bootstrap interval of B - A lies below -max_drop points (0 by
+    default), i.e. B is worse by more than the noise of this question set
+    can explain. A drop inside the interval passes: with 30 questions the
+    interval is wide, and the gate says so rather than failing on a coin
+    toss.
 - **money**: B fails when any of its answers states a wrong amount of money
   (ZERO-WRONG-MONEY; the grader's `wrong money figure` failure).
 - **coverage**: B fails when it has no answer to a question A answered, so
@@ -23,24 +28,38 @@ import pandas as pd
 from ragpipe.evaluation.interval_text import interval_text
 from ragpipe.grading.outcomes import WRONG_MONEY
 
+MEASURED, BEYOND_NOISE = "measured drop", "beyond noise"
 
-def gate(result: dict, baseline: pd.DataFrame, candidate: pd.DataFrame, max_drop: float = 0.0) -> dict:
+
+def gate(
+    result: dict,
+    baseline: pd.DataFrame,
+    candidate: pd.DataFrame,
+    max_drop: float | None = None,
+    beyond_noise: bool = False,
+) -> dict:
     """The gate's verdict on `result` (compare's dict of B against A) and the two grades tables;
-    `max_drop` in accuracy points."""
-    if not 0 <= max_drop <= 100:  # NaN fails this too; inf would switch the accuracy test off unsaid
+    `max_drop` in accuracy points: the measured drop B may show, or, with `beyond_noise` (and when no
+    `max_drop` is given), the drop the whole interval must lie beyond for B to fail."""
+    if max_drop is not None and not 0 <= max_drop <= 100:  # NaN fails this too; inf would switch it off unsaid
         raise ValueError(f"max_drop is a drop in accuracy points, from 0 to 100, not {max_drop!r}")
-    floor = -max_drop / 100
+    rule = BEYOND_NOISE if beyond_noise or max_drop is None else MEASURED
+    allowed = max_drop or 0.0
+    floor = -allowed / 100
     money = candidate[candidate["failure"] == WRONG_MONEY]["question_id"].sort_values().tolist()
     versions = sorted(set(baseline["grader_version"]) | set(candidate["grader_version"]))
-    passed = result["ci_high"] >= floor
-    said = (
+    measured = (
         f"B - A {100 * result['diff']:+.1f} points (95% interval "
-        f"{interval_text(100 * result['ci_low'], 100 * result['ci_high'], signed=True)}) on {result['n']} "
-        "questions; fails when the whole interval lies below "
-        f"{-max_drop if max_drop else 0:g}"
+        f"{interval_text(100 * result['ci_low'], 100 * result['ci_high'], signed=True)}) on {result['n']} questions"
     )
-    if passed and result["diff"] < floor:
-        said += f" (a drop this size is within the noise of {result['n']} questions: more questions narrow it)"
+    if rule == MEASURED:
+        passed = result["diff"] >= floor
+        said = f"{measured}; by the measured drop: fails when B - A is more than {allowed:g} points down"
+    else:
+        passed = result["ci_high"] >= floor
+        said = f"{measured}; beyond noise: fails when the whole interval lies below {-allowed if allowed else 0:g}"
+        if passed and result["diff"] < floor:
+            said += f" (a drop this size is within the noise of {result['n']} questions: more questions narrow it)"
     checks = [
         {"check": "accuracy", "passed": passed, "said": said},
         {
@@ -64,7 +83,13 @@ def gate(result: dict, baseline: pd.DataFrame, candidate: pd.DataFrame, max_drop
             + ("" if len(versions) == 1 else ": regrade both with one grader (`ragpipe regrade`)"),
         },
     ]
-    return {"passed": all(c["passed"] for c in checks), "max_drop": max_drop, "checks": checks, "compare": result}
+    return {
+        "passed": all(c["passed"] for c in checks),
+        "max_drop": allowed,
+        "accuracy_rule": rule,
+        "checks": checks,
+        "compare": result,
+    }
 
 
 def gate_lines(verdict: dict) -> list[str]:
