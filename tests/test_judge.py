@@ -174,11 +174,17 @@ def _judges_file(tmp_path, server: ChatServer, **kw) -> str:
     return str(path)
 
 
+def judged_env(tmp_path, server: ChatServer, warehouse) -> dict:
+    """The environment of a `ragpipe` on `warehouse` that knows the judge `scripted` (asking `server`)."""
+    env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_JUDGES=_judges_file(tmp_path, server))
+    env["RAGPIPE_WAREHOUSE"] = str(warehouse)
+    return env
+
+
 @pytest.mark.end_to_end
 def test_regrade_with_a_judge_asks_once_then_never_and_delta_shows_the_flips(demo_warehouse, tmp_path):
     with ChatServer(default="judge") as server:
-        env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_JUDGES=_judges_file(tmp_path, server))
-        env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+        env = judged_env(tmp_path, server, demo_warehouse)
         first = ragpipe(env, "regrade", "--judge", "scripted")
         assert first.returncode == 0, first.stdout + first.stderr
         asked = len(server.requests)
@@ -208,8 +214,7 @@ def test_regrade_with_a_judge_asks_once_then_never_and_delta_shows_the_flips(dem
 @pytest.mark.end_to_end
 def test_batch_export_then_import_round_trip_asks_nothing(demo_warehouse, tmp_path):
     with ChatServer(default="judge") as server:
-        env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_JUDGES=_judges_file(tmp_path, server))
-        env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+        env = judged_env(tmp_path, server, demo_warehouse)
         out = tmp_path / "batch-in.jsonl"
         exported = ragpipe(env, "judge", "export", "--judge", "scripted", "--out", str(out))
         assert exported.returncode == 0, exported.stderr
