@@ -30,7 +30,7 @@ from ragpipe.corpus.questions import Question
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY, find_date, full_dates
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
-from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind
+from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind, figure_kind
 from ragpipe.text.stated import GOLD_SAYS
 from ragpipe.text.tokenize import STOPWORDS, tokenize
 from ragpipe.warehouse.record import Record
@@ -165,16 +165,6 @@ def _figure_in(fig: Figure, figures: list[Figure]) -> int | None:
     return span[0] if span else None
 
 
-def _figure_kind(fig: Figure) -> NeedleKind:
-    if fig.is_money:
-        return NeedleKind.MONEY
-    if fig.is_percent:
-        return NeedleKind.PERCENT
-    if fig.in_year_range and "," not in fig.text:  # "2,000" is a count, written as one
-        return NeedleKind.YEAR
-    return NeedleKind.NUMBER
-
-
 @dataclass
 class Candidate:
     needle: str
@@ -227,7 +217,7 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
     # where the question asks when
     short = len(whole.split()) <= 5
     for fig in find_figures(answer):
-        kind = _figure_kind(fig)
+        kind = figure_kind(fig)
         c = Candidate(
             fig.text, kind, str(fig.value), context="date or period" if _in_date_or_period(fig, answer) else None
         )

@@ -90,25 +90,21 @@ _COMPARES = re.compile(
 _YEAR = re.compile(r"\b(?:fy\s?'?)?((?:19|20)\d\d)\b|\bfy\s?'?(\d\d)\b", re.IGNORECASE)
 
 
-_WRITTEN = {}  # a stem -> the irregular forms that stem to it ("pay" <- "paid")
+# a stem -> the irregular forms that stem to it ("pay" <- "paid")
+_WRITTEN = {base: [form for form, b in _IRREGULAR.items() if b == base] for base in set(_IRREGULAR.values())}
 
 
 def _may_state(asked: frozenset[str], lowered: str) -> bool:
-    """Every asked word's stem (or an irregular form of it) is somewhere in the text: without that no
-    binding can hold them all, and the bindings need not be read."""
-    # a stem ending in "i" was a "y" ("inventori" of "inventory"): its letters before it are written
-    return all(
-        (s[:-1] if s.endswith("i") else s) in lowered or any(w in lowered for w in _WRITTEN.get(s, ())) for s in asked
-    )
+    """Every asked word is somewhere in the text (its stem less the last letter, which Snowball may have
+    turned or added: "inventori" of "inventory", "rate" of "rating"; or an irregular form of it): without
+    that no binding can hold them all, and the bindings need not be read."""
+    return all(s[:-1] in lowered or any(w in lowered for w in _WRITTEN.get(s, ())) for s in asked)
 
 
 def stem(word: str) -> str:
     word = word.lower().replace("\u2019", "'").removesuffix("'s").rstrip("'")
     return _IRREGULAR.get(word) or _stemmer().stemWord(word)
 
-
-for _form, _base in _IRREGULAR.items():
-    _WRITTEN.setdefault(_base, []).append(_form)
 
 _FAMILY_STEMS = tuple(frozenset(stem(w) for w in family) for family in QUALIFIER_FAMILIES)
 
@@ -154,13 +150,11 @@ class MeasureReading:
         return b if b is not None and states_other(b, self.asked) else None
 
     @cached_property
-    def _stating_asked(self) -> list[Binding]:
+    def stating_asked(self) -> list[Binding]:
+        """The bindings that state the asked measure."""
         if not self.asked or not _may_state(self.asked, self._text.lower()):
             return []
         return [b for b in self.bound if states_asked(b, self.asked)]
-
-    def stating_asked(self) -> list[Binding]:
-        return self._stating_asked
 
 
 def read_measures(question: str, text: str, figures: list[Figure]) -> MeasureReading:
@@ -171,7 +165,7 @@ def other_values(reading: MeasureReading, text: str, question: str, is_key: Call
     """The bindings that state the asked measure as a figure other than the key, where the answer never
     states it as the key and the sentence neither compares nor names another year: the answer asserts a
     wrong value for what was asked, whatever else it mentions."""
-    asked = reading.stating_asked()
+    asked = reading.stating_asked
     if not asked or any(is_key(b.figure) for b in asked):
         return []
     return [b for b in asked if not compares(_sentence_of(text, b.figure.start), question)]
@@ -202,11 +196,11 @@ def asked_measure(question: str) -> frozenset[str]:
 
 def bindings(text: str, figures: list[Figure]) -> list[Binding]:
     """The measure each figure of `text` is stated as, for the figures a clause binds to one."""
-    ends = clause_ends(text)  # once: every figure's clause is looked up in them
-    return [b for b in (bind(text, f, ends) for f in figures) if b is not None]
+    return list(MeasureReading(frozenset(), text, figures).bound)
 
 
 def clause_ends(text: str) -> list[int]:
+    """Where each clause of `text` ends: found once, every figure's clause is looked up in them."""
     return [m.end() for m in _CLAUSE_END.finditer(text)]
 
 
@@ -220,10 +214,8 @@ def bind(text: str, f: Figure, ends: list[int]) -> Binding | None:
     return Binding(f, frozenset(words), " ".join(p[1] for p in (before, after) if p and p[1]))
 
 
-def _clause_start(text: str, end: int, ends: list[int] | None = None) -> int:
-    """Where the clause holding `text[:end]`'s end begins (`ends`: every clause end of `text`, when known)."""
-    if ends is None:
-        ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, end)]
+def _clause_start(end: int, ends: list[int]) -> int:
+    """Where the clause holding the text up to `end` begins (`ends`: `clause_ends` of the text)."""
     i = bisect_right(ends, end) - 1
     return ends[i] if i >= 0 else 0
 
@@ -234,7 +226,7 @@ _OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/\u00d7\u00f7\u2212]|\b(?:plus|minus|le
 def _measure_before(text: str, f: Figure, ends: list[int]) -> tuple[set[str], str] | None:
     if _OPERATOR_AFTER.match(text, f.end):  # "was $19,815 million - $13,997 million = ...": an operand
         return None
-    head = text[_clause_start(text, f.start, ends) : f.start]
+    head = text[_clause_start(f.start, ends) : f.start]
     link = _LINK_BEFORE.search(head)
     if link is not None:
         start = f.start - len(head)

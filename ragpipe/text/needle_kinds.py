@@ -9,6 +9,10 @@ values are stored (`needles.kind`, the `kind` of each span in
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ragpipe.text.figures import Figure
 
 
 class NeedleKind(StrEnum):
@@ -56,6 +60,18 @@ STATED_KINDS = {
 }
 # matched by value or by the day: exact evidence, unlike words, which an answer may paraphrase
 EXACT_MATCHES = frozenset({MatchKind.MINED_FIGURE, MatchKind.COMPUTED_FIGURE, MatchKind.DATE, MatchKind.POLARITY})
+
+
+def figure_kind(fig: Figure) -> NeedleKind:
+    """What a figure is, as mining keeps it and the grader compares it: money, a percent, a year (a whole
+    number from 1900 to 2100 written without a comma: "2,000" is a count), or a number."""
+    if fig.is_money:
+        return NeedleKind.MONEY
+    if fig.is_percent:
+        return NeedleKind.PERCENT
+    if fig.in_year_range and "," not in fig.text:
+        return NeedleKind.YEAR
+    return NeedleKind.NUMBER
 
 
 def match_kind(kind: str) -> MatchKind:

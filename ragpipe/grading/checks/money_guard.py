@@ -38,10 +38,9 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         return matches_key(key, f, view.scale, view.tolerance)
 
     money = [f for f in view.figures if f.is_money]
-    mentioned = _mentioned_as(view, [f for f in money if is_key(f)])
     stated = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
     if stated:
-        return _wrong(stated, mentioned, outcomes.MONEY_OTHER_VALUE)
+        return _wrong(view, money, stated, outcomes.MONEY_OTHER_VALUE, is_key)
     asserted = [f for f in asserted_money(view.text, money) if is_key(f)]
     if any(reading.other(f) is None for f in asserted):
         return None
@@ -49,29 +48,25 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     if not wrong:
         return None
     if asserted:  # where the key is asserted, it is stated as another measure: by a reading of its clause
-        return _wrong(wrong, mentioned, outcomes.MONEY_KEY_OTHER_MEASURE)
-    return _wrong(wrong, mentioned, outcomes.MONEY_WRONG_FIGURE, firm=True)
+        return _wrong(view, money, wrong, outcomes.MONEY_KEY_OTHER_MEASURE, is_key)
+    return _wrong(view, money, wrong, outcomes.MONEY_WRONG_FIGURE, is_key, firm=True)
 
 
-def _mentioned_as(view: AnswerView, keys: list) -> tuple[dict, ...]:
-    """A span for each key figure the answer states as another measure ("mentioned as segment profit")."""
-    out = []
-    for f in keys:
-        other = view.measures.other(f)
+def _wrong(view: AnswerView, money: list, figures: list, rule: str, is_key, firm: bool = False) -> Finding:
+    """Wrong by `rule`, the wrong money `figures` marked, and each key figure the answer states as another
+    measure marked "mentioned as" it ("mentioned as segment profit")."""
+    marks = [{"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in figures]
+    for f in money:
+        other = view.measures.other(f) if is_key(f) else None
         if other is not None:
-            out.append(
-                {"kind": "mentioned_as", "needle": f"mentioned as {other.phrase}", "start": f.start, "end": f.end}
-            )
-    return tuple(out)
-
-
-def _wrong(figures: list, mentioned: tuple[dict, ...], rule: str, firm: bool = False) -> Finding:
+            marks.append({"kind": "mentioned_as", "needle": f"mentioned as {other.phrase}", "start": f.start,
+                          "end": f.end})  # fmt: skip
     return Finding(
         "money_guard",
         "wrong",
         outcomes.WRONG_MONEY,
         rule,
-        tuple({"kind": "wrong_money", "needle": f.text, "start": f.start, "end": f.end} for f in figures) + mentioned,
+        tuple(marks),
         firm=firm,
         wrong_money=tuple(f.text for f in figures),
     )

@@ -34,7 +34,15 @@ from ragpipe.text.gold_clause import asks_why, only_in_modifiers
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import matches_key
-from ragpipe.text.needle_kinds import COMPUTED, EXACT_MATCHES, FIGURE_KINDS, MatchKind, NeedleKind, match_kind
+from ragpipe.text.needle_kinds import (
+    COMPUTED,
+    EXACT_MATCHES,
+    FIGURE_KINDS,
+    MatchKind,
+    NeedleKind,
+    figure_kind,
+    match_kind,
+)
 from ragpipe.text.patterns import DeclinePattern
 from ragpipe.text.slot import slot_filler
 
@@ -186,17 +194,28 @@ def _key_span(view: AnswerView) -> tuple[int, int] | None:
 _BY_VALUE = frozenset({MatchKind.MINED_FIGURE, MatchKind.COMPUTED_FIGURE})
 
 
-@lru_cache(maxsize=8192)  # a question's requirements are met by many answers
+@lru_cache(maxsize=8192)  # a question's needles are met by many answers
+def _is_figure(needle: str, kind: str) -> bool:
+    """A needle met by a figure: matched by value, or a figure alone."""
+    return kind in _BY_VALUE or figure_needle(needle) is not None
+
+
+@lru_cache(maxsize=8192)
 def _asks_a_figure(req: Requirement) -> bool:
-    """The requirement is met by a figure: a needle matched by value, or one that is a figure alone."""
-    return any(k in _BY_VALUE or figure_needle(n) is not None for n, k in req.alternatives)
+    """The requirement is met by a figure (one of its alternatives is)."""
+    return any(_is_figure(n, k) for n, k in req.alternatives)
+
+
+def _figure_at(view: AnswerView, start: int):
+    """The answer's own figure that starts at `start`, if one does."""
+    return next((f for f in view.figures if f.start == start), None)
 
 
 def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> bool:
     """A needle met by a figure the answer states as a measure the question did not ask."""
     if (kind not in _BY_VALUE and kind != MatchKind.FORM) or not view.measures.qualified:
         return False  # no qualifier asked: no figure can be stated as another measure
-    figure = next((f for f in view.figures if f.start == span[0]), None)
+    figure = _figure_at(view, span[0])
     return figure is not None and view.measures.other(figure) is not None
 
 
@@ -204,16 +223,14 @@ def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -
     """The figures the answer states the asked measure as, none of which would meet a figure needle on its
     own (read as the needle count reads it, its slack included): a wrong value asserted for what was
     asked (text/measures.py: other_values)."""
-    if not view.measures.stating_asked():  # most answers: nothing states the asked measure at all
+    if not view.measures.stating_asked:  # most answers: nothing states the asked measure at all
         return []
     met = [(s["start"], s["end"]) for s in spans]
-    figure_alternatives = [
-        (n, k) for r in reqs for n, k in r.alternatives if k in _BY_VALUE or figure_needle(n) is not None
-    ]
+    figure_alternatives = [(n, k) for r in reqs for n, k in r.alternatives if _is_figure(n, k)]
 
     values = [f for f in view.figures if any(a <= f.start < b for a, b in met)]
     golds = [g for g in (figure_needle(n) for n, _ in figure_alternatives) if g is not None]
-    kinds = {_figure_kind(g) for g in golds} | ({_figure_kind(view.key)} if view.key is not None else set())
+    kinds = {figure_kind(g) for g in golds} | ({figure_kind(view.key)} if view.key is not None else set())
 
     def is_met(f) -> bool:  # a needle met there, the same value as one met, the key, or a needle met alone
         if any(a <= f.start < b for a, b in met) or any(m.matches(f, view.tolerance) for m in values):
@@ -225,7 +242,7 @@ def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -
 
     # only a figure of the gold's kind can be another value of it: an age is no other year, a count no sum
     return [
-        b for b in other_values(view.measures, view.text, view.question.text, is_met) if _figure_kind(b.figure) in kinds
+        b for b in other_values(view.measures, view.text, view.question.text, is_met) if figure_kind(b.figure) in kinds
     ]
 
 
@@ -246,21 +263,11 @@ def _only_where_or_when(view: AnswerView, reqs: list[Requirement]) -> bool:
 def _fills(filler: str, reqs: list[Requirement]) -> bool:
     """Whether the name filling the question's slot is the gold's (a word in common with a needle of
     words), or the question asks for no name (every needle a figure): then nothing here contradicts."""
-    words = [n for r in reqs for n, k in r.alternatives if k not in _BY_VALUE and figure_needle(n) is None]
+    words = [n for r in reqs for n, k in r.alternatives if not _is_figure(n, k)]
     if not words:
         return True
     said = {w.lower() for w in re.findall(r"\w+", filler)}
     return any(said & {w.lower() for w in re.findall(r"\w+", n)} for n in words)
-
-
-def _figure_kind(f) -> str:
-    if f.is_money:
-        return "money"
-    if f.is_percent:
-        return "percent"
-    if f.decimals == 0 and f.scale_word is None and 1000 <= f.value <= 2999:
-        return "year"
-    return "number"
 
 
 IN_QUESTION = "in_question"  # an authored form the question itself holds: echoing the question meets it
@@ -272,8 +279,7 @@ def _reading(view: AnswerView, needle: str, kind: str, span: tuple[int, int]) ->
     a percent (text/matching.py: computed_reading), or an authored form that the question itself holds. A
     lenient reading may decide a verdict, never a firm one."""
     if kind == MatchKind.COMPUTED_FIGURE:
-        gold = figure_needle(needle)
-        figure = next((f for f in view.figures if f.start == span[0]), None)
+        gold, figure = figure_needle(needle), _figure_at(view, span[0])
         if gold is None or figure is None:
             return ""
         n = view.rules.needles
