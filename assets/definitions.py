@@ -1,7 +1,7 @@
 """The Dagster definitions: every stage of ragpipe as an asset over DuckDB, one folder per domain.
 
-Each domain (corpus, answers, grading, reports) and the deployment's jobs declare their own
-`definitions.py`; this merges them with the resources and the default executor.
+Each domain (corpus, answers, grading, reports), the one-run regrade over them and the deployment's
+jobs declare their own `definitions.py`; this merges them with the resources and the default executor.
 """
 
 from dagster import Definitions, in_process_executor
@@ -10,12 +10,13 @@ import assets.answers.definitions as answers
 import assets.corpus.definitions as corpus
 import assets.deploy.definitions as deploy
 import assets.grading.definitions as grading
+import assets.regrade.definitions as regrade
 import assets.reports.definitions as reports
 from assets.shared.resources import default_resources
 
 # the domains' modules, not their Definitions: `dagster` loading this module by name wants one Definitions in it
 defs = Definitions.merge(
-    *(domain.defs for domain in (corpus, answers, grading, reports, deploy)),
+    *(domain.defs for domain in (corpus, answers, grading, reports, regrade, deploy)),
     Definitions(resources=default_resources(), executor=in_process_executor),  # one DuckDB writer at a time
 )
 

@@ -12,13 +12,13 @@ import pytest
 
 from ragpipe.corpus.questions import Question, questions_frame
 from ragpipe.grading.grade_table import grade_answers
-from ragpipe.grading.judge.apply import apply_judgments, eligible
-from ragpipe.grading.judge.ask import ask_missing
-from ragpipe.grading.judge.config import JudgeConfig, identity_of, judged_rules, recorded_identity
-from ragpipe.grading.judge.judging import pending
-from ragpipe.grading.judge.record import JudgmentRecord, input_key
-from ragpipe.grading.judge.reply import parse_reply
-from ragpipe.grading.judge.store import judgments_frame
+from ragpipe.judge.apply import apply_judgments, eligible
+from ragpipe.judge.ask import ask_missing
+from ragpipe.judge.config import JudgeConfig, identity_of, judged_rules, recorded_identity
+from ragpipe.judge.judging import pending
+from ragpipe.judge.record import JudgmentRecord, input_key
+from ragpipe.judge.reply import parse_reply
+from ragpipe.judge.store import judgments_frame
 from tests.chat_server import ChatServer
 from tests.commands import env_for, ragpipe
 

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 from ragpipe.corpus.questions import Question
-from ragpipe.grading.judge.apply import apply_judgments
-from ragpipe.grading.judge.ask import MAX_STORED_CHARS, ask_missing, judgment_of, request_body
-from ragpipe.grading.judge.config import JudgeConfig, identity_of
-from ragpipe.grading.judge.record import input_key
-from ragpipe.grading.judge.reply import MAX_REPLY_CHARS, Unparsed, parse_reply, read_reply
+from ragpipe.judge.apply import apply_judgments
+from ragpipe.judge.ask import MAX_STORED_CHARS, ask_missing, judgment_of, request_body
+from ragpipe.judge.config import JudgeConfig, identity_of
+from ragpipe.judge.record import input_key
+from ragpipe.judge.reply import MAX_REPLY_CHARS, Unparsed, parse_reply, read_reply
 from tests.chat_server import ChatServer
 from tests.commands import env_for, ragpipe
 from tests.test_judge import KEY, _one, _said, judged_env

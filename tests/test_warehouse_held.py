@@ -53,9 +53,6 @@ def test_a_regrade_holds_the_warehouse_unless_it_asks_a_model_judge(tmp_path):
     with _held_unless_judging(plain):
         assert plain["duckdb"].database in _HELD
     assert plain["duckdb"].database not in _HELD
-    judging = resources_for(tmp_path, tmp_path, judge="local", judge_asks=True)
+    judging = resources_for(tmp_path, tmp_path, judge="local")
     with _held_unless_judging(judging):
         assert judging["duckdb"].database not in _HELD
-    asked_before = resources_for(tmp_path, tmp_path, judge="local", judge_asks=False)  # the command asked
-    with _held_unless_judging(asked_before):
-        assert asked_before["duckdb"].database in _HELD

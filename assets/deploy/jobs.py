@@ -22,6 +22,7 @@ PAIR_ASSETS = AssetSelection.assets(
     "chunk_index",
     "retrieval",
     "answers",
+    "rule_verdicts",
     "judgments",
     "grades",
     "scorecards",
@@ -29,7 +30,9 @@ PAIR_ASSETS = AssetSelection.assets(
     "grade_delta",
     "review_report",
 )
-REGRADE_ASSETS = AssetSelection.assets("judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report")
+REGRADE_ASSETS = AssetSelection.assets(
+    "rule_verdicts", "judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report"
+)
 # people's labels changed, the grades did not: scorecards (people's accuracy) and what reads them, never a grading
 RESCORE_ASSETS = AssetSelection.assets("scorecards", "agreement", "review_report")
 

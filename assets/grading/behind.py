@@ -47,6 +47,12 @@ def _result(finding: Behind) -> AssetCheckResult:
     )
 
 
+def behind_result(duckdb: DuckDBResource, table: str, version: str) -> AssetCheckResult:
+    """The check on `table` against the grader `version` (the one-run regrade evaluates it too)."""
+    with duckdb.get_connection() as conn:
+        return _result(behind(conn, table, version))
+
+
 @asset_check(
     op_tags=ON_WAREHOUSE_HOST, asset=grades, name=CHECK, blocking=False, description=DESCRIBED.format(table="grades")
 )

@@ -5,6 +5,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.shared.automation import AFTER_GRADING
+from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
@@ -27,13 +28,15 @@ def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, pr
     latest grading (whatever the grader versions: a revert shows as the inverse of what it undoes),
     with old and new values and the deciding rules; a summary by direction; and whether the change
     was monotone (no correct verdict got worse). The same flips as `ragpipe delta`."""
-    corpus, config = pair_of(context.partition_key)
+    return delta_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()
+
+
+def delta_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
+    """The flips between the pair's last two gradings, stored as one partition of `grade_deltas`."""
     with duckdb.get_connection() as conn:
         delta = event_delta(conn, corpus, config)
         if delta is None:
-            return MaterializeResult(
-                metadata={"dagster/row_count": 0, "note": "graded once so far: nothing to compare"}
-            )
+            return Made(metadata={"dagster/row_count": 0, "note": "graded once so far: nothing to compare"})
         before, after = delta["from_version"], delta["to_version"]
         frame = delta_frame(delta).assign(
             from_version=before,
@@ -44,7 +47,7 @@ def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, pr
         frame["corpus"], frame["config"] = corpus, config
         keys = {"corpus": corpus, "config": config, "from_event": delta["from_event"], "to_event": delta["to_event"]}
         store(conn, project.root, "grade_deltas", frame, keys)  # one partition per pair of gradings: every delta stays
-    return MaterializeResult(
+    return Made(
         data_version=data_version(frame),
         metadata={
             "dagster/row_count": len(frame),

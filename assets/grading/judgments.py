@@ -4,14 +4,51 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
+from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
-from ragpipe.grading.grade_table import grade_answers
-from ragpipe.grading.judge.ask import ask_missing
-from ragpipe.grading.judge.config import identity_of
-from ragpipe.grading.judge.judging import pending
-from ragpipe.grading.judge.store import judgments_frame, store_judgments, stored_judgments
+from ragpipe.judge import Asked, ask_missing, identity_of, judgments_frame, pending, store_judgments, stored_judgments
 from ragpipe.warehouse.tables import read_partition
+
+
+def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
+    """Ask the configured judge about the pair's tentative rule verdicts no stored judgment covers, and
+    store what it says. The warehouse is let go while the judge is asked (minutes of HTTP calls)."""
+    config_ = project.judge_config()
+    if config_ is None:
+        return Made({"judge": "none configured", "calls": 0})
+    identity = identity_of(config_)
+    keys = {"corpus": corpus, "config": config}
+    with duckdb.get_connection() as conn:
+        verdicts = read_partition(conn, "rule_verdicts", keys)
+        answers = read_partition(conn, "answers", keys)
+        questions = read_partition(conn, "questions", {"corpus": corpus})
+        stored = stored_judgments(conn, identity.id)
+    missing = pending(verdicts, answers, questions, stored, project.judge_on)
+    said = progress_reporter(log, "judging", f"{corpus}/{config} by {config_.name}", project.progress_bar)
+    progress = lambda asked, total: said(len(asked.judgments) + asked.errors, total)  # noqa: E731
+    asked = ask_missing(config_, identity, missing, progress) if missing else Asked()
+    written = 0
+    if missing and asked.judgments:
+        with duckdb.get_connection() as conn:
+            written = store_judgments(conn, judgments_frame(asked.judgments))
+    summary = asked.summary() if missing else f"judge {config_.name}: every judgment already stored"
+    log.info(summary)
+    return Made(
+        {
+            "judge": config_.name,
+            "judge_id": identity.id,
+            "pending": len(missing),
+            "calls": asked.calls,
+            "stored": written,
+            "errors": asked.errors,
+            "unjudged": asked.unjudged,
+            "tokens": asked.prompt_tokens + asked.completion_tokens,
+            "cost": round(asked.cost, 6),
+            "summary": summary,
+        }
+    )
 
 
 @asset(
@@ -19,51 +56,12 @@ from ragpipe.warehouse.tables import read_partition
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},
-    deps=["answers", "questions", "needles"],
+    deps=["rule_verdicts", "answers", "questions"],
 )
 def judgments(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """The model judge's verdicts (table `judgments`, keyed by what the judge saw and who it is), asked
-    only for answers whose rule-based verdict is tentative (RAGPIPE_JUDGE_ON=all: every answer) and
+    only for answers whose stored rule verdict is tentative (RAGPIPE_JUDGE_ON=all: every answer) and
     only where none is stored: a rules change that alters no judge input asks nothing. With no judge
     configured (RAGPIPE_JUDGE, `ragpipe run|regrade --judge NAME`) it asks nothing and stores nothing.
     An unreachable judge leaves its answers unjudged: grades then stand on the rules alone."""
-    config = project.judge_config()
-    if config is None:
-        return MaterializeResult(metadata={"judge": "none configured", "calls": 0})
-    if not project.judge_asks:  # `ragpipe regrade --judge` asked before the run, on the terminal
-        return MaterializeResult(metadata={"judge": config.name, "calls": 0, "summary": "asked by the command"})
-    identity = identity_of(config)
-    corpus, pair_config = pair_of(context.partition_key)
-    with duckdb.get_connection() as conn:
-        answers = read_partition(conn, "answers", {"corpus": corpus, "config": pair_config})
-        questions = read_partition(conn, "questions", {"corpus": corpus})
-        needles = read_partition(conn, "needles", {"corpus": corpus})
-        stored = stored_judgments(conn, identity.id)
-    grades = grade_answers(answers, questions, needles, project.rules())
-    missing = pending(grades, answers, questions, stored, project.judge_on)
-
-    def progress(asked, total):
-        if asked.calls % 25 == 0 or asked.calls == total:
-            context.log.info(f"judge {config.name}: {asked.calls}/{total} calls, {asked.errors} error(s)")
-
-    asked = ask_missing(config, identity, missing, progress) if missing else None
-    written = 0
-    if asked is not None and asked.judgments:
-        with duckdb.get_connection() as conn:
-            written = store_judgments(conn, judgments_frame(asked.judgments))
-    summary = asked.summary() if asked is not None else f"judge {config.name}: every judgment already stored"
-    context.log.info(summary)
-    return MaterializeResult(
-        metadata={
-            "judge": config.name,
-            "judge_id": identity.id,
-            "pending": len(missing),
-            "calls": asked.calls if asked else 0,
-            "stored": written,
-            "errors": asked.errors if asked else 0,
-            "unjudged": asked.unjudged if asked else 0,
-            "tokens": (asked.prompt_tokens + asked.completion_tokens) if asked else 0,
-            "cost": round(asked.cost, 6) if asked else 0.0,
-            "summary": summary,
-        }
-    )
+    return judgments_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()

@@ -6,6 +6,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.shared.automation import AFTER_GRADING
+from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
@@ -34,7 +35,11 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
     per answer set; retrieval scores and where the misses are (`failure_attribution`) for the sets that
     answered from the pair's retrieval. Beside them, `scorecard_slices`: the same counts per question type
     and per question kind."""
-    corpus, config = pair_of(context.partition_key)
+    return scorecards_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()
+
+
+def scorecards_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
+    """The pair's scorecards, failure attribution and slices, computed from its stored grades and stored."""
     with duckdb.get_connection() as conn:
         cards, attributed = scorecards_for_pair(conn, corpus, config)
         frame = pd.DataFrame(cards, columns=SCORECARD_COLUMNS)
@@ -42,8 +47,8 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
         store(conn, project.root, "failure_attribution", attributed, {"corpus": corpus, "config": config})
         slices = pair_slices(conn, corpus, config)
         store(conn, project.root, "scorecard_slices", slices, {"corpus": corpus, "config": config})
-        record_scorecards(conn, frame, context.run.run_id, pd.Timestamp.now(tz="UTC"))
-    return MaterializeResult(
+        record_scorecards(conn, frame, run_id, pd.Timestamp.now(tz="UTC"))
+    return Made(
         data_version=data_version(frame.drop(columns="grading_event")),
         metadata={
             "dagster/row_count": len(frame),

@@ -5,6 +5,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.shared.automation import AFTER_GRADING
+from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
@@ -27,7 +28,11 @@ def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
     `human_labels`): accuracy, Cohen's kappa, refusal precision/recall/F1, false 'correct' (numeric too),
     bias (the grader's accuracy minus people's), confusion; overall, per question type, per answer set
     and per firmness. Kept per grader version, so a rule change shows its effect."""
-    corpus, config = pair_of(context.partition_key)
+    return agreement_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()
+
+
+def agreement_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
+    """The pair's agreement with people under its stored grades, stored per grader version."""
     keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
         answers = read_partition(conn, "answers", keys)
@@ -38,7 +43,7 @@ def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
             people_labels(conn, corpus, config, answers),
         )
         if frame.empty:
-            return MaterializeResult(
+            return Made(
                 data_version=data_version(frame),
                 metadata={"dagster/row_count": 0, "note": "no human-labelled answers in this pair"},
             )
@@ -46,7 +51,7 @@ def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
         report = agreement_report(frame)
         rows = agreement_rows(report, corpus, config, version)
         path = store(conn, project.root, "agreement", rows, {**keys, "grader_version": version})
-    return MaterializeResult(
+    return Made(
         data_version=data_version(rows),
         metadata={
             "dagster/row_count": len(rows),

@@ -22,6 +22,7 @@ from assets.runs.runner import (
     busy_in,
     failed_money_checks,
     failure_in,
+    regrade_in_one_run,
     regrade_pair,
     rescore_pair,
     run_corpus,
@@ -139,6 +140,10 @@ class DagsterOrchestrator:
 
     def rescore(self, corpus: str, config: str) -> Outcome:
         return outcome_of([rescore_pair(corpus, config, instance=self.instance)])
+
+    def regrade_all(self, pairs: list[tuple[str, str]], progress_bar: bool = False) -> Outcome:
+        resources = default_resources(progress_bar=progress_bar)
+        return outcome_of([regrade_in_one_run(pairs, instance=self.instance, resources=resources)])
 
     def regrade(self, corpus: str, config: str, on_celery: bool = False, progress_bar: bool = False) -> Outcome:
         if not on_celery:

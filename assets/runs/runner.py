@@ -23,6 +23,7 @@ from assets.definitions import (
     regrade_on_celery_job,
 )
 from assets.deploy.jobs import IN_PROCESS
+from assets.regrade.over_pairs import regrade_pairs
 from assets.shared.liveness import HOST_TAG, PID_TAG
 from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
 from assets.shared.resources import default_resources
@@ -40,18 +41,27 @@ def _tags(extra: dict | None = None) -> dict:
 
 
 def _in_process(
-    job: str, partition_key: str, instance: DagsterInstance | None, resources: dict | None, raise_on_error: bool
+    job: str,
+    partition_key: str | None,
+    instance: DagsterInstance | None,
+    resources: dict | None,
+    raise_on_error: bool,
+    run_config: dict | None = None,
 ):
     """Run the named job (assets/deploy/jobs.py `IN_PROCESS`) for one partition in this process, with
     these resources: as `materialize()` does, but the run list shows `regrade`, not `__ephemeral_asset_job__`."""
     bound = Definitions(
         assets=list(defs.assets),
         asset_checks=list(defs.asset_checks or []),
-        jobs=[IN_PROCESS[job]],
+        jobs=[{**IN_PROCESS, regrade_pairs.name: regrade_pairs}[job]],
         resources=resources or default_resources(),
     )
     return bound.resolve_job_def(job).execute_in_process(
-        run_config=QUIET, instance=instance, partition_key=partition_key, raise_on_error=raise_on_error, tags=_tags()
+        run_config={**QUIET, **(run_config or {})},
+        instance=instance,
+        partition_key=partition_key,
+        raise_on_error=raise_on_error,
+        tags=_tags(),
     )
 
 
@@ -96,6 +106,15 @@ def regrade_pair(corpus: str, config: str, instance: DagsterInstance | None = No
     return _in_process_held("regrade", pair_key(corpus, config), instance, resources)
 
 
+def regrade_in_one_run(pairs: list[tuple[str, str]], instance: DagsterInstance | None = None, resources=None):
+    """Re-materialize the grading stages of every pair in `pairs` in ONE run (assets/regrade/over_pairs.py):
+    each stage a step over the pairs, so a regrade costs by answers, not by pairs."""
+    resources = resources or default_resources()
+    config = {"ops": {"pairs_to_regrade": {"config": {"pairs": [str(pair_key(c, g)) for c, g in pairs]}}}}
+    with _held_unless_judging(resources):
+        return _in_process("regrade_pairs", None, instance, resources, raise_on_error=False, run_config=config)
+
+
 def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = None, resources: dict | None = None):
     """Re-materialize scorecards (and the reports that read them) only: people's labels changed, the grades
     did not, so no grading is recorded and `ragpipe delta` still shows the last rules change's flips."""
@@ -112,8 +131,7 @@ def _in_process_held(job: str, partition_key: str, instance: DagsterInstance | N
 def _held_unless_judging(resources: dict):
     """The warehouse held for the run (`Warehouse.held`), unless its judgments step will ask a model judge:
     minutes of HTTP calls, during which the step lets go of the file and other processes may use it."""
-    project = resources["project"]
-    if project.judge and project.judge_asks:
+    if resources["project"].judge:
         return nullcontext()
     return resources["duckdb"].held()
 

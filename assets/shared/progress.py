@@ -1,5 +1,6 @@
 """Progress of a long step (parsing PDFs, answering, grading): a rich bar with counts and rate on the
-terminal that started the run, and a Dagster log line every tenth of the way, rate included."""
+terminal that started the run, and a Dagster log line every tenth of the way once it has taken a second,
+rate included (a step over in under a second logs its last line alone: each line is an event stored)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ class _Rate(ProgressColumn):
 
 def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Callable[[int, int], None]:
     """A callback(done, total) for a step that `verb`s (parses, answers, grades) `total` items: a bar with
-    `show_bar` (a run started from a terminal), and a line to `log` every tenth of the way in any case:
-    "demo/default shard 0: 620 of 1,350 graded (2,310/s)"."""
+        `show_bar` (a run started from a terminal), and a line to `log` every tenth of the way after the first
+    second, and at the end:
+        "demo/default shard 0: 620 of 1,350 graded (2,310/s)"."""
     bar: Progress | None = None
     task = None
     last_logged = -1  # the tenth of the way last logged
@@ -48,9 +50,9 @@ def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Cal
             if done >= total:
                 bar.stop()
         step = max(1, total // 10)
-        if done // step != last_logged or done == total:
+        elapsed = time.monotonic() - started
+        if (done // step != last_logged and elapsed >= 1) or done == total:
             last_logged = done // step
-            elapsed = time.monotonic() - started
             rate = f" ({done / elapsed:,.1f}/s)" if done and elapsed > 0 else ""
             log.info(f"{label}: {done:,} of {total:,} {_past(verb)}{rate}")
 

@@ -10,8 +10,8 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from ragpipe.corpus.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
-from ragpipe.grading.judge.config import JudgeConfig, judge_named, rules_judged_by
 from ragpipe.grading.rules import Rules, load_rules
+from ragpipe.judge import JudgeConfig, judge_named, rules_judged_by
 from ragpipe.warehouse.lock import open_for_writing
 from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path, warehouse_dir
 
@@ -69,7 +69,6 @@ class Project(ConfigurableResource):
     progress_bar: bool = False  # parsing, answering and grading draw rich bars (a command run on a terminal)
     judge: str = ""  # a `judges:` entry of configs.yaml to grade with too (RAGPIPE_JUDGE); empty: none
     judge_on: str = "tentative"  # which verdicts the judge is asked about (RAGPIPE_JUDGE_ON)
-    judge_asks: bool = True  # False: the command asked already, with its progress bar (RAGPIPE_JUDGE_ASK=0)
 
     @property
     def root(self) -> Path:
@@ -94,9 +93,11 @@ class Project(ConfigurableResource):
 
     def rules(self) -> Rules:
         """The grader's rules; with a judge, their version names the judge too (a judge is part of the ruler)."""
-        return rules_judged_by(
-            load_rules(Path(self.rules_path) if self.rules_path else None), judges_path(), self.judge
-        )
+        return rules_judged_by(self.rules_alone(), judges_path(), self.judge)
+
+    def rules_alone(self) -> Rules:
+        """The rules without the judge: what the rule verdicts are graded by."""
+        return load_rules(Path(self.rules_path) if self.rules_path else None)
 
     def judge_config(self) -> JudgeConfig | None:
         return judge_named(judges_path(), self.judge) if self.judge else None
@@ -122,5 +123,4 @@ def default_resources(**project) -> dict:
     judge, judge_on = judge_setting()
     project.setdefault("judge", judge)
     project.setdefault("judge_on", judge_on)
-    project.setdefault("judge_asks", os.environ.get("RAGPIPE_JUDGE_ASK", "1") != "0")
     return resources_for(warehouse_dir(), corpora_dir(), rules_path(), **project)

@@ -1,6 +1,6 @@
 """Code versions and data versions: what makes an asset stale in the Dagster UI.
 
-Grades and everything computed from them (scorecards, agreement, the delta,
+Rule verdicts carry the rules' version; grades and everything computed from them (scorecards, agreement, the delta,
 the review report) carry the grader version as their code version, so a
 rules or grading-code change shows all of them stale as soon as the
 definitions reload, before anything re-materializes. Every asset reports a
@@ -12,8 +12,8 @@ import warnings
 
 from dagster import BetaWarning, DataVersion
 
-from ragpipe.grading.judge.config import rules_judged_by
 from ragpipe.grading.rules import load_rules
+from ragpipe.judge import rules_judged_by
 from ragpipe.retrieval.fingerprint import content_version
 from ragpipe.warehouse.settings import judge_setting, judges_path, rules_path
 
@@ -24,6 +24,7 @@ def _grader_version() -> str:
 
 
 GRADER_VERSION = _grader_version()
+RULES_VERSION = load_rules(rules_path()).version  # the rule verdicts' own: the judge is not theirs
 
 # Output(data_version=...) is marked beta in Dagster 1.13; it is the documented way to report one
 warnings.filterwarnings("ignore", category=BetaWarning, message=".*data_version.*")

@@ -52,8 +52,7 @@ def grade(
         typer.echo(f"warning: {len(graded.unanswered)} question(s) have no answer: {shown}", err=True)
     rows = graded.rows
     if judge is not None:
-        from ragpipe.grading.judge.config import judged_rules
-        from ragpipe.grading.judge.judging import judge_rows
+        from ragpipe.judge import judge_rows, judged_rules
 
         run = _judge_run(judge, judge_on, None)
         rows = judge_rows(rows, graded.texts, graded.questions, run)
@@ -172,7 +171,7 @@ def _judge_run(judge: str | None, judge_on: str, judgments: Path | None):
         return None
     from ragpipe.cli.judge import checked_judge_on, configured, stored_for
     from ragpipe.evaluation.judge_agreement import JudgeRun
-    from ragpipe.grading.judge.config import recorded_identity
+    from ragpipe.judge import recorded_identity
 
     judge_on = checked_judge_on(judge_on)
     if judgments is not None:

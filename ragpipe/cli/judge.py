@@ -26,7 +26,7 @@ JUDGE_ON_HELP = "ask the judge about tentative verdicts only (default), or all"
 
 def configured(name: str):
     """(config, identity) of the judge `name`, or exit 2 naming the known ones."""
-    from ragpipe.grading.judge.config import JudgeError, identity_of, judge_named
+    from ragpipe.judge import JudgeError, identity_of, judge_named
 
     try:
         config = judge_named(judges_path(), name)
@@ -37,7 +37,7 @@ def configured(name: str):
 
 
 def checked_judge_on(judge_on: str) -> str:
-    from ragpipe.grading.judge.apply import JUDGE_ON
+    from ragpipe.judge import JUDGE_ON
 
     if judge_on not in JUDGE_ON:
         raise typer.BadParameter(f"--judge-on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
@@ -58,7 +58,7 @@ def use_judge(judge: str | None, judge_on: str) -> None:
 
 def stored_for(identity):
     """The warehouse's judgments of `identity` (none without a warehouse)."""
-    from ragpipe.grading.judge.store import judgments_frame, stored_judgments
+    from ragpipe.judge import judgments_frame, stored_judgments
 
     if not database_path().exists():
         return judgments_frame([])
@@ -68,7 +68,7 @@ def stored_for(identity):
 
 def keep(frame) -> int:
     """Store judgments just asked in the warehouse: a second run asks nothing."""
-    from ragpipe.grading.judge.store import store_judgments
+    from ragpipe.judge import store_judgments
 
     if frame is None or frame.empty:
         return 0
@@ -81,28 +81,32 @@ def keep(frame) -> int:
 
 
 def _warehouse_pending(judge: str, judge_on: str, corpus: str | None):
-    """(config, identity, [(question, answer, key)]) still missing for every stored pair (or `corpus`'s)."""
+    """(config, identity, [(question, answer, key)]) still missing for every stored pair (or `corpus`'s),
+    read from the pair's stored rule verdicts; a pair whose rule verdicts are missing or by other rules
+    than the loaded ones is graded here, in memory (`ragpipe regrade` stores them)."""
     from ragpipe.evaluation.whatif import stored_pairs
     from ragpipe.grading.grade_table import grade_answers
-    from ragpipe.grading.judge.judging import pending
-    from ragpipe.grading.judge.store import stored_judgments
     from ragpipe.grading.rules import load_rules
+    from ragpipe.judge import pending, stored_judgments
     from ragpipe.warehouse.settings import rules_path
-    from ragpipe.warehouse.tables import read_partition
+    from ragpipe.warehouse.tables import read_partition, table_exists
 
     config, identity = configured(judge)
     rules = load_rules(rules_path())
     found: dict[str, tuple] = {}
     with readonly_connection(database_path()) as conn:
         stored = stored_judgments(conn, identity.id)
+        held = table_exists(conn, "rule_verdicts")
         for c, cfg in stored_pairs(conn):
             if corpus is not None and c != corpus:
                 continue
-            answers = read_partition(conn, "answers", {"corpus": c, "config": cfg})
+            keys = {"corpus": c, "config": cfg}
+            answers = read_partition(conn, "answers", keys)
             questions = read_partition(conn, "questions", {"corpus": c})
-            needles = read_partition(conn, "needles", {"corpus": c})
-            grades = grade_answers(answers, questions, needles, rules)
-            for item in pending(grades, answers, questions, stored, judge_on):
+            verdicts = read_partition(conn, "rule_verdicts", keys) if held else None
+            if verdicts is None or len(verdicts) != len(answers) or set(verdicts["grader_version"]) != {rules.version}:
+                verdicts = grade_answers(answers, questions, read_partition(conn, "needles", {"corpus": c}), rules)
+            for item in pending(verdicts, answers, questions, stored, judge_on):
                 found.setdefault(item[2], item)
     return config, identity, [found[k] for k in sorted(found)]
 
@@ -116,7 +120,7 @@ def export(
 ) -> None:
     """The judgments the warehouse still lacks, as an OpenAI batch request file (one request per line,
     `custom_id` = the judgment's key). Run it through the batch API, then `ragpipe judge import`."""
-    from ragpipe.grading.judge.batch import batch_requests
+    from ragpipe.judge import batch_requests
 
     config, identity, missing = _warehouse_pending(judge, checked_judge_on(judge_on), corpus)
     lines = [json.dumps(line, sort_keys=True) for line in batch_requests(config, identity, missing)]
@@ -137,9 +141,7 @@ def import_judgments(
     that exported it) or JSON lines of verdicts recorded elsewhere (question_id, answer, verdict, judge,
     reason). A line whose key is stored replaces it; bad lines are reported as file:line:field."""
     from ragpipe.corpus.questions import question_from_row
-    from ragpipe.grading.judge.batch import read_judgments
-    from ragpipe.grading.judge.judging import answer_keys
-    from ragpipe.grading.judge.store import judgments_frame, store_judgments
+    from ragpipe.judge import answer_keys, judgments_frame, read_judgments, store_judgments
     from ragpipe.warehouse.nulls import records
     from ragpipe.warehouse.tables import table_exists
 
@@ -168,35 +170,3 @@ def import_judgments(
         )
     if problems and not judgments:
         raise typer.Exit(1)
-
-
-def ask_before_grading(judge: str, judge_on: str) -> None:
-    """Ask the judge about every stored answer still missing a judgment, with a progress bar of calls,
-    tokens and errors, then say in one line what it came to (the pipeline's judgments step then finds
-    nothing missing). An endpoint that is down costs only its answers' judgments."""
-    import os
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from ragpipe.grading.judge.ask import ask_missing
-    from ragpipe.grading.judge.store import judgments_frame
-
-    if not database_path().exists():
-        return
-    config, identity, missing = _warehouse_pending(judge, judge_on, None)
-    if not missing:
-        console.print(f"judge {judge}: every judgment already stored")
-        os.environ["RAGPIPE_JUDGE_ASK"] = "0"
-        return
-    columns = (TextColumn(f"judge {judge}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, TextColumn("{task.fields[said]}", markup=False), transient=True, console=console) as bar:
-        task = bar.add_task(judge, total=len(missing), said="")
-
-        def progress(asked, total):
-            said = f"{asked.prompt_tokens + asked.completion_tokens} tokens, {asked.errors} error(s)"
-            bar.update(task, completed=len(asked.judgments) + asked.errors, said=said)
-
-        asked = ask_missing(config, identity, missing, progress)
-    keep(judgments_frame(asked.judgments))
-    console.print(asked.summary())
-    os.environ["RAGPIPE_JUDGE_ASK"] = "0"  # asked: the pipeline's judgments step applies, asks nothing

@@ -74,6 +74,9 @@ def _rules(path: Path | None):
         raise typer.Exit(2) from None
 
 
+_WHERE_DETAILS = "details in `dagster dev -w workspace.yaml`"
+
+
 @app.command(rich_help_panel=GRADER)
 def regrade(
     rules_file: Path | None = typer.Option(
@@ -85,9 +88,9 @@ def regrade(
     judge: str | None = typer.Option(None, "--judge", help=JUDGE_HELP),
     judge_on: str = typer.Option("tentative", "--judge-on", help=JUDGE_ON_HELP),
 ) -> None:
-    """Re-materialize grades and everything downstream (scorecards, agreement, delta) for every
-    (corpus, configuration) pair with stored answers. Answers are never regenerated. With --judge, the
-    judgments still missing are asked first (docs/judge.md)."""
+    """Re-materialize rule verdicts, grades and everything downstream (scorecards, agreement, delta) for
+    every (corpus, configuration) pair with stored answers, in one run. Answers are never regenerated.
+    With --judge, the judge is asked about the tentative verdicts still missing a judgment (docs/judge.md)."""
     if executor not in ("in-process", "celery"):
         raise typer.BadParameter(f"--executor takes in-process or celery, not {executor!r}")
     from ragpipe.evaluation.whatif import stored_pairs
@@ -95,7 +98,7 @@ def regrade(
     use_judge(judge, judge_on)
     rules = _rules(rules_file)
     if judge is not None:
-        from ragpipe.grading.judge.config import judged_rules
+        from ragpipe.judge import judged_rules
 
         rules = judged_rules(rules, configured(judge)[1])
     if rules_file is not None:  # read by the pipeline's resources when the orchestrator loads, below
@@ -104,29 +107,28 @@ def regrade(
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
-    if judge is not None:
-        from ragpipe.cli.judge import ask_before_grading
-
-        ask_before_grading(judge, judge_on)
     blocked, failed = [], []
-    for corpus, config in pairs:  # one pair that fails does not stop the others
-        console.print(Text(f"regrading {corpus}/{config} with grader {rules.version}"))
-        with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bar
-            outcome = orchestrator().regrade(
-                corpus,
-                config,
-                on_celery=executor == "celery",
-                progress_bar=console.is_terminal and executor != "celery",
-            )
+    if executor == "celery":  # one run per pair, its shards on the workers
+        for corpus, config in pairs:  # one pair that fails does not stop the others
+            console.print(Text(f"regrading {corpus}/{config} with grader {rules.version}"))
+            with writing(warehouse_dir(), "ragpipe regrade"):
+                outcome = orchestrator().regrade(corpus, config, on_celery=True)
+            blocked.extend(outcome.failed_money)
+            if outcome.busy:
+                raise WarehouseBusy(outcome.busy)
+            if outcome.failed_otherwise:
+                failed.append(f"{corpus}/{config}")
+                typer.echo(f"regrade of {corpus}/{config} failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
+    else:  # every pair in one run: a stage is one step over the pairs (docs/performance.md)
+        console.print(Text(f"regrading {len(pairs)} pair(s) in one run with grader {rules.version}"))
+        with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bars
+            outcome = orchestrator().regrade_all(pairs, progress_bar=console.is_terminal)
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)
         if outcome.failed_otherwise:
-            failed.append(f"{corpus}/{config}")
-            typer.echo(
-                f"regrade of {corpus}/{config} failed: {outcome.failure}; details in `dagster dev -w workspace.yaml`",
-                err=True,
-            )
+            failed = [f"{c}/{g}" for c, g in pairs]
+            typer.echo(f"the regrade failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
     console.print(
         f"regraded {len(pairs) - len(failed)} pair(s) with grader {rules.version}"
         + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else "")

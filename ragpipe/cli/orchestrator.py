@@ -58,6 +58,10 @@ class Orchestrator(Protocol):
         """Grades and everything downstream of one pair, from its stored answers (on Celery workers), with a
         progress bar of the grading on the terminal that asked (`progress_bar`)."""
 
+    def regrade_all(self, pairs: list[tuple[str, str]], progress_bar: bool = False) -> Outcome:
+        """Grades and everything downstream of every pair in `pairs`, in one run (a regrade costs by
+        answers, not by pairs), with progress bars of the grading on the terminal that asked."""
+
     def rescore(self, corpus: str, config: str) -> Outcome:
         """Scorecards and the reports that read them, for changed labels: no grading is recorded."""
 

@@ -15,12 +15,17 @@ import pandas as pd
 
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.evaluation.agreement import FIRMNESS, agreement, labelled_frame, on_the_labels_scale
-from ragpipe.grading.judge.ask import Asked
-from ragpipe.grading.judge.batch import read_judgments
-from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity, judged_rules, recorded_identity
-from ragpipe.grading.judge.judging import judge_table
-from ragpipe.grading.judge.reply import UNPARSED
-from ragpipe.grading.judge.store import judgments_frame
+from ragpipe.judge import (
+    UNPARSED,
+    Asked,
+    JudgeConfig,
+    JudgeIdentity,
+    judge_table,
+    judged_rules,
+    judgments_frame,
+    read_judgments,
+    recorded_identity,
+)
 from ragpipe.warehouse.nulls import records
 
 

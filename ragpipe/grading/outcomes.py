@@ -19,7 +19,7 @@ NOT_DECLINED = "did not decline"
 UNGRADABLE_NO_YES_NO = "ungradable: no yes/no stated"
 UNGRADABLE_NO_NEEDLES = "ungradable: no needles"
 ENGINE_FAILED = "engine error"  # the answer is an engine's error, graded as the empty answer
-JUDGED_INCORRECT = "judged incorrect"  # the model judge read the answer as wrong (grading/judge/)
+JUDGED_INCORRECT = "judged incorrect"  # the model judge read the answer as wrong (judge/)
 
 # rule ids (grades.rule); an ambiguous question's answerable rules are prefixed `ambiguous.`
 ANSWERABLE_DECLINED = "answerable.declined"
@@ -46,7 +46,7 @@ def needles_rule(source: str, found: str) -> str:
 
 
 def judge_rule(verdict: str) -> str:
-    """`judge.<correct|incorrect|declined>`: the model judge decided (grading/judge/)."""
+    """`judge.<correct|incorrect|declined>`: the model judge decided (judge/)."""
     return f"judge.{verdict}"
 
 

@@ -64,7 +64,7 @@ class GradeRecord(Record):
     truncated: bool
     firm: bool
     checks: str
-    # where a model judge decided (grading/judge/): the rules' own verdict and rule, and what the judge said
+    # where a model judge decided (judge/): the rules' own verdict and rule, and what the judge said
     rules_verdict: str | None = None
     rules_rule: str | None = None
     judge_verdict: str | None = None  # correct | incorrect | declined | unparsed (the rules' verdict stood)

@@ -11,6 +11,7 @@ either is a new version, and every grade row says which version produced it.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -72,7 +73,14 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def parse_rules(raw: bytes, path: str) -> Rules:
-    """Rules from a rules file's bytes (`path` names where they came from, in errors)."""
+    """Rules from a rules file's bytes (`path` names where they came from, in errors). The same bytes give
+    the same rules object, parsed once per process: every stage of a regrade reads the rules for each pair
+    (7 ms a time); nothing changes a Rules once made (a judged copy is a copy: judge/config.py)."""
+    return _parsed(raw, path)
+
+
+@lru_cache(maxsize=8)
+def _parsed(raw: bytes, path: str) -> Rules:
     try:
         data = valid_json(yaml.load(raw.decode("utf-8"), Loader=_LOADER))
     except yaml.YAMLError as exc:

@@ -7,10 +7,12 @@ those modules, so editing a constant anywhere in them is a new version and
 every grade row says which one produced it.
 
 The modules are found, not listed: every module of `grading/` (so a new
-check file moves the version by itself) and the modules that shape what a
-grade is computed from (questions, gold text, needle mining, the corpus
-adapters), then, transitively, every `ragpipe` module any of them imports,
-at any depth. The walk stops at a module that says it decides no verdict
+check file moves the version by itself), how a judgment decides a grade
+(`judge/apply.py`; the rest of the judge is a stage of its own, its identity
+named in the version as `+j-...`) and the modules that shape what a grade is
+computed from (questions, gold text, needle mining, the corpus adapters),
+then, transitively, every `ragpipe` module any of them imports, at any
+depth. The walk stops at a module that says it decides no verdict
 (`DECIDES_NO_VERDICT = "why"`, e.g. storage), so the reason lives with it.
 """
 
@@ -27,7 +29,14 @@ from pathlib import Path
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 # where the walk starts, relative to the package: folders are taken whole
-ROOTS = ("grading", "corpus/questions.py", "corpus/gold_text.py", "corpus/needles.py", "corpus/adapters")
+ROOTS = (
+    "grading",
+    "judge/apply.py",
+    "corpus/questions.py",
+    "corpus/gold_text.py",
+    "corpus/needles.py",
+    "corpus/adapters",
+)
 _LEAVES = {"summary.py", "adhoc.py"}  # grading/: counting grades and grading loose files, after the verdict
 STOP_MARK = "DECIDES_NO_VERDICT"
 

@@ -20,15 +20,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-CORRECT, INCORRECT, DECLINED, UNPARSED = "correct", "incorrect", "declined", "unparsed"
-VERDICTS = (CORRECT, INCORRECT, DECLINED)
+from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, UNPARSED, VERDICTS, allowed_verdicts
+
+__all__ = ["CORRECT", "DECLINED", "INCORRECT", "UNPARSED", "VERDICTS", "allowed_verdicts"]  # read here too
+
 MAX_REPLY_CHARS = 20_000  # 50 times the longest reply the default max_tokens (200) lets a judge write
-
-
-def allowed_verdicts(kind: str | None) -> tuple[str, ...]:
-    """The verdicts a judge may give for a question of `kind`: its prompt forbids "correct" on a negative
-    question (nothing there can be answered correctly), so such a reply decides nothing."""
-    return (INCORRECT, DECLINED) if kind == "negative" else VERDICTS
 
 
 class JudgeReply(BaseModel):

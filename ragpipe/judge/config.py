@@ -17,8 +17,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragpipe.grading.judge.prompt import prompts_hash
 from ragpipe.inputs.names import NameRefused, config_name
+from ragpipe.judge.prompt import prompts_hash
 
 
 class JudgeError(ValueError):

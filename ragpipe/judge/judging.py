@@ -13,10 +13,10 @@ from collections.abc import Callable
 import pandas as pd
 
 from ragpipe.corpus.questions import Question
-from ragpipe.grading.judge.apply import apply_judgments, judged_inputs
-from ragpipe.grading.judge.ask import Asked, ask_missing
-from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity
-from ragpipe.grading.judge.store import judgments_frame
+from ragpipe.judge.apply import apply_judgments, judged_inputs
+from ragpipe.judge.ask import Asked, ask_missing
+from ragpipe.judge.config import JudgeConfig, JudgeIdentity
+from ragpipe.judge.store import judgments_frame
 
 
 def pending(
@@ -35,7 +35,7 @@ def answer_keys(conn) -> set[str]:
     """The input key of every stored answer, as its question reads and as it was graded (a kind may be
     graded otherwise): what a judgment must match to decide any grade."""
     from ragpipe.corpus.questions import question_from_row
-    from ragpipe.grading.judge.record import input_key
+    from ragpipe.judge.record import input_key
     from ragpipe.warehouse.nulls import records
     from ragpipe.warehouse.tables import table_exists
 

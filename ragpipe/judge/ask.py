@@ -20,10 +20,10 @@ from ragpipe.answering.engines.retrying import EngineFailure, RetryPolicy, engin
 from ragpipe.answering.engines.secrets import KeyRefused, checked_key, redact, secrets_of
 from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
-from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity
-from ragpipe.grading.judge.prompt import messages
-from ragpipe.grading.judge.record import JudgmentRecord, gold_for_judge
-from ragpipe.grading.judge.reply import MAX_REPLY_CHARS, JudgeReply, Unparsed, allowed_verdicts, read_reply
+from ragpipe.judge.config import JudgeConfig, JudgeIdentity
+from ragpipe.judge.prompt import messages
+from ragpipe.judge.record import JudgmentRecord, gold_for_judge
+from ragpipe.judge.reply import MAX_REPLY_CHARS, JudgeReply, Unparsed, allowed_verdicts, read_reply
 
 MAX_STORED_CHARS = MAX_REPLY_CHARS  # of a raw reply: what was not read is not kept either
 DECIDES_NO_VERDICT = "transport: what the judge replied is stored data; apply.py decides what it makes of it"

@@ -19,11 +19,9 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
-from ragpipe.grading.judge.record import input_key
-from ragpipe.grading.judge.reply import CORRECT, DECLINED, INCORRECT, UNPARSED, allowed_verdicts
+from ragpipe.judge.record import input_key
+from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, JUDGE_ON, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
-
-JUDGE_ON = ("tentative", "all")
 
 
 def eligible(grades: pd.DataFrame, judge_on: str) -> pd.Series:

@@ -19,12 +19,12 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ragpipe.corpus.questions import Question, validation_problems
-from ragpipe.grading.judge.ask import judgment_of, request_body
-from ragpipe.grading.judge.config import JudgeConfig, JudgeIdentity, recorded_identity
-from ragpipe.grading.judge.record import JudgmentRecord, input_key
-from ragpipe.grading.judge.reply import DECLINED, VERDICTS
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
+from ragpipe.judge.ask import judgment_of, request_body
+from ragpipe.judge.config import JudgeConfig, JudgeIdentity, recorded_identity
+from ragpipe.judge.record import JudgmentRecord, input_key
+from ragpipe.judge.reply import DECLINED, VERDICTS
 
 DECIDES_NO_VERDICT = "reads and writes judgment files; apply.py decides what a judgment makes of a grade"
 BATCH_URL = "/v1/chat/completions"
