@@ -15,6 +15,8 @@
 4. The same history, step by step: the steps every answer needs (reading the row, the decline
    phrases, the opening's stance, the figures), each timed alone, their sum (the floor) beside the
    whole grade and the target's budget of 50 µs an answer (`bench/grading_floor.py`).
+5. `ragpipe regrade` over 3 pairs and over 6 (the demo under its configurations and a copy of each),
+   side by side (`bench/regrade_pairs.py`): a regrade costs by answers, not by pairs.
 
     python bench/regrade.py [--quick] [--json]
 """
@@ -34,9 +36,10 @@ from dagster import DagsterInstance
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import financebench_folder, main, timed  # noqa: E402
 from grading_floor import floor  # noqa: E402
+from regrade_pairs import run as pairs_ratio  # noqa: E402
 from synthetic import synthetic_answers  # noqa: E402
 
-from assets.runs.runner import regrade_pair, run_corpus  # noqa: E402
+from assets.runs.runner import regrade_in_one_run, run_corpus  # noqa: E402
 from assets.shared.resources import resources_for  # noqa: E402
 from ragpipe.answering.shards import split  # noqa: E402
 from ragpipe.cli.long_lived import set_aside_imports  # noqa: E402
@@ -81,8 +84,8 @@ def run(quick: bool) -> dict:
         regrades = []
         for _ in range(REGRADES):  # one regrade of two seconds is at the mercy of the machine's other work
             with timed() as regrade_t:
-                assert regrade_pair(
-                    corpus, "default", instance=instance, resources=resources_for(folder, corpora_dir())
+                assert regrade_in_one_run(
+                    [(corpus, "default")], instance=instance, resources=resources_for(folder, corpora_dir())
                 ).success
             regrades.append(regrade_t.seconds)
         with duckdb.connect(str(folder / "ragpipe.duckdb"), read_only=True) as conn:
@@ -105,6 +108,7 @@ def run(quick: bool) -> dict:
     _time_long_answer(100)  # untimed: the first grading with the unbounded rules compiles their patterns
     long_s = {n: _time_long_answer(n) for n in (10_000, 20_000)}
     return {
+        **pairs_ratio(quick),
         "long_answer_10k_s": round(long_s[10_000], 3),
         "long_answer_20k_s": round(long_s[20_000], 3),
         "long_answer_ratio": round(long_s[20_000] / long_s[10_000], 2),  # 2 = linear, 4 = quadratic

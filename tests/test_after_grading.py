@@ -1,6 +1,7 @@
-"""Grades materialized alone (as the UI's Materialize does) bring the pair's scorecards, agreement, delta
-and review report along, and their run says what the grading flipped, by direction; a run that already
-planned them (`ragpipe run`, `ragpipe regrade`) brings nothing more. Evaluated as the Dagster daemon's
+"""Rule verdicts materialized alone (as the UI's Materialize does after a rules change) bring the pair's
+judgments and grades along, and grades its scorecards, agreement, delta and review report; the grades'
+run says what the grading flipped, by direction; a run that already planned them (`ragpipe run`,
+`ragpipe regrade`) brings nothing more. Grades never grade: on rule verdicts of other rules they refuse. Evaluated as the Dagster daemon's
 sensor evaluates it, on a real instance's event log."""
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ import duckdb
 from dagster import AssetKey, DagsterInstance, Definitions, evaluate_automation_conditions
 
 from assets.definitions import defs
-from assets.runs.runner import regrade_pair, run_corpus
-from assets.shared.automation import READERS
+from assets.runs.runner import regrade_in_one_run, regrade_pair, run_corpus
+from assets.shared.automation import GRADED_FROM_VERDICTS, READERS
 from assets.shared.partitions import pair_key
 from ragpipe.grading.rules import DEFAULT_RULES
 from ragpipe.history.delta import event_delta
@@ -20,17 +21,18 @@ KEY = pair_key("demo", "default")
 
 
 def _requested(result) -> set[str]:
-    return {name for name in READERS if KEY in result.get_requested_partitions(AssetKey(name))}
+    names = (*GRADED_FROM_VERDICTS, *READERS)
+    return {name for name in names if KEY in result.get_requested_partitions(AssetKey(name))}
 
 
-def _grades_alone(instance, resources):
-    """What the UI launches for grades and one partition: that asset, its checks, nothing downstream."""
+def _alone(instance, resources, *names: str):
+    """What the UI launches for these assets and one partition: those assets, their checks, nothing else."""
     bound = Definitions(
         assets=list(defs.assets),
         asset_checks=list(defs.asset_checks),
         resources=resources,
     )
-    job = bound.resolve_implicit_global_asset_job_def().get_subset(asset_selection={AssetKey("grades")})
+    job = bound.resolve_implicit_global_asset_job_def().get_subset(asset_selection={AssetKey(n) for n in names})
     return job.execute_in_process(instance=instance, partition_key=KEY, raise_on_error=False)
 
 
@@ -39,7 +41,7 @@ def _grades_metadata(result) -> dict:
     return {k: v.value for k, v in event.materialization.metadata.items()}
 
 
-def test_grades_alone_bring_what_reads_them_and_say_their_flips(tmp_path):
+def test_rule_verdicts_alone_bring_grades_and_what_reads_them_and_say_their_flips(tmp_path):
     instance = DagsterInstance.ephemeral()
     resources = warehouse_resources(tmp_path)
     assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
@@ -48,7 +50,18 @@ def test_grades_alone_bring_what_reads_them_and_say_their_flips(tmp_path):
 
     candidate = tmp_path / "candidate.yaml"  # the extractive engine's "could not find" stops declining
     candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
-    alone = _grades_alone(instance, warehouse_resources(tmp_path, rules_path=candidate))
+    under_candidate = warehouse_resources(tmp_path, rules_path=candidate)
+    refused = _alone(instance, under_candidate, "grades")  # grades never grade: the rule verdicts are not these rules'
+    assert not refused.success
+    (failure,) = refused.get_step_failure_events()
+    assert "materialize rule_verdicts first" in failure.event_specific_data.error.cause.message
+
+    assert _alone(instance, under_candidate, "rule_verdicts").success
+    after_verdicts = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_run.cursor)
+    # judgments and grades after the rule verdicts, and (Dagster counts a dependency requested in the same
+    # tick as updated) what reads the grades after them: the whole chain in the sensor's one run
+    assert _requested(after_verdicts) == set(GRADED_FROM_VERDICTS) | set(READERS)
+    alone = _alone(instance, under_candidate, *GRADED_FROM_VERDICTS, *READERS)  # the run the sensor asks for
     assert alone.success
     said = _grades_metadata(alone)
     assert said["flipped"] >= 4 and said["monotone"] is False
@@ -56,10 +69,16 @@ def test_grades_alone_bring_what_reads_them_and_say_their_flips(tmp_path):
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
         assert event_delta(conn, "demo", "default")["changed"] == said["flipped"]  # what `ragpipe delta` says
 
-    after_grades = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_run.cursor)
-    assert _requested(after_grades) == set(READERS)
+    after_grades = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_verdicts.cursor)
+    assert _requested(after_grades) == set()  # that run planned them all
 
     regraded = regrade_pair("demo", "default", instance=instance, resources=resources)
     assert regraded.success and _grades_metadata(regraded)["flipped"] == said["flipped"]  # the way back
     after_regrade = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_grades.cursor)
     assert _requested(after_regrade) == set()
+
+    # the one-run regrade records every stage of the pair in its run: nothing is left for the sensor
+    in_one = regrade_in_one_run([("demo", "default")], instance=instance, resources=under_candidate)
+    assert in_one.success and _grades_metadata(in_one)["flipped"] == said["flipped"]
+    after_one_run = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_regrade.cursor)
+    assert _requested(after_one_run) == set()

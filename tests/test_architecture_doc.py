@@ -1,6 +1,7 @@
 """docs/architecture.md's layout is checked against the tree, so it cannot go stale silently: every
 package of ragpipe/ (nested ones too) is named as a folder and every module in it by name, and every
-folder and module of assets/; a name the layout gives that the tree no longer has fails as well."""
+folder and module of assets/; a name the layout gives that the tree no longer has fails as well. Its
+walk of a grading is checked against the definitions' lineage."""
 
 import re
 
@@ -36,3 +37,18 @@ def test_the_layout_names_every_folder_and_module_of_the_dagster_layer():
     # and nothing named there that is gone: each folder line under assets/ is a folder of the tree
     listed = re.findall(r"^  (\w+)/ ", layout[layout.index("assets/ ") : layout.index("bench/ ")], re.M)
     assert sorted(listed) == sorted(p.name for p in folders)
+
+
+def test_the_walk_of_a_grading_is_the_definitions_lineage():
+    from dagster import AssetKey
+
+    from assets.definitions import defs
+
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    walk = re.search(r"## The walk of a grading\n.*?\n    (\w+(?: -> \w+)+)\n", text, re.S).group(1).split(" -> ")
+    graph = defs.resolve_asset_graph()
+    assert len(walk) >= 5
+    for before, after in zip(walk, walk[1:]):
+        assert AssetKey(before) in graph.get(AssetKey(after)).parent_keys, f"{before} -> {after}"
+    # and grades never grade: they read no needles (what grading is computed from)
+    assert AssetKey("needles") not in graph.get(AssetKey("grades")).parent_keys

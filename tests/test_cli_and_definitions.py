@@ -124,6 +124,7 @@ def test_definitions_load_with_descriptions_and_lineage():
         "chunk_index",
         "retrieval",
         "answers",
+        "rule_verdicts",
         "judgments",
         "grades",
         "scorecards",
@@ -139,7 +140,8 @@ def test_definitions_load_with_descriptions_and_lineage():
         p.to_user_string()
         for p in graph.get(next(k for k in graph.get_all_asset_keys() if k.to_user_string() == "grades")).parent_keys
     }
-    assert parents == {"answers", "questions", "needles", "judgments"}  # the model judge's verdicts, when one is set
+    # graded once: grades read the stored rule verdicts and the judge's judgments, never the needles
+    assert parents == {"rule_verdicts", "judgments", "answers", "questions"}
     scorecard_parents = {
         p.to_user_string()
         for p in graph.get(

@@ -1,5 +1,5 @@
 """Long steps say how far they are: parsing PDFs, answering and grading report counts and rate as
-Dagster log lines every tenth of the way, and draw a rich bar on the terminal that started the command
+Dagster log lines every tenth of the way once a second has passed (and the last line always), and draw a rich bar on the terminal that started the command
 (`ragpipe run`, `ragpipe regrade`); piped output gets the log lines only."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import subprocess
 
 from dagster import DagsterInstance
 
-from assets.runs.runner import regrade_pair
+from assets.runs.runner import regrade_in_one_run, regrade_pair
 from assets.shared.progress import progress_reporter
 from tests.commands import RAGPIPE
 from tests.conftest import ROOT, warehouse_resources
@@ -25,14 +25,42 @@ class _Log:
         self.lines.append(line)
 
 
-def test_a_line_every_tenth_of_the_way_with_the_rate_and_the_last_one_always():
+class _Clock:
+    """A clock that moves `step` seconds each time it is read: a step's pace without waiting for it."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def test_a_line_every_tenth_of_the_way_after_the_first_second_and_the_last_one_always():
     log = _Log()
-    report = progress_reporter(log, "grading", "demo/default shard 0")
+    report = progress_reporter(log, "grading", "demo/default shard 0", clock=_Clock(0.002))  # 2.7 s for 1,350
     for done in range(0, 1351):
         report(done, 1350)
-    assert len(log.lines) == 11  # 0 .. 10 tenths
+    # where the first second is past (0.002 s an item: item 499), then each tenth, and the last
+    assert [int(line.split(":")[1].split()[0].replace(",", "")) for line in log.lines] == [
+        499,
+        540,
+        675,
+        810,
+        945,
+        1080,
+        1215,
+        1350,
+    ]
     assert re.fullmatch(r"demo/default shard 0: 1,350 of 1,350 graded \([\d,.]+/s\)", log.lines[-1])
-    assert log.lines[0] == "demo/default shard 0: 0 of 1,350 graded"  # no rate before anything is done
+
+
+def test_a_step_done_within_a_second_logs_its_last_line_alone():
+    log = _Log()
+    report = progress_reporter(log, "grading", "demo/default", clock=_Clock(0.0001))
+    for done in range(0, 32):
+        report(done, 31)
+    assert log.lines == [log.lines[-1]] and log.lines[0].startswith("demo/default: 31 of 31 graded (")
 
 
 def _logged(instance: DagsterInstance, run_id: str) -> list[str]:
@@ -45,6 +73,9 @@ def test_grading_reports_as_dagster_log_lines(demo_warehouse):
     assert result.success
     said = [m for m in _logged(instance, result.run_id) if " graded" in m]
     assert said and re.fullmatch(r"demo/default shard 0: 31 of 31 graded \([\d,.]+/s\)", said[-1])
+    in_one = regrade_in_one_run([("demo", "default")], instance=instance, resources=warehouse_resources(demo_warehouse))
+    said = [m for m in _logged(instance, in_one.run_id) if " graded" in m]
+    assert said and re.fullmatch(r"demo/default: 31 of 31 graded \([\d,.]+/s\)", said[-1])
 
 
 def _on_a_terminal(env: dict, *args: str) -> str:
@@ -73,6 +104,6 @@ def test_regrade_on_a_terminal_draws_a_bar_and_piped_does_not(demo_warehouse, tm
     env.pop("RAGPIPE_RULES", None)
     (tmp_path / "dh").mkdir()
     shown = _on_a_terminal(env, "regrade")
-    assert "grading demo/default shard 0" in shown and "31/31" in shown
+    assert "grading demo/default" in shown and "31/31" in shown
     piped = subprocess.run([RAGPIPE, "regrade"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert piped.returncode == 0 and "grading demo/default shard 0" not in piped.stdout + piped.stderr
+    assert piped.returncode == 0 and "grading demo/default" not in piped.stdout + piped.stderr

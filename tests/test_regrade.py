@@ -63,7 +63,15 @@ def test_regrade_touches_only_grades_and_never_the_engine(warehouse, tmp_path, m
     assert result.success
     materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
     # judgments: with no model judge configured it asks nothing and stores nothing
-    assert materialized == {"judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report"}
+    assert materialized == {
+        "rule_verdicts",
+        "judgments",
+        "grades",
+        "scorecards",
+        "agreement",
+        "grade_delta",
+        "review_report",
+    }
     assert _hash(_sql(warehouse, "SELECT * FROM answers ORDER BY answer_id")) == _hash(answers_before)
     assert _hash(_sql(warehouse, "SELECT * FROM chunks ORDER BY chunk_id")) == _hash(chunks_before)
     new_version = load_rules(candidate).version
@@ -254,3 +262,36 @@ def test_sql_cannot_change_the_connections_settings(demo_warehouse_once, tmp_pat
         assert done.returncode == 1 and "configuration has been locked" in done.stdout + done.stderr, done
     assert not log.exists()
     assert run_ragpipe(env, "sql", "SELECT 42 AS answer").returncode == 0
+
+
+def test_a_regrade_with_a_judge_grades_each_answer_once(warehouse, tmp_path, monkeypatch):
+    """Grade once: the rules grade a pair's answers in one stage; the judge reads the stored rule verdicts
+    and grades read both, neither grading again (they once graded every answer a second time)."""
+    import json
+
+    import ragpipe.grading.grade_table as grade_table
+    from assets.runs.runner import regrade_in_one_run
+    from tests.commands import free_port
+
+    judges = tmp_path / "judges.yaml"  # a judge nobody serves: asked, it leaves its answers unjudged
+    entry = {"base_url": f"http://127.0.0.1:{free_port()}/v1", "model": "m", "attempts": 1, "timeout": 2}
+    judges.write_text(json.dumps({"judges": {"down": entry}}))
+    monkeypatch.setenv("RAGPIPE_JUDGES", str(judges))
+    graded = []
+    real = grade_table.grade_answers
+
+    def counted(answers, *args, **kwargs):
+        graded.append(len(answers))
+        return real(answers, *args, **kwargs)
+
+    monkeypatch.setattr(grade_table, "grade_answers", counted)
+    monkeypatch.setattr("assets.grading.rule_verdicts.grade_answers", counted)
+    resources = warehouse_resources(warehouse, judge="down")
+    result = regrade_in_one_run([("demo", "default")], instance=DagsterInstance.ephemeral(), resources=resources)
+    assert result.success
+    answers = _sql(warehouse, "SELECT count(*) AS n FROM answers")["n"].iloc[0]
+    assert graded == [answers]  # one grading of the pair's answers, by the rules
+    judged = {e.asset_key.to_user_string(): e for e in result.get_asset_materialization_events()}
+    assert judged["judgments"].materialization.metadata["pending"].value > 0  # the judge was asked about some
+    (version,) = set(_sql(warehouse, "SELECT DISTINCT grader_version FROM grades")["grader_version"])
+    assert version.startswith(f"{load_rules().version}+j-")  # graded with the judge, by the rules' one grading

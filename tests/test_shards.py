@@ -65,7 +65,7 @@ def test_shards_in_parallel_processes_give_the_in_process_grades(tmp_path, monke
             steps.setdefault(event.step_key, {}).setdefault(event.event_type, record.timestamp)
             steps[event.step_key].setdefault("pids", set()).add(event.pid)
     answer_steps = sorted(k for k in steps if k.startswith("answers.answer_shard["))
-    assert len(answer_steps) == 3 and len([k for k in steps if k.startswith("grades.grade_shard[")]) == 3
+    assert len(answer_steps) == 3 and len([k for k in steps if k.startswith("rule_verdicts.grade_shard[")]) == 3
     assert len(set().union(*(steps[k]["pids"] for k in answer_steps))) >= 2  # different processes
     spans = sorted(
         (steps[k][DagsterEventType.STEP_WORKER_STARTING], steps[k][DagsterEventType.STEP_SUCCESS]) for k in answer_steps

@@ -23,7 +23,7 @@ from tests.commands import free_port, start_dagster_dev
 from tests.conftest import ROOT, warehouse_resources
 from tests.staleness_probe import statuses
 
-GRADING = {"grades", "scorecards", "agreement", "grade_delta", "review_report"}
+GRADING = {"rule_verdicts", "grades", "scorecards", "agreement", "grade_delta", "review_report"}
 
 
 def _asset(name: str) -> str:
@@ -92,9 +92,10 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         old, new = load_rules(DEFAULT_RULES).version, load_rules(candidate).version
         said_on_panel = f"graded_by {old} current_grader {new} to_regrade ragpipe regrade"
         panel = _partition_panel(port, "grades", "default|demo", (said_on_panel, "Unsynced"))
-        # grades materialized alone, as the UI's Materialize launches them: their run says the flips by
-        # direction, and the after_grading sensor brings the pair's readers along in a run of its own
-        _graphql(port, LAUNCH_GRADES)
+        # rule verdicts materialized alone, as the UI's Materialize launches them: the after_grading sensor
+        # brings the pair's judgments, grades and their readers along in a run of its own, whose grades say
+        # the flips by direction
+        _graphql(port, LAUNCH_RULE_VERDICTS)
         followed = _run_by_sensor(port, "after_grading", time.monotonic() + 600)
         said = _latest_metadata(port, "grades")
     finally:
@@ -104,6 +105,8 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         ui.wait(timeout=60)
     assert followed["status"] == "SUCCESS"
     assert {a["path"][0] for a in followed["assetSelection"]} == {
+        "judgments",
+        "grades",
         "scorecards",
         "agreement",
         "grade_delta",
@@ -167,9 +170,9 @@ def _checks_in_the_ui(port: int, asset: str) -> dict:
 
 
 # what the UI sends for Materialize on `grades` with the pair demo/default selected
-LAUNCH_GRADES = """mutation { launchRun(executionParams: {
+LAUNCH_RULE_VERDICTS = """mutation { launchRun(executionParams: {
   selector: {repositoryLocationName: "assets.definitions:defs", repositoryName: "__repository__",
-             jobName: "__ASSET_JOB", assetSelection: [{path: ["grades"]}], assetCheckSelection: []},
+             jobName: "__ASSET_JOB", assetSelection: [{path: ["rule_verdicts"]}], assetCheckSelection: []},
   executionMetadata: {tags: [{key: "dagster/partition", value: "default|demo"},
     {key: "dagster/partition/config", value: "default"}, {key: "dagster/partition/corpus", value: "demo"}]},
   mode: "default", runConfigData: "{}"}) { __typename } }"""

@@ -14,6 +14,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.automation import AFTER_RULE_VERDICTS
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
@@ -84,6 +85,7 @@ def flips_said(before: pd.DataFrame | None, after: pd.DataFrame, keys: dict) -> 
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},
+    automation_condition=AFTER_RULE_VERDICTS,
     deps=["rule_verdicts", "judgments", "answers", "questions"],
     code_version=GRADER_VERSION,  # a rules, grading-code or judge change makes grades stale, nothing upstream
 )

@@ -4,6 +4,7 @@ from dagster import AssetExecutionContext, MaterializeResult, asset
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.shared.automation import AFTER_RULE_VERDICTS
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.progress import progress_reporter
@@ -56,6 +57,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},
+    automation_condition=AFTER_RULE_VERDICTS,
     deps=["rule_verdicts", "answers", "questions"],
 )
 def judgments(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:

@@ -25,7 +25,7 @@ from assets.definitions import (
 from assets.deploy.jobs import IN_PROCESS
 from assets.regrade.over_pairs import regrade_pairs
 from assets.shared.liveness import HOST_TAG, PID_TAG
-from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_partitions
+from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_of, pair_partitions
 from assets.shared.resources import default_resources
 from ragpipe.cli.orchestrator import COMMAND_TAG, command
 
@@ -165,6 +165,20 @@ def failure_in(results: list) -> str | None:
         *_, root = _chain(error, context=False)
         return f"step {step}: {root.message.strip().splitlines()[0]}"
     return None
+
+
+def judge_said(results: list) -> list[str]:
+    """"demo/default: judge: 12 call(s), ..." for each pair a model judge was asked about in these runs."""
+    lines = []
+    for result in results:
+        for event in result.get_asset_materialization_events():
+            materialization = event.materialization
+            summary = materialization.metadata.get("summary")
+            if materialization.asset_key.to_user_string() != "judgments" or summary is None:
+                continue
+            corpus, config = pair_of(pair_partitions.get_partition_key_from_str(materialization.partition))
+            lines.append(f"{corpus}/{config}: {summary.value}")
+    return lines
 
 
 def run_failures(results: list):

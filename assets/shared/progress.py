@@ -20,7 +20,9 @@ class _Rate(ProgressColumn):
         return Text("" if not speed else f"{speed:,.1f}/s", style="progress.data.speed")
 
 
-def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Callable[[int, int], None]:
+def progress_reporter(
+    log, verb: str, label: str, show_bar: bool = False, clock: Callable[[], float] = time.monotonic
+) -> Callable[[int, int], None]:
     """A callback(done, total) for a step that `verb`s (parses, answers, grades) `total` items: a bar with
         `show_bar` (a run started from a terminal), and a line to `log` every tenth of the way after the first
     second, and at the end:
@@ -28,7 +30,7 @@ def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Cal
     bar: Progress | None = None
     task = None
     last_logged = -1  # the tenth of the way last logged
-    started = time.monotonic()
+    started = clock()
 
     def report(done: int, total: int) -> None:
         nonlocal bar, task, last_logged
@@ -50,7 +52,7 @@ def progress_reporter(log, verb: str, label: str, show_bar: bool = False) -> Cal
             if done >= total:
                 bar.stop()
         step = max(1, total // 10)
-        elapsed = time.monotonic() - started
+        elapsed = clock() - started
         if (done // step != last_logged and elapsed >= 1) or done == total:
             last_logged = done // step
             rate = f" ({done / elapsed:,.1f}/s)" if done and elapsed > 0 else ""

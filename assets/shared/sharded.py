@@ -53,7 +53,7 @@ Store = Callable[[OpExecutionContext, DuckDBResource, Project, Any, list], list[
 @dataclass(frozen=True)
 class Stage:
     """A sharded stage: its name (the work folder's, and the graph's) and its three functions, whose names
-    name their steps (step keys such as `grades.grade_shard` are what run history and the docs show) and
+    name their steps (step keys such as `rule_verdicts.grade_shard` are what run history and the docs show) and
     whose docstrings describe them."""
 
     name: str

@@ -123,6 +123,8 @@ def regrade(
         console.print(Text(f"regrading {len(pairs)} pair(s) in one run with grader {rules.version}"))
         with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bars
             outcome = orchestrator().regrade_all(pairs, progress_bar=console.is_terminal)
+        for line in outcome.said:
+            console.print(Text(line))
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)

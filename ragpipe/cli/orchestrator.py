@@ -36,6 +36,7 @@ class Outcome:
     failed_money: list[dict] = field(default_factory=list)  # failed ZERO-WRONG-MONEY checks' metadata: sets blocked
     busy: str | None = None  # the "warehouse busy" message of a step that could not open the warehouse
     failure: str | None = None  # what the first failed step said, at its root cause
+    said: list[str] = field(default_factory=list)  # what the steps asked to be said on the terminal, per pair
 
     @property
     def ok(self) -> bool:

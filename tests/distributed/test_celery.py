@@ -63,5 +63,5 @@ def test_four_shards_on_two_workers_grade_byte_for_byte_as_one_process(cluster, 
     shards = step_metadata(instance, record.dagster_run.run_id, "answers.answer_shard")
     assert len(shards) == 4
     assert {m["worker"] for m in shards.values()} == {"w1", "w2"}  # answer shards ran on both workers
-    stores = step_metadata(instance, record.dagster_run.run_id, "grades.store_grades")
+    stores = step_metadata(instance, record.dagster_run.run_id, "rule_verdicts.store_rule_shards")
     assert stores and len({m["worker_pid"] for m in shards.values()}) == 2

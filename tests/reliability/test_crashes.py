@@ -121,7 +121,7 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
         _whole(db)
         # killed while the shards grade: a kill once the storing step has started races that step's own
         # process, which may finish storing (and take its folder away) after the run that started it is gone
-        _kill_when(start(env, *args), home, "grades.grade_shard")
+        _kill_when(start(env, *args), home, "rule_verdicts.grade_shard")
         _whole(db)
         left = sorted(p.relative_to(tmp_path) for p in (tmp_path / "wh" / "shards").rglob("run=*"))
         assert left, "the killed runs left their shard exchange folders"
