@@ -168,7 +168,7 @@ def failure_in(results: list) -> str | None:
 
 
 def judge_said(results: list) -> list[str]:
-    """"demo/default: judge: 12 call(s), ..." for each pair a model judge was asked about in these runs."""
+    """ "demo/default: judge: 12 call(s), ..." for each pair a model judge was asked about in these runs."""
     lines = []
     for result in results:
         for event in result.get_asset_materialization_events():
