@@ -9,7 +9,7 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
-from ragpipe.history.delta import delta_frame, event_delta, said_by_direction
+from ragpipe.history.delta import delta_frame, event_delta, record_delta, said_by_direction
 from ragpipe.warehouse.tables import store
 
 
@@ -47,6 +47,7 @@ def delta_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str,
         frame["corpus"], frame["config"] = corpus, config
         keys = {"corpus": corpus, "config": config, "from_event": delta["from_event"], "to_event": delta["to_event"]}
         store(conn, project.root, "grade_deltas", frame, keys)  # one partition per pair of gradings: every delta stays
+        record_delta(conn, keys, delta["changed"])  # so a reader knows a delta of no rows was computed, not missing
     return Made(
         data_version=data_version(frame),
         metadata={

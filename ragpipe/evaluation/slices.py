@@ -48,18 +48,26 @@ def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSI
     """Per (answer set, dimension, slice) counts of `grades` (one pair's), each question's type read from
     `questions` (question_id, question_type); `kind` is the grades' own."""
     types = questions.set_index("question_id")["question_type"] if len(questions) else pd.Series(dtype=object)
-    frame = grades.assign(question_type=grades["question_id"].map(types))
+    frame = grades.assign(
+        question_type=grades["question_id"].map(types),
+        **{f"_{v}": grades["verdict"] == v for v in ("correct", "partial", "wrong", "ungradable")},
+        _declined=grades["declined"].astype(bool),
+        _wrong_money=grades["failure"] == WRONG_MONEY,
+        _total=1,
+    )
+    summed = ["_total", "_correct", "_partial", "_wrong", "_ungradable", "_declined", "_wrong_money"]
     rows = []
-    for by in dimensions:
+    for by in dimensions:  # one groupby a dimension (a group at a time cost a regrade 28 ms a pair)
         if by not in DIMENSIONS:
             raise ValueError(f"slices are by {' or '.join(DIMENSIONS)}, not {by!r}")
-        values = frame[by].where(frame[by].notna() & (frame[by] != ""), NONE)
-        for (answer_set, value), g in frame.groupby([frame["answer_set"], values], sort=True):
-            verdicts = g["verdict"].value_counts()
-            counts = {v: int(verdicts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")}
-            graded = len(g) - counts["ungradable"]
+        values = frame[by].where(frame[by].notna() & (frame[by] != ""), NONE).rename("_slice")
+        groups = frame.groupby([frame["answer_set"], values], sort=True)
+        firsts = groups[["corpus", "config", "grader_version"]].first()
+        for (answer_set, value), n in groups[summed].sum().iterrows():
+            counts = {v: int(n[f"_{v}"]) for v in ("correct", "partial", "wrong", "ungradable")}
+            graded = int(n["_total"]) - counts["ungradable"]
             low, high = _wilson_pct(counts["correct"], graded)
-            first = g.iloc[0]
+            first = firsts.loc[(answer_set, value)]
             rows.append(
                 {
                     "corpus": first["corpus"],
@@ -68,14 +76,14 @@ def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSI
                     "grader_version": first["grader_version"],
                     "slice_by": by,
                     "slice": value,
-                    "total": len(g),
+                    "total": int(n["_total"]),
                     "graded": graded,
                     **counts,
                     "overall_pct": round(100 * counts["correct"] / graded, 1) if graded else None,
                     "low_pct": low,
                     "high_pct": high,
-                    "declined": int(g["declined"].astype(bool).sum()),
-                    "wrong_money": int((g["failure"] == WRONG_MONEY).sum()),
+                    "declined": int(n["_declined"]),
+                    "wrong_money": int(n["_wrong_money"]),
                 }
             )
     rows.sort(key=lambda r: (r["answer_set"], list(dimensions).index(r["slice_by"]), r["slice"]))

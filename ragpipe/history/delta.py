@@ -117,19 +117,34 @@ def event_delta(conn, corpus: str, config: str) -> dict | None:
     }
 
 
+DELTAS_COMPUTED = "grade_deltas_computed"  # one row per delta the grade_delta asset computed, flips or none
+
+
+def record_delta(conn, keys: dict, changed: int) -> None:
+    """Say that the delta between two grading events (`keys`) was computed, and how many it flipped: a
+    delta of no flips stores no row in `grade_deltas`, and a reader must not compute it again."""
+    from ragpipe.warehouse.tables import replace_partition
+
+    replace_partition(conn, DELTAS_COMPUTED, pd.DataFrame([{**keys, "changed": int(changed)}]), keys)
+
+
 def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | None:
     """(the grader version before, the flips) of the pair's latest grading, as the grade_delta asset stored
-    them (`grade_deltas`, keyed by the two grading events); computed as `event_delta` does only where it
-    stored no row: a grading that flipped nothing, or one the asset has not caught up with. None before the
-    second grading."""
+    them (`grade_deltas`, keyed by the two grading events, and `grade_deltas_computed`, which says a delta
+    of no flips was computed too); computed as `event_delta` does only where the asset has not caught up.
+    None before the second grading."""
     from ragpipe.warehouse.tables import read_partition, table_exists
 
     last = _last_two(conn, corpus, config)
     if last is None:
         return None
     before, after = last
+    keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
+    if table_exists(conn, DELTAS_COMPUTED):
+        computed = read_partition(conn, DELTAS_COMPUTED, keys)
+        if len(computed) and int(computed["changed"].iloc[0]) == 0:
+            return str(before["grader_version"]), []
     if table_exists(conn, "grade_deltas"):
-        keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
         stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
         if len(stored):
             flips = [
