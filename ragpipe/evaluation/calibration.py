@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ragpipe.corpus.kinds import DECLINING_RIGHT
+
 ALPHA = 0.05  # 95% intervals
 MIN_TUNED_LABELS = 30  # below it, the labels' own interval is reported (see the module's docstring)
 MIN_EACH_WAY = 5  # a share's normal approximation wants n*p and n*(1-p) of 5 or more (the textbook rule)
@@ -55,7 +57,7 @@ def people_correct(said, kinds) -> np.ndarray:
     from ragpipe.evaluation.agreement import CORRECT, REFUSAL
 
     said, kinds = np.asarray(said, dtype=object), np.asarray(kinds, dtype=object)
-    return ((said == CORRECT) | ((said == REFUSAL) & np.isin(kinds, ["negative", "ambiguous"]))).astype(int)
+    return ((said == CORRECT) | ((said == REFUSAL) & np.isin(kinds, sorted(DECLINING_RIGHT)))).astype(int)
 
 
 def _interval(pair, bounds: tuple[float, float]) -> tuple[float, float]:

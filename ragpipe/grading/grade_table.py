@@ -11,7 +11,6 @@ from a changed ruler.
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -24,6 +23,7 @@ from ragpipe.grading import outcomes
 from ragpipe.grading.grader import grade
 from ragpipe.grading.record import GradeRecord
 from ragpipe.grading.rules import Rules
+from ragpipe.inputs.fingerprint import digest as _digest
 from ragpipe.warehouse.nulls import records
 
 
@@ -97,10 +97,6 @@ def mined_by_question(needles: pd.DataFrame) -> dict[str, tuple[tuple[str, str, 
         qid: tuple(zip(group["needle"], group["kind"], group["source"]))
         for qid, group in kept.groupby("question_id", sort=True)
     }
-
-
-def _digest(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]
 
 
 def _verdict(

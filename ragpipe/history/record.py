@@ -16,13 +16,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import duckdb
 import pandas as pd
 
 from ragpipe.grading.rules import Rules
+from ragpipe.inputs.fingerprint import answer_sha
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import (
     append_changed_rows,
@@ -37,11 +37,6 @@ from ragpipe.warehouse.tables import (
 VERDICT_COLUMNS = ["grader_version", "input_sha", "verdict", "declined", "failure", "rule"]
 _LATEST_FIRST = "coalesce(event_seq, 0) DESC, graded_at DESC, answer_sha"
 _LATEST = f"QUALIFY row_number() OVER (PARTITION BY answer_id ORDER BY {_LATEST_FIRST}) = 1"
-
-
-def answer_sha(answer: str | None, citations) -> str:
-    text = (answer or "") + "\0" + "\0".join(map(str, citations if citations is not None else []))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _ensure_ledger(conn: duckdb.DuckDBPyConnection) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 import pandas as pd
 
+from ragpipe.corpus.kinds import declining_is_right
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
 from ragpipe.judge.record import input_key
@@ -95,7 +96,7 @@ def _decided(kind: str, verdict: str) -> dict:
             "ungradable": False,
         }
     assert verdict == DECLINED, verdict
-    right = kind in ("negative", "ambiguous")
+    right = declining_is_right(kind)
     failure = None if right else outcomes.DECLINED_ANSWERABLE
     return {
         "verdict": "correct" if right else "wrong",

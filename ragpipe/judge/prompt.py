@@ -12,8 +12,10 @@ import json
 from functools import cache
 from pathlib import Path
 
+from ragpipe.corpus.kinds import KINDS as QUESTION_KINDS
+
 FOLDER = Path(__file__).with_name("prompts")
-KINDS = ("answerable", "negative", "ambiguous")
+KINDS = QUESTION_KINDS
 
 
 @cache

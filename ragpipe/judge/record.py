@@ -8,10 +8,10 @@ a rules change that alters none of that finds every judgment stored and asks not
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from ragpipe.corpus.questions import Question
+from ragpipe.inputs.fingerprint import judge_input_key
 from ragpipe.warehouse.record import Record
 
 
@@ -40,5 +40,4 @@ def gold_for_judge(question: Question) -> str:
 
 def input_key(question: Question, answer: str) -> str:
     """The hash of what the judge sees of `answer` to `question`."""
-    seen = "\0".join((question.kind, question.text, gold_for_judge(question), answer))
-    return hashlib.sha256(seen.encode()).hexdigest()[:20]
+    return judge_input_key(question.kind, question.text, gold_for_judge(question), answer)

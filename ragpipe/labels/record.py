@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 
 from ragpipe.answering.labels import HUMAN_CLASSES
+from ragpipe.inputs.fingerprint import seen_sha
 from ragpipe.warehouse.record import Record
+
+__all__ = ["seen_sha"]  # what a labeller judged, hashed as every input is (inputs/fingerprint.py)
 
 LABELS = {"correct": HUMAN_CLASSES[0], "incorrect": HUMAN_CLASSES[1], "refusal": HUMAN_CLASSES[2]}
 MAX_LABELLER_CHARS = 100
@@ -35,11 +37,3 @@ class HumanLabelRecord(Record):
     labelled_at: str  # ISO 8601, UTC
     note: str | None
     source: str  # how it came: import FILE, the labelling page, ...
-
-
-def seen_sha(question: str, gold_answer: str, answer: str | None, citations) -> str:
-    """The fingerprint of what a labeller judged. A label counts while the answer (and the question and
-    gold answer it was judged against) still read the same; a regraded answer keeps its labels, an
-    answer whose text changed does not."""
-    parts = [question, gold_answer, answer or "", *map(str, citations if citations is not None else [])]
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16]

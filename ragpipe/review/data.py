@@ -26,7 +26,8 @@ from ragpipe.evaluation.leaderboard import leaderboard
 from ragpipe.evaluation.scorecard import people_text
 from ragpipe.evaluation.slices import slice_rows
 from ragpipe.history.delta import grade_delta, latest_flips
-from ragpipe.history.record import answer_sha, grader_versions, verdicts_at
+from ragpipe.history.record import grader_versions, verdicts_at
+from ragpipe.inputs.fingerprint import answer_sha
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, table_exists
 

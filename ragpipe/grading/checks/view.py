@@ -8,6 +8,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from ragpipe.corpus.kinds import KINDS
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.figures import find_figures
 from ragpipe.text.measures import MeasureReading, read_measures
@@ -151,7 +152,7 @@ NEEDS: dict[str, Callable[[AnswerView], bool]] = {
 
 
 ANSWERED = ("answerable", "ambiguous")  # the kinds a check of an answer's content applies to
-EVERY_KIND = ("answerable", "negative", "ambiguous")
+EVERY_KIND = KINDS
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ answer, a decline that names no principle ("I don't have access to that") is ten
 
 from __future__ import annotations
 
+from ragpipe.corpus.kinds import declining_is_right
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
 from ragpipe.grading.checks.decline.key_given import gives_the_key
@@ -42,7 +43,7 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
     firm = firm and not none_of_the_source(view)  # "the filing does not mention any": the gold's none, or not
     firm = firm and not unprincipled(view)  # no gold, no principle: "I don't have access to her records"
-    if kind == "ambiguous":
+    if declining_is_right(kind):  # ambiguous (a negative question was decided above)
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
     return Finding(
         "decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True, firm=firm
