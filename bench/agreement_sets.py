@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import Skipped  # noqa: E402
 
 from ragpipe.answering.labels import HUMAN_CLASSES, read_labeled_folder  # noqa: E402
-from ragpipe.evaluation.agreement import agreement, on_the_labels_scale  # noqa: E402
+from ragpipe.grader_agreement.agreement import agreement, on_the_labels_scale  # noqa: E402
 from ragpipe.inputs.jsonl import read_jsonl  # noqa: E402
 from ragpipe.warehouse.settings import warehouse_dir  # noqa: E402
 

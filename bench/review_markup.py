@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import main, timed  # noqa: E402
 
-from ragpipe.answering.record import MAX_ANSWER_CHARS  # noqa: E402
+from ragpipe.answering.answer_row import MAX_ANSWER_CHARS  # noqa: E402
 from ragpipe.corpus.questions import Question  # noqa: E402
 from ragpipe.grading.grader import grade  # noqa: E402
 from ragpipe.grading.rules import load_rules  # noqa: E402

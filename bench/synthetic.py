@@ -16,7 +16,7 @@ import re
 
 import pandas as pd
 
-from ragpipe.answering.record import AnswerRecord
+from ragpipe.answering.answer_row import AnswerRecord
 from ragpipe.answering.run import answer_id
 
 OPENERS = [

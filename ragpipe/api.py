@@ -138,7 +138,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "
     """B against A on the questions both answered (`evaluate` frames, or grades read from the
     warehouse): wins, losses, ties, accuracy difference B - A with a seeded paired-bootstrap 95%
     interval, exact McNemar p, and every question that flips (docs/compare.md)."""
-    from ragpipe.evaluation.compare import compare as compare_sets
+    from ragpipe.scoring.compare import compare as compare_sets
 
     return compare_sets(a_name, a, b_name, b)
 
@@ -147,7 +147,7 @@ def agreement(labelled: Rows, rules=None, on_problem: str = "warn") -> dict:
     """The grader against people: grade each labelled answer (docs/agreement.md's format: question,
     gold_answer, answer, label, system) and report accuracy, Cohen's kappa, refusal F1, false
     "correct" and the confusion, as `ragpipe agreement --labels FILE --json` does."""
-    from ragpipe.evaluation.labelled_jsonl import agreement_for_set, labelled_rows
+    from ragpipe.grader_agreement.labelled_jsonl import agreement_for_set, labelled_rows
 
     rows, source, problems = _rows(labelled, "labels")
     name = Path(labelled).name if isinstance(labelled, str | Path) else ""

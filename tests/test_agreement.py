@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from ragpipe.answering.labels import read_labeled_file
-from ragpipe.evaluation.agreement import agreement, cohen_kappa, grader_class
-from ragpipe.evaluation.agreement_markdown import report_markdown
+from ragpipe.grader_agreement.agreement import agreement, cohen_kappa, grader_class
+from ragpipe.grader_agreement.agreement_markdown import report_markdown
 
 C, I, R = "Correct Answer", "Incorrect Answer", "Refusal"  # noqa: E741  the three human classes, as the papers write them
 
@@ -39,7 +39,7 @@ def test_refusal_f1_false_correct_and_confusion():
 def test_each_deciding_rule_says_what_it_decided_and_how_often_people_disagree():
     """The needle rules' half of the collision audit: the rule that passed an answer people reject is
     named with it. On the labels' scale: with no refusal label, a decline counts as incorrect."""
-    from ragpipe.evaluation.agreement import agreement_report
+    from ragpipe.grader_agreement.agreement import agreement_report
 
     frame = pd.DataFrame(
         {

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from ragpipe.answering.record import AnswerRecord
+from ragpipe.answering.answer_row import AnswerRecord
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "bench"))

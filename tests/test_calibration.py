@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ragpipe.evaluation.calibration import calibrate
-from ragpipe.evaluation.calibration_sim import simulate_calibration
+from ragpipe.grader_agreement.calibration_sim import simulate_calibration
+from ragpipe.scoring.calibration import calibrate
 from tests.commands import invoke
 
 
@@ -99,7 +99,7 @@ def test_agreement_calibrate_on_a_jsonl_set(tmp_path):
 
 
 def test_two_systems_difference_by_peoples_labels_on_the_questions_both_have():
-    from ragpipe.evaluation.compare import people_difference
+    from ragpipe.scoring.compare import people_difference
 
     rng = np.random.default_rng(11)
     questions = [f"q{i:02d}" for i in range(80)]
@@ -126,7 +126,7 @@ def test_two_systems_difference_by_peoples_labels_on_the_questions_both_have():
 
 
 def test_a_scorecard_with_three_labels_shows_an_honest_interval_and_its_n():
-    from ragpipe.evaluation.scorecard import calibrated_columns, people_short
+    from ragpipe.scoring.scorecard import calibrated_columns, people_short
 
     grades = pd.DataFrame({"answer_id": [f"a{i}" for i in range(31)], "kind": "answerable", "verdict": "correct"})
     people = pd.Series({"a0": "Correct Answer", "a1": "Correct Answer", "a2": "Correct Answer"})

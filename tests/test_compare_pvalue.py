@@ -1,4 +1,4 @@
-"""The exact McNemar p-value (evaluation/compare.py) is scipy's binomial test, summed in whole numbers."""
+"""The exact McNemar p-value (scoring/compare.py) is scipy's binomial test, summed in whole numbers."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 from scipy.stats import binomtest
 
-from ragpipe.evaluation.compare import mcnemar_exact
+from ragpipe.scoring.compare import mcnemar_exact
 
 
 def test_every_split_up_to_a_hundred_and_twenty_discordant_questions_gives_scipys_p():

@@ -17,9 +17,9 @@ from assets.runs.runner import run_corpus
 from assets.shared.resources import resources_for
 from ragpipe.answering.answer_sets import remove_answer_set
 from ragpipe.corpus.questions import Question
-from ragpipe.evaluation.attribution import attribute
-from ragpipe.evaluation.compare import bootstrap_interval, compare, mcnemar_exact
 from ragpipe.retrieval.scoring import score_run
+from ragpipe.scoring.attribution import attribute
+from ragpipe.scoring.compare import bootstrap_interval, compare, mcnemar_exact
 from tests.chat_server import ChatServer
 from tests.commands import ragpipe as run_ragpipe
 from tests.conftest import ROOT
@@ -279,8 +279,8 @@ def test_removing_an_answer_set_is_explicit_and_history_keeps_its_verdicts(two_s
 
 
 def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_questions(tmp_path):
+    from ragpipe.answering.answer_row import AnswerRecord
     from ragpipe.answering.answer_sets import store_answer_sets
-    from ragpipe.answering.record import AnswerRecord
 
     def answers(answer_set: str, questions: list[str]) -> pd.DataFrame:
         return AnswerRecord.frame(
@@ -299,7 +299,7 @@ def test_draws_kept_for_one_size_give_the_intervals_drawn_afresh():
     """The resampled indices are kept between calls of one size (a leaderboard draws them once); every
     interval is still the seeded bootstrap's, whatever size came before, above the kept size too, for
     real-valued and correct-or-not scores alike."""
-    from ragpipe.evaluation.compare import KEPT_DRAWS, RESAMPLES, SEED
+    from ragpipe.scoring.compare import KEPT_DRAWS, RESAMPLES, SEED
 
     def afresh(a, b):
         picks = np.random.default_rng(SEED).integers(0, len(a), size=(RESAMPLES, len(a)))

@@ -91,8 +91,8 @@ def test_exempt_is_explained_where_it_appears():
 
 def test_one_way_to_write_an_interval():
     """`[low, high]` everywhere, the level said once: scorecard, leaderboard, compare and gate agree."""
-    from ragpipe.evaluation.compare import compare_line
-    from ragpipe.evaluation.interval_text import interval_text
+    from ragpipe.scoring.compare import compare_line
+    from ragpipe.scoring.interval_text import interval_text
 
     assert (
         interval_text(80.24, 91.66) == "[80.2, 91.7]" and interval_text(-0.3232, 0.0, True, 4) == "[-0.3232, +0.0000]"

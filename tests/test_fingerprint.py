@@ -5,7 +5,7 @@ import hashlib
 
 from ragpipe.corpus.questions import Question
 from ragpipe.inputs.fingerprint import answer_sha, digest, judge_input_key, seen_sha
-from ragpipe.judge.record import gold_for_judge, input_key
+from ragpipe.judge.judgment import gold_for_judge, input_key
 
 
 def _sha(text: str, n: int) -> str:

@@ -9,9 +9,9 @@ import json
 import pandas as pd
 import pytest
 
-from ragpipe.evaluation.compare import compare
-from ragpipe.evaluation.gate import gate, gate_lines
 from ragpipe.grading.outcomes import WRONG_MONEY
+from ragpipe.scoring.compare import compare
+from ragpipe.scoring.gate import gate, gate_lines
 from tests.commands import env_for, ragpipe
 
 

@@ -9,9 +9,9 @@ sets hold, where FinanceBench did not move.
 import pandas as pd
 import pytest
 
-from ragpipe.corpus.needles import mine_needles, without_notes
+from ragpipe.corpus.needle_mining import mine_needles, without_notes
 from ragpipe.corpus.questions import Question
-from ragpipe.evaluation.agreement import agreement_report
+from ragpipe.grader_agreement.agreement import agreement_report
 from ragpipe.grading.grader import grade
 from ragpipe.text.dates import full_dates
 from ragpipe.text.figures import find_figures

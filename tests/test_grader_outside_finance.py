@@ -8,9 +8,9 @@ questions, counts written in words, labelled sets with few questions.
 
 import pytest
 
-from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.needle_mining import mine_needles
 from ragpipe.corpus.questions import Question, questions_frame
-from ragpipe.evaluation.agreement import grader_class
+from ragpipe.grader_agreement.agreement import grader_class
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.grader import grade
 
@@ -116,7 +116,7 @@ def agreement_on_lines(tmp_path, lines, rules) -> dict:
     """The agreement report on a labels file of (question, gold answer, answer, label), one system a line."""
     import json
 
-    from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+    from ragpipe.grader_agreement.labelled_jsonl import agreement_for_jsonl
 
     path = tmp_path / "labels.jsonl"
     path.write_text(
@@ -132,7 +132,7 @@ def _graded(rules, question: Question, answer: str, pages=None) -> str:
     """The human class the grader puts one answer in, through the same path as a labelled set."""
     import pandas as pd
 
-    from ragpipe.answering.record import AnswerRecord
+    from ragpipe.answering.answer_row import AnswerRecord
 
     if pages is None:
         pages = pd.DataFrame(

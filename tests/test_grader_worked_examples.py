@@ -143,7 +143,7 @@ def test_normalization_does_not_loosen_words(rules, needle, answer):
 def _mined(question: Question, page_text: str):
     import pandas as pd
 
-    from ragpipe.corpus.needles import mine_needles
+    from ragpipe.corpus.needle_mining import mine_needles
 
     pages = pd.DataFrame(
         [["c", "doc", 1, page_text, len(page_text)], ["c", "other", 1, "Unrelated text about weather.", 29]],

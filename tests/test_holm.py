@@ -1,4 +1,4 @@
-"""Holm's adjustment (evaluation/holm.py) gives statsmodels' numbers, ties and caps included."""
+"""Holm's adjustment (scoring/holm.py) gives statsmodels' numbers, ties and caps included."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from statsmodels.stats.multitest import multipletests
 
-from ragpipe.evaluation.holm import holm
+from ragpipe.scoring.holm import holm
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -16,7 +16,7 @@ from ragpipe.judge.apply import apply_judgments, eligible
 from ragpipe.judge.ask import ask_missing
 from ragpipe.judge.config import JudgeConfig, identity_of, judged_rules, recorded_identity
 from ragpipe.judge.judging import pending
-from ragpipe.judge.record import JudgmentRecord, input_key
+from ragpipe.judge.judgment import JudgmentRecord, input_key
 from ragpipe.judge.reply import parse_reply
 from ragpipe.judge.store import judgments_frame
 from tests.chat_server import ChatServer

@@ -14,7 +14,7 @@ from ragpipe.corpus.questions import Question
 from ragpipe.judge.apply import apply_judgments
 from ragpipe.judge.ask import MAX_STORED_CHARS, ask_missing, judgment_of, request_body
 from ragpipe.judge.config import JudgeConfig, identity_of
-from ragpipe.judge.record import input_key
+from ragpipe.judge.judgment import input_key
 from ragpipe.judge.reply import MAX_REPLY_CHARS, Unparsed, parse_reply, read_reply
 from tests.chat_server import ChatServer
 from tests.commands import env_for, ragpipe

@@ -5,12 +5,12 @@ from typing import get_args
 
 from ragpipe.corpus.kinds import KINDS, declining_is_right
 from ragpipe.corpus.questions import Kind, Question
-from ragpipe.evaluation.agreement import REFUSAL
-from ragpipe.evaluation.calibration import people_correct
+from ragpipe.grader_agreement.agreement import REFUSAL
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import load_rules
 from ragpipe.judge.apply import _decided
 from ragpipe.review.label_page import Item, _agrees
+from ragpipe.scoring.calibration import people_correct
 
 
 def test_the_kinds_are_one_list():

@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from ragpipe.evaluation.audit import with_declines
-from ragpipe.evaluation.label_collisions import JudgedAnswers, judged_answers, label_collisions
+from ragpipe.grader_agreement.audit import with_declines
+from ragpipe.grader_agreement.label_collisions import JudgedAnswers, judged_answers, label_collisions
 from ragpipe.grading.rules import load_rules
 from tests.commands import invoke
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ragpipe.corpus.gold_text import gold_text_needles
-from ragpipe.evaluation.labelled_jsonl import CORPUS, read_labelled_jsonl
+from ragpipe.grader_agreement.labelled_jsonl import CORPUS, read_labelled_jsonl
 from tests.conftest import ROOT
 
 EXAMPLE = ROOT / "tests" / "data" / "labelled-answers.jsonl"
@@ -55,7 +55,7 @@ def test_agreement_on_the_example_file(tmp_path):
 def test_a_gold_answer_may_list_its_accepted_forms(tmp_path, rules):
     """Open-domain sets give several accepted answers ("William Shakespeare", "Shakespeare", "the Bard"):
     any one is the key; a list of only "no" is the yes/no key; an empty list is a problem on its line."""
-    from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+    from ragpipe.grader_agreement.labelled_jsonl import agreement_for_jsonl
 
     forms = ["William Shakespeare", "Shakespeare", "the Bard"]
     lines = [
@@ -108,7 +108,7 @@ def test_one_question_line_is_graded_alike_by_grade_and_agreement(tmp_path):
     assert [v for v, _ in by_grade] == ["correct", "wrong", "wrong"], by_grade
 
     from ragpipe.corpus.questions import questions_frame
-    from ragpipe.evaluation.labelled_jsonl import read_labelled_jsonl
+    from ragpipe.grader_agreement.labelled_jsonl import read_labelled_jsonl
     from ragpipe.grading.grade_table import grade_answers
     from ragpipe.grading.rules import load_rules
 
@@ -129,7 +129,7 @@ def test_one_question_line_is_graded_alike_by_grade_and_agreement(tmp_path):
 def test_the_documented_example_loads_without_a_problem():
     """The docs' example is clean: a user trying it meets no error first (the fixture beside the tests keeps
     the bad line the tests need)."""
-    from ragpipe.evaluation.labelled_jsonl import read_labelled_jsonl
+    from ragpipe.grader_agreement.labelled_jsonl import read_labelled_jsonl
 
     documented = ROOT / "docs" / "examples" / "labelled-answers.jsonl"
     assert read_labelled_jsonl(documented).problems == []

@@ -69,7 +69,7 @@ def test_labels_import_revise_go_stale_and_calibrate_the_scorecard(tmp_path, dem
     assert card["people_high"] - card["people_low"] <= card["labels_only_high"] - card["labels_only_low"]
     assert card["overall_pct"] == before["overall_pct"]  # the grader's number stands beside people's
     # the agreement asset measures the grader against these people too, with its bias
-    # (a decline is the grader's "refusal" class, whatever its verdict: evaluation/agreement.py)
+    # (a decline is the grader's "refusal" class, whatever its verdict: grader_agreement/agreement.py)
     grader_right = sum(v == "correct" and not d for v, d in zip(picked["verdict"], picked["declined"]))
     people_right = sum(r["label"] == "correct" for r in rows[:12])
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:

@@ -24,8 +24,8 @@ def test_loading_the_definitions_leaves_the_heavy_libraries_unloaded():
 
 def test_the_lazy_libraries_still_load_where_they_are_used():
     from ragpipe.corpus.demo_pdfs import DemoDocument, render_pdf
-    from ragpipe.evaluation.wilson import wilson
     from ragpipe.review.plots import latency_plot
+    from ragpipe.scoring.wilson import wilson
 
     assert wilson(8, 10)[0] < 0.8 < wilson(8, 10)[1]
     assert latency_plot([5.0, 50.0, 500.0]).startswith("<svg")

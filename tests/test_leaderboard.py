@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 from scipy.stats import binomtest
 
-from ragpipe.evaluation.compare import compare
-from ragpipe.evaluation.leaderboard import leaderboard
+from ragpipe.scoring.compare import compare
+from ragpipe.scoring.leaderboard import leaderboard
 
 
 def _grades(right: set[int], n: int = 100) -> pd.DataFrame:
@@ -70,7 +70,7 @@ def test_one_system_is_the_best_and_no_system_is_an_empty_board():
 
 def test_accuracy_is_correct_of_graded_everywhere_the_ungradable_set_apart():
     """One number per system: the leaderboard, compare and the scorecard all count correct of graded."""
-    from ragpipe.evaluation.compare import compare_line
+    from ragpipe.scoring.compare import compare_line
 
     a, b = _grades(set(range(6)), n=10), _grades(set(range(5)), n=10)
     a.loc[a["question_id"].isin(["q008", "q009"]), "verdict"] = "ungradable"  # no needle to grade them by

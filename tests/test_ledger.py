@@ -20,7 +20,7 @@ from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.grading.version import PACKAGE_ROOT, code_fingerprint, grader_fingerprint, verdict_modules
 from ragpipe.history.delta import stored_delta
-from ragpipe.history.record import VERDICT_COLUMNS, grading_events, record_grading
+from ragpipe.history.ledger import VERDICT_COLUMNS, grading_events, record_grading
 from ragpipe.warehouse.tables import read_partition
 from tests.commands import ragpipe
 from tests.conftest import warehouse_resources
@@ -208,13 +208,13 @@ def test_the_walk_is_cached_by_the_source_and_walked_again_after_any_edit(tmp_pa
 # (checks/money_key.py is text/money.py; the decline detection is the decline check's package; the regex
 # trie, the own-voice reading and the rule regexes are text/)
 _LISTED_BEFORE = """
-grading/grade_table.py grading/record.py grading/grader.py grading/outcomes.py grading/checks/decline/decide.py
+grading/grade_table.py grading/grade.py grading/grader.py grading/outcomes.py grading/checks/decline/decide.py
 grading/checks/decline/grammar.py text/regex_trie.py text/voice.py text/patterns.py grading/checks/__init__.py
 grading/checks/view.py grading/checks/registry.py grading/checks/decline/__init__.py text/money.py
 grading/checks/money_guard.py grading/checks/forbidden.py grading/checks/polarity.py grading/checks/needles.py
 grading/checks/citations.py grading/rules.py grading/version.py text/figures.py text/matching.py
 text/calculation.py text/tokenize.py text/needle_kinds.py text/dates.py text/sentences.py text/stated.py
-inputs/text.py inputs/json_file.py warehouse/nulls.py corpus/needles.py corpus/gold_text.py corpus/questions.py
+inputs/text.py inputs/json_file.py warehouse/nulls.py corpus/needle_mining.py corpus/gold_text.py corpus/questions.py
 corpus/adapters/__init__.py corpus/adapters/contained.py corpus/adapters/demo.py corpus/adapters/folder.py
 corpus/adapters/financebench.py corpus/adapters/aragog.py corpus/adapters/openragbench.py
 """.split()

@@ -214,7 +214,7 @@ def test_the_reading_that_decided_shows_in_by_rule_and_in_the_review():
 
     import pandas as pd
 
-    from ragpipe.evaluation.agreement import by_reading, by_rule
+    from ragpipe.grader_agreement.agreement import by_reading, by_rule
     from ragpipe.review.annotate import annotate
 
     question = Question(id="q", text="What is the FY2022 gross margin?", kind="answerable", gold_answer="41.3%")

@@ -124,7 +124,7 @@ def test_exclusions_beside_declines_stay_monotone(rules, answer, extra):
 
 
 def test_audit_refuses_a_proposed_phrase_that_overlaps_an_exclusion(rules):
-    from ragpipe.evaluation.audit import with_declines
+    from ragpipe.grader_agreement.audit import with_declines
 
     with pytest.raises(RulesError, match="'is not covered, not' contains exclusion 'not covered'"):
         with_declines(rules, ["is not covered, not"])

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from ragpipe.corpus.needles import COMPUTED, FIGURE_KINDS, STATED_KINDS, gold_texts, mine_needles, without_notes
+from ragpipe.corpus.needle_mining import COMPUTED, FIGURE_KINDS, STATED_KINDS, gold_texts, mine_needles, without_notes
 from ragpipe.text.figures import find_figures
 from ragpipe.text.matching import find_needle, same_figure_loosely
 

@@ -13,7 +13,7 @@ import pytest
 from ragpipe.corpus.adapters import pdf_folder, read_corpus_questions
 from ragpipe.corpus.adapters.openragbench import draw
 from ragpipe.corpus.manifest import Sample, list_corpora
-from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.needle_mining import mine_needles
 from tests.commands import env_for, ragpipe
 from tests.conftest import ROOT
 from tests.openragbench_layout import write_layout

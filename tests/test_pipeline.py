@@ -11,7 +11,7 @@ import pytest
 from dagster import DagsterInstance
 
 from assets.runs.runner import run_corpus
-from ragpipe.evaluation.scorecard import build_scorecard
+from ragpipe.scoring.scorecard import build_scorecard
 from tests.conftest import warehouse_resources
 
 

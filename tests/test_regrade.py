@@ -11,10 +11,10 @@ import pytest
 from dagster import DagsterInstance
 
 from assets.runs.runner import regrade_pair
-from ragpipe.evaluation.audit import audit
-from ragpipe.evaluation.whatif import whatif
+from ragpipe.grader_agreement.audit import audit
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.history.delta import grade_delta
+from ragpipe.history.whatif import whatif
 from ragpipe.warehouse.sql import SqlRefused, run_query
 from tests.commands import env_for
 from tests.commands import ragpipe as run_ragpipe

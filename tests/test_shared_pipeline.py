@@ -142,7 +142,7 @@ def test_scorecards_carry_retrieval_for_the_sets_that_used_it(warehouse):
 def test_compare_on_two_labelled_financebench_systems(warehouse):
     from scipy.stats import binomtest
 
-    from ragpipe.evaluation.compare import compare
+    from ragpipe.scoring.compare import compare
 
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         grades = conn.execute("SELECT * FROM grades WHERE corpus = 'financebench' AND config = 'default'").df()
@@ -154,7 +154,7 @@ def test_compare_on_two_labelled_financebench_systems(warehouse):
     assert result["mcnemar_p"] == round(binomtest(result["wins"], result["wins"] + result["losses"]).pvalue, 4)
     assert result["ci_low"] <= result["diff"] <= result["ci_high"]
     # people labelled every answer of both: their difference is known, and calibrated scorecards say it
-    from ragpipe.evaluation.compare import people_difference
+    from ragpipe.scoring.compare import people_difference
 
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         answers = conn.execute(
@@ -223,7 +223,7 @@ def test_financebench_key_found_through_accounting_parentheses(shared_corpus):
 def test_the_audit_counts_what_the_grader_declines_among_the_warehouse_labelled_answers(warehouse):
     """The warehouse's labelled answers can be graded (questions and needles are there): an answer the
     audit counts as declined is one the grades table says the grader declined, under the same rules."""
-    from ragpipe.evaluation.label_collisions import _declined, warehouse_judged
+    from ragpipe.grader_agreement.label_collisions import _declined, warehouse_judged
     from ragpipe.grading.rules import load_rules
 
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
-from ragpipe.evaluation.slices import NONE, slice_rows
+from ragpipe.scoring.slices import NONE, slice_rows
 from tests.commands import invoke
 
 

@@ -1,11 +1,11 @@
-"""The Wilson interval (evaluation/wilson.py) is scipy's to the last bit, edges included."""
+"""The Wilson interval (scoring/wilson.py) is scipy's to the last bit, edges included."""
 
 from __future__ import annotations
 
 from scipy.special import ndtri
 from scipy.stats import binomtest
 
-from ragpipe.evaluation.wilson import Z_95, wilson
+from ragpipe.scoring.wilson import Z_95, wilson
 
 
 def test_the_quantile_is_scipys():

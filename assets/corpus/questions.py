@@ -8,7 +8,7 @@ from assets.shared.partitions import corpus_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import data_version
 from ragpipe.corpus.adapters import read_corpus_questions
-from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.needle_mining import mine_needles
 from ragpipe.corpus.passages import locate_passages
 from ragpipe.corpus.preflight import CorpusRefused
 from ragpipe.corpus.questions import problems_frame, question_from_row, questions_frame

@@ -19,10 +19,10 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
-from ragpipe.evaluation.money_bar import offending_answers
 from ragpipe.history.delta import grade_delta, said_by_direction
-from ragpipe.history.record import store_grading
+from ragpipe.history.ledger import store_grading
 from ragpipe.judge import apply_judgments, identity_of, stored_judgments
+from ragpipe.scoring.money_bar import offending_answers
 from ragpipe.warehouse.tables import read_partition, table_exists
 
 

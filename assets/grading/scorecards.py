@@ -10,14 +10,14 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
-from ragpipe.evaluation.scorecard import (
+from ragpipe.history.ledger import record_scorecards
+from ragpipe.scoring.scorecard import (
     SCORECARD_COLUMNS,
     money_bar_summary,
     scorecard_markdown,
     scorecards_for_pair,
 )
-from ragpipe.evaluation.slices import pair_slices
-from ragpipe.history.record import record_scorecards
+from ragpipe.scoring.slices import pair_slices
 from ragpipe.warehouse.tables import store
 
 

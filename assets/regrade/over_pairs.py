@@ -71,7 +71,7 @@ def pairs_to_regrade(config: Pairs, duckdb: DuckDBResource) -> dict:
     if config.pairs:
         standing = [list(pair_of(pair_partitions.get_partition_key_from_str(p))) for p in config.pairs]
     else:
-        from ragpipe.evaluation.whatif import stored_pairs
+        from ragpipe.history.whatif import stored_pairs
 
         with duckdb.get_connection() as conn:
             standing = [list(p) for p in stored_pairs(conn)]

@@ -9,7 +9,7 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
-from ragpipe.evaluation.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
+from ragpipe.grader_agreement.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
 from ragpipe.labels.store import people_labels
 from ragpipe.warehouse.tables import read_partition, store
 

@@ -14,7 +14,7 @@ import pandas as pd
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.names import LABELLED_PREFIX, NameRefused, answer_set_name
 from ragpipe.inputs.problems import Problem
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 HUMAN_CLASSES = ("Correct Answer", "Incorrect Answer", "Refusal")
 

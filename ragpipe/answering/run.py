@@ -18,8 +18,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import pandas as pd
 
+from ragpipe.answering.answer_row import MAX_ANSWER_CHARS, AnswerRecord, capped, capped_note
 from ragpipe.answering.engines.base import Engine, EngineAnswer, RetrievalContext
-from ragpipe.answering.record import MAX_ANSWER_CHARS, AnswerRecord, capped, capped_note
 from ragpipe.corpus.questions import Question
 from ragpipe.inputs.text import valid_text
 from ragpipe.warehouse.nulls import records

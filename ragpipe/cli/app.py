@@ -108,7 +108,7 @@ def _pair_of(x, y) -> str:
 
 def _shown(card: dict) -> dict:
     """A scorecard's values as the table shows them."""
-    from ragpipe.evaluation.scorecard import money_bar_text, people_short, people_text
+    from ragpipe.scoring.scorecard import money_bar_text, people_short, people_text
 
     c = card
     return {
@@ -146,7 +146,7 @@ def print_scorecards(cards: list[dict], wide: bool = False) -> None:
 
 def scorecard_notes(cards: list[dict]) -> list[str]:
     """The lines under the scorecards: the grader, the columns' letters, and what a word in them means."""
-    from ragpipe.evaluation.scorecard import money_bar_text
+    from ragpipe.scoring.scorecard import money_bar_text
 
     graders = sorted({c["grader_version"] for c in cards})
     notes = [

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.cli.app import SYSTEMS, app, console
-from ragpipe.evaluation.interval_text import interval_text
+from ragpipe.scoring.interval_text import interval_text
 from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
 
@@ -46,8 +46,8 @@ def _people(conn, corpus: str, a_config: str, b_config: str, grades_a, grades_b)
     """People's accuracy difference, where people labelled both systems on the same questions."""
     import pandas as pd
 
-    from ragpipe.evaluation.compare import people_difference
     from ragpipe.labels.store import people_labels
+    from ragpipe.scoring.compare import people_difference
     from ragpipe.warehouse.tables import read_partition
 
     labels = []
@@ -75,10 +75,10 @@ def compare(
 ) -> None:
     """B against A, question by question: wins, losses, ties, the accuracy difference with a paired
     bootstrap 95% interval and an exact McNemar p-value, and the questions that flip (read-only)."""
-    from ragpipe.evaluation.compare import compare as compare_sets
-    from ragpipe.evaluation.compare import compare_line, compare_retrieval
-    from ragpipe.evaluation.scorecard import pair_retrieval
     from ragpipe.retrieval.scoring import measures
+    from ragpipe.scoring.compare import compare as compare_sets
+    from ragpipe.scoring.compare import compare_line, compare_retrieval
+    from ragpipe.scoring.scorecard import pair_retrieval
 
     a_config, b_config = a_config or config, b_config or config
     with readonly_connection(database_path()) as conn:
@@ -151,9 +151,9 @@ def gate(
     --beyond-noise or no --max-drop, when the whole 95% interval of B - A lies below -max-drop (0); when it
     states a wrong amount of money, skips a question the baseline answered, or was graded by another grader.
     Exit 0 when it holds up (read-only). The accuracy line says which rule decided."""
-    from ragpipe.evaluation.compare import compare as compare_sets
-    from ragpipe.evaluation.gate import gate as gate_verdict
-    from ragpipe.evaluation.gate import gate_lines
+    from ragpipe.scoring.compare import compare as compare_sets
+    from ragpipe.scoring.gate import gate as gate_verdict
+    from ragpipe.scoring.gate import gate_lines
 
     with readonly_connection(database_path()) as conn:
         grades_a, grades_b = _grades(conn, corpus, config, baseline), _grades(conn, corpus, config, candidate)
@@ -184,8 +184,8 @@ def leaderboard(
     lead over each other tested paired by question (bootstrap interval, McNemar's p adjusted by Holm's
     method): `tied` where the best is not distinguishable from it (read-only)."""
     from ragpipe.cli.app import read_scorecards
-    from ragpipe.evaluation.leaderboard import leaderboard as rank
-    from ragpipe.evaluation.scorecard import people_short as people_short_of
+    from ragpipe.scoring.leaderboard import leaderboard as rank
+    from ragpipe.scoring.scorecard import people_short as people_short_of
     from ragpipe.warehouse.tables import read_partition
 
     with readonly_connection(database_path()) as conn:

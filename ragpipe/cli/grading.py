@@ -131,7 +131,7 @@ def agreement(
     simulation = None if calibrate is None else (calibrate, repeats, seed)
     run = _judge_run(judge, judge_on, judgments)
     if labels.is_file():
-        from ragpipe.evaluation.labelled_jsonl import agreement_for_jsonl
+        from ragpipe.grader_agreement.labelled_jsonl import agreement_for_jsonl
 
         try:
             report = agreement_for_jsonl(labels, rules, ablate, simulation, run, verdicts)
@@ -152,7 +152,7 @@ def agreement(
     if not has_corpus("financebench", data.resolve()):
         say_missing_data([list_corpora(corpora_dir())["financebench"]])
         materialize_corpus_stages("financebench")
-    from ragpipe.evaluation.labelled_agreement import agreement_for_labels
+    from ragpipe.grader_agreement.labelled_agreement import agreement_for_labels
 
     conn = connect(database_path(), read_only=True)
     try:
@@ -170,7 +170,7 @@ def _judge_run(judge: str | None, judge_on: str, judgments: Path | None):
     if judge is None and judgments is None:
         return None
     from ragpipe.cli.judge import checked_judge_on, configured, stored_for
-    from ragpipe.evaluation.judge_agreement import JudgeRun
+    from ragpipe.grader_agreement.judge_agreement import JudgeRun
     from ragpipe.judge import recorded_identity
 
     judge_on = checked_judge_on(judge_on)
@@ -199,7 +199,7 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
         typer.echo(json.dumps(report, indent=2))
         return
     if as_markdown:
-        from ragpipe.evaluation.agreement_markdown import report_markdown
+        from ragpipe.grader_agreement.agreement_markdown import report_markdown
 
         typer.echo(report_markdown(report))
         return

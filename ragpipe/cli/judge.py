@@ -84,9 +84,9 @@ def _warehouse_pending(judge: str, judge_on: str, corpus: str | None):
     """(config, identity, [(question, answer, key)]) still missing for every stored pair (or `corpus`'s),
     read from the pair's stored rule verdicts; a pair whose rule verdicts are missing or by other rules
     than the loaded ones is graded here, in memory (`ragpipe regrade` stores them)."""
-    from ragpipe.evaluation.whatif import stored_pairs
     from ragpipe.grading.grade_table import grade_answers
     from ragpipe.grading.rules import load_rules
+    from ragpipe.history.whatif import stored_pairs
     from ragpipe.judge import pending, stored_judgments
     from ragpipe.warehouse.settings import rules_path
     from ragpipe.warehouse.tables import read_partition, table_exists

@@ -105,7 +105,7 @@ def label(
 ) -> None:
     """Label a random sample of a system's answers in the browser: a page on 127.0.0.1 only, each click
     stored at once. Stop it with Ctrl-C (or SIGTERM); the pair's scorecards are then recomputed with the labels."""
-    from ragpipe.labels.record import labeller_refused
+    from ragpipe.labels.label import labeller_refused
     from ragpipe.review.label_session import open_session
 
     if refused := labeller_refused(labeller):  # a label the page stores must import back

@@ -93,7 +93,7 @@ def regrade(
     With --judge, the judge is asked about the tentative verdicts still missing a judgment (docs/judge.md)."""
     if executor not in ("in-process", "celery"):
         raise typer.BadParameter(f"--executor takes in-process or celery, not {executor!r}")
-    from ragpipe.evaluation.whatif import stored_pairs
+    from ragpipe.history.whatif import stored_pairs
 
     use_judge(judge, judge_on)
     rules = _rules(rules_file)
@@ -216,7 +216,7 @@ def rules_show(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Print the rules text and code hash a grader version was computed from."""
-    from ragpipe.history.record import stored_rules
+    from ragpipe.history.ledger import stored_rules
 
     if version is None:
         rules = _rules(None)
@@ -270,7 +270,7 @@ def rules_diff(
 
 def _rules_record(which: str) -> dict:
     """A grader's rules text and code hash: `current`, a rules file, or a version the warehouse recorded."""
-    from ragpipe.history.record import stored_rules
+    from ragpipe.history.ledger import stored_rules
 
     path = Path(which)
     if which == "current" or path.is_file():
@@ -290,7 +290,7 @@ def whatif(
 ) -> None:
     """Grade every stored answer with candidate rules and show the delta against the current grades.
     Nothing is recorded."""
-    from ragpipe.evaluation.whatif import whatif as whatif_delta
+    from ragpipe.history.whatif import whatif as whatif_delta
 
     rules = _rules(rules_file)
     result = _from_warehouse(lambda conn: whatif_delta(conn, rules))
@@ -312,9 +312,9 @@ def audit(
     people judged: the labelled files given and the warehouse's labelled answers, set by set. With
     proposed phrases, also where they collide in the warehouse (needles, money keys, gold answers,
     answers graded correct) and what they would flip. Nothing is recorded."""
-    from ragpipe.evaluation.audit import audit as audit_rules
-    from ragpipe.evaluation.audit import with_declines
-    from ragpipe.evaluation.label_collisions import judged_answers, label_collisions, warehouse_judged
+    from ragpipe.grader_agreement.audit import audit as audit_rules
+    from ragpipe.grader_agreement.audit import with_declines
+    from ragpipe.grader_agreement.label_collisions import judged_answers, label_collisions, warehouse_judged
     from ragpipe.grading.rules import RulesError
 
     rules = _rules(None)

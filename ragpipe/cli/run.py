@@ -344,7 +344,7 @@ def scorecard(
     ),
 ) -> None:
     """The latest scorecards from the warehouse (read-only); warns when a pair was graded again since."""
-    from ragpipe.evaluation.scorecard import stale_scorecards
+    from ragpipe.scoring.scorecard import stale_scorecards
     from ragpipe.warehouse.tables import connect
 
     if by is not None:
@@ -381,7 +381,7 @@ def _known_names(corpus: str | None, config: str | None) -> None:
 
 def print_slices(corpus: str | None, config: str | None, by: str, as_json: bool) -> None:
     """The stored slices of the latest scorecards, one table per pair."""
-    from ragpipe.evaluation.slices import DIMENSIONS
+    from ragpipe.scoring.slices import DIMENSIONS
     from ragpipe.warehouse.nulls import records
     from ragpipe.warehouse.sql import readonly_connection
     from ragpipe.warehouse.tables import table_exists

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.corpus.needles import mine_needles
+from ragpipe.corpus.needle_mining import mine_needles
 from ragpipe.corpus.questions import Question
 
 

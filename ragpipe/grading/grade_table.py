@@ -20,8 +20,8 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
+from ragpipe.grading.grade import GradeRecord
 from ragpipe.grading.grader import grade
-from ragpipe.grading.record import GradeRecord
 from ragpipe.grading.rules import Rules
 from ragpipe.inputs.fingerprint import digest as _digest
 from ragpipe.warehouse.nulls import records

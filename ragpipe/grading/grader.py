@@ -28,8 +28,8 @@ from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.registry import checks_for
 from ragpipe.grading.checks.view import AnswerView, Finding
+from ragpipe.grading.grade import Verdict
 from ragpipe.grading.marks import reader_marks
-from ragpipe.grading.record import Verdict
 from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import question_scale

@@ -34,7 +34,7 @@ ROOTS = (
     "judge/apply.py",
     "corpus/questions.py",
     "corpus/gold_text.py",
-    "corpus/needles.py",
+    "corpus/needle_mining.py",
     "corpus/adapters",
 )
 _LEAVES = {"summary.py", "adhoc.py"}  # grading/: counting grades and grading loose files, after the verdict

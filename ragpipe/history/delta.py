@@ -81,7 +81,7 @@ def delta_frame(delta: dict) -> pd.DataFrame:
 
 def _last_two(conn, corpus: str, config: str):
     """The pair's two latest grading events (rows of `grading_events`), or None before the second."""
-    from ragpipe.history.record import grading_events
+    from ragpipe.history.ledger import grading_events
 
     events = grading_events(conn, corpus, config)
     return None if len(events) < 2 else (events.iloc[-2], events.iloc[-1])
@@ -89,7 +89,7 @@ def _last_two(conn, corpus: str, config: str):
 
 def _between(conn, corpus: str, config: str, before, after) -> dict:
     """`grade_delta` of the verdicts right after grading event `before` and right after `after`."""
-    from ragpipe.history.record import verdicts_after_event
+    from ragpipe.history.ledger import verdicts_after_event
 
     return grade_delta(
         verdicts_after_event(conn, corpus, config, int(before["seq"])),
@@ -187,7 +187,7 @@ def stored_delta(
     """The delta `ragpipe delta` prints. By default each pair's last two grading events, previous ->
     current; with `from_version`/`to_version`, each answer's latest verdict under those versions.
     Scorecards and agreement with people side by side for the versions involved."""
-    from ragpipe.history.record import grader_versions, grading_events, verdicts_at
+    from ragpipe.history.ledger import grader_versions, grading_events, verdicts_at
 
     if from_version is None and to_version is None:
         pairs = grading_events(conn, corpus, config)[["corpus", "config"]].drop_duplicates().itertuples(index=False)

@@ -20,7 +20,7 @@ import pandas as pd
 from ragpipe.corpus.kinds import declining_is_right
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
-from ragpipe.judge.record import input_key
+from ragpipe.judge.judgment import input_key
 from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, JUDGE_ON, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
 

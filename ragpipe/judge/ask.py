@@ -21,8 +21,8 @@ from ragpipe.answering.engines.secrets import KeyRefused, checked_key, redact, s
 from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
 from ragpipe.judge.config import JudgeConfig, JudgeIdentity
+from ragpipe.judge.judgment import JudgmentRecord, gold_for_judge
 from ragpipe.judge.prompt import messages
-from ragpipe.judge.record import JudgmentRecord, gold_for_judge
 from ragpipe.judge.reply import MAX_REPLY_CHARS, JudgeReply, Unparsed, allowed_verdicts, read_reply
 
 MAX_STORED_CHARS = MAX_REPLY_CHARS  # of a raw reply: what was not read is not kept either

@@ -23,7 +23,7 @@ from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.judge.ask import judgment_of, request_body
 from ragpipe.judge.config import JudgeConfig, JudgeIdentity, recorded_identity
-from ragpipe.judge.record import JudgmentRecord, input_key
+from ragpipe.judge.judgment import JudgmentRecord, input_key
 from ragpipe.judge.reply import DECLINED, VERDICTS
 
 DECIDES_NO_VERDICT = "reads and writes judgment files; apply.py decides what a judgment makes of a grade"

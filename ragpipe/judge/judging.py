@@ -35,7 +35,7 @@ def answer_keys(conn) -> set[str]:
     """The input key of every stored answer, as its question reads and as it was graded (a kind may be
     graded otherwise): what a judgment must match to decide any grade."""
     from ragpipe.corpus.questions import question_from_row
-    from ragpipe.judge.record import input_key
+    from ragpipe.judge.judgment import input_key
     from ragpipe.warehouse.nulls import records
     from ragpipe.warehouse.tables import table_exists
 
@@ -78,7 +78,7 @@ def judge_table(
 
 
 def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], run) -> list[dict]:
-    """`ragpipe grade`'s rows (grading/adhoc.py) with a judge applied (`run`: evaluation's JudgeRun
+    """`ragpipe grade`'s rows (grading/adhoc.py) with a judge applied (`run`: grader_agreement's JudgeRun
     fields: identity, config, stored, judge_on); the rows gain the judge's columns."""
     from ragpipe.corpus.questions import questions_frame
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.judge.record import JudgmentRecord
+from ragpipe.judge.judgment import JudgmentRecord
 from ragpipe.warehouse.tables import append_new_rows, replace_rows, table_exists
 
 DECIDES_NO_VERDICT = "storage: keeps judgments, decides nothing"

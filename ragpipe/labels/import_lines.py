@@ -33,7 +33,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from ragpipe.corpus.questions import validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
-from ragpipe.labels.record import HumanLabelRecord, labeller_refused
+from ragpipe.labels.label import HumanLabelRecord, labeller_refused
 from ragpipe.labels.store import current_answers, latest_first
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import table_exists

@@ -1,6 +1,6 @@
 """The answers a person labels: drawn at random, seeded, and recorded.
 
-The estimate of people's accuracy (evaluation/calibration.py) is unbiased only when the labelled answers
+The estimate of people's accuracy (scoring/calibration.py) is unbiased only when the labelled answers
 are a uniform random sample of the set. So the labelling page never lets anyone pick: it draws `n` of
 the set's answers (sorted by id, then numpy's generator with the given seed) and stores the draw in
 `label_samples`; the same set, n and seed give the same draw, and a restarted page resumes it.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import duckdb
 import numpy as np
 
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 from ragpipe.warehouse.tables import append_new_rows, table_exists
 
 

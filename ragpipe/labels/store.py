@@ -17,7 +17,7 @@ from __future__ import annotations
 import duckdb
 import pandas as pd
 
-from ragpipe.labels.record import LABELS, HumanLabelRecord, seen_sha
+from ragpipe.labels.label import LABELS, HumanLabelRecord, seen_sha
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import append_rows, has_column, read_partition, table_exists, transaction
 

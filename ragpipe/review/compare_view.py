@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ragpipe.evaluation.compare import compare
-from ragpipe.evaluation.scorecard import pair_retrieval
 from ragpipe.review.data import load_review
+from ragpipe.scoring.compare import compare
+from ragpipe.scoring.scorecard import pair_retrieval
 
 
 @dataclass

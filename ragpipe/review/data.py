@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
-from ragpipe.evaluation.agreement import confusion_matrix, grader_class
-from ragpipe.evaluation.leaderboard import leaderboard
-from ragpipe.evaluation.scorecard import people_text
-from ragpipe.evaluation.slices import slice_rows
+from ragpipe.grader_agreement.agreement import confusion_matrix, grader_class
 from ragpipe.history.delta import grade_delta, latest_flips
-from ragpipe.history.record import grader_versions, verdicts_at
+from ragpipe.history.ledger import grader_versions, verdicts_at
 from ragpipe.inputs.fingerprint import answer_sha
+from ragpipe.scoring.leaderboard import leaderboard
+from ragpipe.scoring.scorecard import people_text
+from ragpipe.scoring.slices import slice_rows
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.tables import read_partition, table_exists
 

@@ -33,7 +33,7 @@ from urllib.parse import parse_qs
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ragpipe.corpus.kinds import declining_is_right
-from ragpipe.labels.record import LABELS, HumanLabelRecord
+from ragpipe.labels.label import LABELS, HumanLabelRecord
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2"]))
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from ragpipe.labels.record import HumanLabelRecord
+from ragpipe.labels.label import HumanLabelRecord
 from ragpipe.labels.sample import recorded_sample
 from ragpipe.labels.store import add_labels, current_answers, latest_labels, remove_label
 from ragpipe.review.label_page import Item, Session

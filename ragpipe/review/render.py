@@ -69,7 +69,7 @@ def _plots_by_set(rows: list[dict], draw=draw_now) -> dict[str, dict[str, str]]:
     """Latency and agreement plots of each answer set, for the page to show the set selected (none when
     the report holds one set: the plots above are its own)."""
     from ragpipe.answering.labels import HUMAN_CLASSES
-    from ragpipe.evaluation.agreement import confusion_matrix, grader_class
+    from ragpipe.grader_agreement.agreement import confusion_matrix, grader_class
 
     sets = sorted({row["answer_set"] for row in rows})
     if len(sets) < 2:

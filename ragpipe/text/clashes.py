@@ -1,6 +1,6 @@
 """Where a decline phrase meets an exclusion word for word: the phrase contains it, lies inside it, or
 overlaps it. Read where the rules are read (grading/checks/decline/sections.py) and before an audit
-adds a proposed phrase (evaluation/audit.py)."""
+adds a proposed phrase (grader_agreement/audit.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Needle kinds: what mining found in a gold answer, and how the grader looks for it in an answer.
 
-One spelling each, shared by mining (corpus/needles.py), matching
+One spelling each, shared by mining (corpus/needle_mining.py), matching
 (text/matching.py) and the needle check (grading/checks/needles.py). The
 values are stored (`needles.kind`, the `kind` of each span in
 `grades.matched`): renaming one is a grader change.

@@ -7,8 +7,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ragpipe.answering.answer_row import MAX_ANSWER_CHARS, MAX_NOTE_CHARS, capped_note
 from ragpipe.answering.engines import make_engine
-from ragpipe.answering.record import MAX_ANSWER_CHARS, MAX_NOTE_CHARS, capped_note
 from ragpipe.answering.run import answer_questions
 from ragpipe.corpus.questions import Question
 from ragpipe.grading.grader import grade

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-import ragpipe.history.record as ledger
+import ragpipe.history.ledger as ledger
 from ragpipe.grading.rules import load_rules
-from ragpipe.history.record import store_grading
+from ragpipe.history.ledger import store_grading
 from ragpipe.warehouse.tables import connect, read_partition, transaction
 
 

@@ -18,7 +18,7 @@ links to the N + M PDFs only (under the warehouse; the data is never copied).
 Qrels are kept at two levels: the golden paper (`golden_docs`, scored by the retrieval measures) and
 the golden section (the question's evidence passage, its text from corpus/<doc_id>.json). Needles are
 mined from the gold answer and kept only where the golden section's text holds them and the question
-does not (corpus/needles.py: a passage without pages is the finest gold text there is).
+does not (corpus/needle_mining.py: a passage without pages is the finest gold text there is).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def _at_opening(pattern: re.Pattern[str], rules: AnyRules, only_for_a_way: bool 
 
 def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
     """The rules' decline rules, each alone; the phrases among them that are `proposed` (rules with a
-    proposal added: evaluation/audit.py) are in section `proposed`. The premise rebuttal needs the
+    proposal added: grader_agreement/audit.py) are in section `proposed`. The premise rebuttal needs the
     question and is the stance's reading, not a pattern: it is not listed."""
     d = rules.declines
     new = {p.lower() for p in proposed}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ragpipe.corpus.questions import Question
 from ragpipe.inputs.fingerprint import judge_input_key
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.inputs.fingerprint import seen_sha
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 __all__ = ["seen_sha"]  # what a labeller judged, hashed as every input is (inputs/fingerprint.py)
 

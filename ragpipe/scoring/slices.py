@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.evaluation.wilson import wilson
 from ragpipe.grading.outcomes import WRONG_MONEY
+from ragpipe.scoring.wilson import wilson
 
 DIMENSIONS = ("question_type", "kind")
 NONE = "(none)"

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ragpipe.answering.retrieving import RETRIEVING_ENGINES
 from ragpipe.warehouse.nulls import records
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 
 @dataclass(slots=True)

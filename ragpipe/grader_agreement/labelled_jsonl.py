@@ -22,8 +22,8 @@ from typing import Literal
 import pandas as pd
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ragpipe.answering.answer_row import AnswerRecord
 from ragpipe.answering.labels import HUMAN_CLASSES
-from ragpipe.answering.record import AnswerRecord
 from ragpipe.answering.run import answer_id
 from ragpipe.corpus.questions import Question, validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
@@ -169,7 +169,7 @@ def agreement_for_set(
     """Agreement of `rules` with the people who labelled `labelled` (read from `source`)."""
     from ragpipe.corpus.gold_text import gold_text_needles
     from ragpipe.corpus.questions import questions_frame
-    from ragpipe.evaluation.labelled_agreement import labelled_agreement
+    from ragpipe.grader_agreement.labelled_agreement import labelled_agreement
 
     if labelled.answers.empty:
         raise LookupError(f"{source}: no usable labelled answer ({len(labelled.problems)} problem(s))")

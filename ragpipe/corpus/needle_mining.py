@@ -33,7 +33,7 @@ from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
 from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind, figure_kind
 from ragpipe.text.stated import GOLD_SAYS
 from ragpipe.text.tokenize import STOPWORDS, tokenize
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 
 @dataclass(slots=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import duckdb
 
-from ragpipe.evaluation.whatif import whatif
 from ragpipe.grading.rules import Rules, RulesError
+from ragpipe.history.whatif import whatif
 from ragpipe.text.clashes import exclusion_clashes
 from ragpipe.text.matching import find_phrase
 from ragpipe.warehouse.nulls import records

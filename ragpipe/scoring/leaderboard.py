@@ -3,13 +3,13 @@ of the others tested, paired by question.
 
 - accuracy: the share of a system's answered questions graded `correct` (an
   ungradable question counts as not correct, as in `compare`), with a Wilson
-  95% interval (evaluation/wilson.py);
+  95% interval (scoring/wilson.py);
 - rank: competition ranking by accuracy (1, 2, 2, 4), ties broken by name for
   the order only;
 - against the best: `compare(best, other)` on the questions both answered
   (B - A with its paired-bootstrap interval, exact McNemar p), the p-values
   adjusted for the number of systems compared with Holm's step-down method
-  (evaluation/holm.py), so that "distinguishable from the best" holds for the whole
+  (scoring/holm.py), so that "distinguishable from the best" holds for the whole
   table at 5%, not for each row alone. A system is `tied` with the best when
   its adjusted p is 0.05 or more.
 """
@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.evaluation.compare import compare, graded
-from ragpipe.evaluation.holm import holm
-from ragpipe.evaluation.wilson import wilson
 from ragpipe.grading.outcomes import WRONG_MONEY
+from ragpipe.scoring.compare import compare, graded
+from ragpipe.scoring.holm import holm
+from ragpipe.scoring.wilson import wilson
 
 ALPHA = 0.05
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from ragpipe.evaluation.interval_text import interval_text
+from ragpipe.scoring.interval_text import interval_text
 from ragpipe.warehouse.nulls import records
 
 RESAMPLES = 10_000
@@ -132,13 +132,13 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
 def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> dict | None:
     """People's accuracy difference B - A, estimated from the questions where people labelled both
     systems' answers and from the grader on every question both answered (PPI++ on per-question
-    differences, evaluation/calibration.py); None when no question has both labelled."""
+    differences, scoring/calibration.py); None when no question has both labelled."""
     keep = ["question_id", "answer_id", "verdict", "kind"]
     both = a[keep].merge(b[keep], on="question_id", suffixes=("_a", "_b")).sort_values("question_id", kind="stable")
     labelled = both[both["answer_id_a"].isin(people.index) & both["answer_id_b"].isin(people.index)]
     if labelled.empty:
         return None
-    from ragpipe.evaluation.calibration import calibrate, people_correct
+    from ragpipe.scoring.calibration import calibrate, people_correct
 
     def graded(frame: pd.DataFrame, side: str) -> np.ndarray:
         return (frame[f"verdict_{side}"] == "correct").to_numpy(dtype=int)

@@ -13,12 +13,12 @@ import statistics
 import pandas as pd
 
 from ragpipe.answering.retrieving import answered_from_pair_retrieval
-from ragpipe.evaluation.attribution import attribute, attribution_counts
-from ragpipe.evaluation.money_bar import people_labelled
 from ragpipe.grading.outcomes import WRONG_MONEY
-from ragpipe.history.record import latest_event
+from ragpipe.history.ledger import latest_event
 from ragpipe.labels.store import people_labels
 from ragpipe.retrieval.scoring import summary
+from ragpipe.scoring.attribution import attribute, attribution_counts
+from ragpipe.scoring.money_bar import people_labelled
 from ragpipe.warehouse.tables import read_partition, table_exists
 
 SCORECARD_COLUMNS = [
@@ -213,12 +213,12 @@ def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
 
 def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
     """People's accuracy on one answer set (percent), estimated from the labelled answers among `grades`
-    and the grader's verdict on all of them (evaluation/calibration.py); None where nobody labelled."""
+    and the grader's verdict on all of them (scoring/calibration.py); None where nobody labelled."""
     known = set(people.index)  # a set, not isin: pandas converts `people` to Arrow scalars one by one per call
     labelled = grades[[answer_id in known for answer_id in grades["answer_id"]]]
     if labelled.empty:
         return {**dict.fromkeys(CALIBRATED, None), "labels": 0}
-    from ragpipe.evaluation.calibration import calibrate, people_correct
+    from ragpipe.scoring.calibration import calibrate, people_correct
 
     human = people_correct(people.loc[labelled["answer_id"]], labelled["kind"])
     graded = (labelled["verdict"] == "correct").to_numpy(dtype=int)

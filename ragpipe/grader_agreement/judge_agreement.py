@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from ragpipe.corpus.questions import question_from_row
-from ragpipe.evaluation.agreement import FIRMNESS, agreement, labelled_frame, on_the_labels_scale
+from ragpipe.grader_agreement.agreement import FIRMNESS, agreement, labelled_frame, on_the_labels_scale
 from ragpipe.judge import (
     UNPARSED,
     Asked,

@@ -45,7 +45,7 @@ def judged_answers(path: Path) -> JudgedAnswers:
         return JudgedAnswers(path.name, rows)
     from ragpipe.corpus.gold_text import gold_text_needles
     from ragpipe.corpus.questions import questions_frame
-    from ragpipe.evaluation.labelled_jsonl import CORPUS, read_labelled_jsonl
+    from ragpipe.grader_agreement.labelled_jsonl import CORPUS, read_labelled_jsonl
 
     labelled = read_labelled_jsonl(path)
     text = {q.id: q.text for q in labelled.questions}

@@ -1,7 +1,7 @@
 """A gate for CI: does candidate B hold up against baseline A, beyond noise?
 
 Four checks, each PASS or FAIL with its figures, all computed from the two
-answer sets' grades on the questions they share (evaluation/compare.py):
+answer sets' grades on the questions they share (scoring/compare.py):
 
 - **accuracy**, by one of two rules, and the verdict says which decided:
   - *the measured drop* (`max_drop` given): B fails when B - A is more than
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.evaluation.interval_text import interval_text
 from ragpipe.grading.outcomes import WRONG_MONEY
+from ragpipe.scoring.interval_text import interval_text
 
 MEASURED, BEYOND_NOISE = "measured drop", "beyond noise"
 

@@ -10,7 +10,7 @@ reported: it is never wider.
 
 At small n the CLT intervals lie: three labels that all say "correct" give a classical interval of
 [100, 100], and PPI's can be as narrow. So a share's labels-only interval is Wilson's score interval
-(evaluation/wilson.py), which stays honest at n = 1, and the power-tuned one is only reported from
+(scoring/wilson.py), which stays honest at n = 1, and the power-tuned one is only reported from
 `MIN_TUNED_LABELS` labels on, with `MIN_EACH_WAY` of them on each side (the textbook condition for
 a share's normal approximation), where that approximation has something to stand on.
 
@@ -54,7 +54,9 @@ class Calibrated:
 def people_correct(said, kinds) -> np.ndarray:
     """1 where people's label makes an answer right as the scorecard counts it: `correct`, or a refusal
     where declining is right (a negative or ambiguous question)."""
-    from ragpipe.evaluation.agreement import CORRECT, REFUSAL
+    from ragpipe.answering.labels import HUMAN_CLASSES
+
+    CORRECT, _, REFUSAL = HUMAN_CLASSES
 
     said, kinds = np.asarray(said, dtype=object), np.asarray(kinds, dtype=object)
     return ((said == CORRECT) | ((said == REFUSAL) & np.isin(kinds, sorted(DECLINING_RIGHT)))).astype(int)
@@ -85,7 +87,7 @@ def calibrate(
 
     share = bounds == (0.0, 1.0) and bool(np.isin(y, (0.0, 1.0)).all())
     if share:  # Wilson's, honest at any n
-        from ragpipe.evaluation.wilson import wilson
+        from ragpipe.scoring.wilson import wilson
 
         only = wilson(int(y.sum()), n)
     else:  # a difference of two systems' shares, per question

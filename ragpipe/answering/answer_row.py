@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 
 @dataclass(slots=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
-from ragpipe.evaluation.ablation import ablation
-from ragpipe.evaluation.agreement import agreement_report, labelled_frame, on_the_labels_scale
+from ragpipe.grader_agreement.ablation import ablation
+from ragpipe.grader_agreement.agreement import agreement_report, labelled_frame, on_the_labels_scale
 from ragpipe.grading.grade_table import grade_answers
 
 LETTER = dict(zip(HUMAN_CLASSES, "CIR"))  # Correct Answer, Incorrect Answer, Refusal
@@ -24,16 +24,16 @@ def labelled_agreement(
     verdicts: bool = False,
 ) -> dict:
     """Grade labelled `answers` under `rules` and report agreement with the people; with `ablate`, also
-    what each check earns (evaluation/ablation.py); with `calibrate` = (labels, repeats, seed), how
-    well that many labels would estimate people's accuracy (evaluation/calibration_sim.py); with
-    `judge` (evaluation/judge_agreement.py: JudgeRun), the grades are the combined ones, and the report
+    what each check earns (grader_agreement/ablation.py); with `calibrate` = (labels, repeats, seed), how
+    well that many labels would estimate people's accuracy (grader_agreement/calibration_sim.py); with
+    `judge` (grader_agreement/judge_agreement.py: JudgeRun), the grades are the combined ones, and the report
     says what rules alone, the judge alone and both agree. With `verdicts`, each answer's classes, the
     person's then the grader's on the labels' scale (`{answer_id: "CI"}`): what two runs compare for flips."""
     grades = grade_answers(answers, questions, needles, rules)
     version = rules.version
     judged = None
     if judge is not None:
-        from ragpipe.evaluation.judge_agreement import judged_report
+        from ragpipe.grader_agreement.judge_agreement import judged_report
 
         combined = judge.apply(grades, answers, questions, rules)
         judged = judged_report(grades, combined, answers, questions)
@@ -50,7 +50,7 @@ def labelled_agreement(
     if ablate:
         report["ablation"] = ablation(answers, questions, needles, rules, folded)
     if calibrate is not None:
-        from ragpipe.evaluation.calibration_sim import simulate_calibration
+        from ragpipe.grader_agreement.calibration_sim import simulate_calibration
 
         report["calibration"] = simulate_calibration(frame, *calibrate)
     return report
@@ -71,7 +71,7 @@ def agreement_for_labels(
     from ragpipe.answering.labels import read_labeled_folder
     from ragpipe.answering.run import imported_answers
     from ragpipe.corpus.adapters import read_corpus_questions
-    from ragpipe.corpus.needles import mine_needles
+    from ragpipe.corpus.needle_mining import mine_needles
     from ragpipe.corpus.questions import questions_frame
 
     loaded = read_corpus_questions(manifest, set(pages["doc_id"]))

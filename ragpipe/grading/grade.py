@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ragpipe.warehouse.record import Record
+from ragpipe.warehouse.row import Record
 
 
 @dataclass(frozen=True, slots=True)

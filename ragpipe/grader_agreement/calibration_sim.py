@@ -1,7 +1,7 @@
 """How many labels does a set need? Calibration simulated on a set people labelled in full.
 
 For each answer set, `repeats` times: draw `n` of its answers at random as if only they were labelled,
-estimate people's accuracy from those and the grader on all (evaluation/calibration.py), and compare
+estimate people's accuracy from those and the grader on all (scoring/calibration.py), and compare
 with people's accuracy on every answer. Reported per set: the estimate's mean absolute error, the share
 of intervals holding the truth (coverage; 0.95 is the promise), and mean widths beside the labels-only
 interval's. Across sets: Kendall's tau between the order the grader puts the sets in and the people's
@@ -13,8 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ragpipe.evaluation.agreement import CORRECT
-from ragpipe.evaluation.calibration import calibrate
+from ragpipe.grader_agreement.agreement import CORRECT
+from ragpipe.scoring.calibration import calibrate
 
 
 def simulate_calibration(frame: pd.DataFrame, n: int, repeats: int = 200, seed: int = 0) -> dict:

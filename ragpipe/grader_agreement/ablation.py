@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ragpipe.evaluation.agreement import agreement, labelled_frame, on_the_labels_scale
+from ragpipe.grader_agreement.agreement import agreement, labelled_frame, on_the_labels_scale
 from ragpipe.grading.checks.registry import CHECKS
 from ragpipe.grading.grade_table import grade_answers
 

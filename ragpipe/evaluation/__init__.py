@@ -1,1 +1,0 @@
-"""Grades -> scorecards, and the grader measured: agreement with people, what-if, audit."""
