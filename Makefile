@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test chromium services cluster dev bench bench-quick clean lock docs
+.PHONY: run test test-unit chromium services cluster dev bench bench-quick clean lock docs
 
 # installs exactly the versions in requirements.lock (constraints): a fresh clone gets what the suite passed on
 $(BIN)/ragpipe: pyproject.toml requirements.lock
@@ -72,6 +72,10 @@ test: $(BIN)/ragpipe chromium services
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
 	$(BIN)/pytest -q --durations=25 -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+
+# the unit tests alone (tests/unit/, mirroring the library's packages): the quick loop while editing a rule
+test-unit: $(BIN)/ragpipe
+	$(BIN)/pytest -q -n 2 tests/unit
 
 # the review report's browser test drives Debian's chromium; without it that test skips, saying why
 chromium:

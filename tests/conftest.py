@@ -10,13 +10,19 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 DEMO_SOURCE = ROOT / "corpora" / "demo" / "documents.yaml"
 DEMO_QUESTIONS = ROOT / "corpora" / "demo" / "questions.yaml"
+WHOLE_RUNS = {"end_to_end", "reliability", "distributed"}  # the folders of tests through whole runs
 
 
 def pytest_collection_modifyitems(config, items):
     """`make test` runs on every core (pytest-xdist, `--dist loadfile --no-loadscope-reorder`: a file's
     tests share a worker, so the shared-data warehouse, used by one file, is built once; files are
     handed out in this order). The longest first: the shared-data file, then the files with end-to-end
-    tests, so no worker is left with a long one at the end while the others idle."""
+    tests, so no worker is left with a long one at the end while the others idle. Every test of a folder
+    of whole runs (end_to_end/, reliability/, distributed/) carries the `end_to_end` marker: `-m "not
+    end_to_end"` and `make test-unit` (tests/unit/) leave them out."""
+    for item in items:
+        if Path(str(item.fspath)).parent.name in WHOLE_RUNS:
+            item.add_marker(pytest.mark.end_to_end)
     items.sort(key=_order)  # stable: the order within each part is kept
 
 

@@ -2,7 +2,7 @@
 engines.
 
 Scorecards and failure attribution ask this for every pair, and `ragpipe scorecard` must not load
-every engine (bm25s, scipy, httpx) to answer it. `tests/test_engines_http.py` keeps the list equal to
+every engine (bm25s, scipy, httpx) to answer it. `tests/unit/answering/test_engines_http.py` keeps the list equal to
 the engines whose class says `uses_pair_retrieval`.
 """
 

@@ -11,7 +11,7 @@ Paired by question: an item is one question both answer sets answered. B
 - exact McNemar p-value: under "no difference" each discordant question is a
   fair coin, so p = two-sided binomial test of wins among wins + losses,
   summed in whole numbers (the numbers of scipy.stats.binomtest, which
-  tests/test_compare_pvalue.py checks; importing scipy.stats cost every
+  tests/unit/scoring/test_compare_pvalue.py checks; importing scipy.stats cost every
   review report half a second); 1.0 when there are no discordant questions.
 """
 

@@ -1,6 +1,6 @@
 """Holm's step-down adjustment of p-values, for the leaderboard's "tied with the best".
 
-The same numbers as statsmodels' `multipletests(p, method="holm")[1]` (tests/test_holm.py compares them),
+The same numbers as statsmodels' `multipletests(p, method="holm")[1]` (tests/unit/scoring/test_holm.py compares them),
 written out because that function calls `gc.collect()` on every call: 0.13 s in a Dagster process's heap
 for a handful of p-values, a twentieth of a regrade.
 """

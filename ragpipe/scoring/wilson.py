@@ -2,7 +2,7 @@
 one computation for both.
 
 The numbers of scipy's `binomtest(k, n).proportion_ci(method="wilson")` (Newcombe 1998, no continuity
-correction), operation for operation, so they agree to the last bit (tests/test_wilson.py compares them):
+correction), operation for operation, so they agree to the last bit (tests/unit/scoring/test_wilson.py compares them):
 written out because importing scipy.stats cost every scorecard, so every `ragpipe run` and regrade,
 0.5 to 0.9 s of a second core for a formula of four lines.
 """

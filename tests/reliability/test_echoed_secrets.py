@@ -10,7 +10,7 @@ from ragpipe.answering.engines.secrets import REDACTED
 from ragpipe.answering.run import answer_questions
 from tests.chat_server import ChatServer
 from tests.commands import env_for, openai_run, ragpipe
-from tests.test_engines_http import Q
+from tests.unit.answering.test_engines_http import Q
 
 SECRET = "sk-echoed-back-271828"
 FAST = {"attempts": 2, "base_delay": 0.01, "max_delay": 0.02}

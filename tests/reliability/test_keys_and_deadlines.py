@@ -9,7 +9,7 @@ from ragpipe.answering.engines import make_engine
 from ragpipe.answering.engines.secrets import REDACTED, KeyRefused, stored_body
 from ragpipe.answering.run import answer_questions
 from tests.chat_server import ChatServer
-from tests.test_engines_http import Q
+from tests.unit.answering.test_engines_http import Q
 
 SECRET = "sk-echoed-back-314159"
 ONE_TRY = {"attempts": 1, "base_delay": 0.01, "max_delay": 0.02}

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from tests.conftest import ROOT
-from tests.test_ledger import assert_history_matches_grades
+from tests.end_to_end.test_ledger import assert_history_matches_grades
 
 
 @pytest.mark.end_to_end

@@ -14,7 +14,7 @@ from dagster import DagsterInstance
 
 from assets.runs.runner import run_corpus
 from tests.conftest import ROOT, warehouse_resources
-from tests.test_ledger import assert_history_matches_grades
+from tests.end_to_end.test_ledger import assert_history_matches_grades
 
 
 @pytest.mark.end_to_end

@@ -14,7 +14,7 @@ import pytest
 from ragpipe.labels.import_lines import read_label_lines
 from ragpipe.labels.store import add_labels, latest_labels
 from tests.commands import env_for, ragpipe
-from tests.test_label_files import PAIR, _questions, _store, _write
+from tests.end_to_end.test_label_files import PAIR, _questions, _store, _write
 
 
 @pytest.fixture()

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from ragpipe.corpus.stats import corpus_stats
-from tests.test_needles import assert_needle_invariants
+from tests.end_to_end.test_needles import assert_needle_invariants
 
 pytestmark = pytest.mark.end_to_end  # the shared-data warehouse: all nine pairs through Dagster on the real data
 

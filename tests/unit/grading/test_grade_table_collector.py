@@ -78,7 +78,7 @@ def test_the_collector_comes_back_when_grading_fails(collector_restored):
 _COUNT_CYCLES = """
 import gc
 from ragpipe.grading.grade_table import grade_answers
-from tests.test_grade_table_collector import _answers, _grade, _inputs
+from tests.unit.grading.test_grade_table_collector import _answers, _grade, _inputs
 inputs = _inputs(_answers())
 _grade(_answers())  # once before, so what a first grading caches is not counted as garbage
 gc.collect()

@@ -16,7 +16,7 @@ from ragpipe.grading.grader import grade
 from ragpipe.text.dates import full_dates
 from ragpipe.text.figures import find_figures
 from ragpipe.text.matching import find_phrase, same_computed_figure
-from tests.test_grader_outside_finance import _graded, agreement_on_lines
+from tests.unit.grading.test_grader_outside_finance import _graded, agreement_on_lines
 
 
 def q(**kw):

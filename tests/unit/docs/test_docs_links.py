@@ -43,5 +43,5 @@ def test_every_relative_link_resolves():
 def test_the_checker_finds_a_broken_link(tmp_path, monkeypatch):
     page = tmp_path / "page.md"
     page.write_text("# Title\n\n[fine](#title) [gone](missing.md) [self](page.md) [nohead](#nope)\n")
-    monkeypatch.setattr("tests.test_docs_links.ROOT", tmp_path)
+    monkeypatch.setattr("tests.unit.docs.test_docs_links.ROOT", tmp_path)
     assert [b.split(": ", 1)[1].split(" ")[0] for b in _broken(page)] == ["missing.md", "page.md", "#nope"]

@@ -149,7 +149,7 @@ def test_a_figure_question_whose_measure_is_stated_as_another_figure_is_wrong():
 
 
 def _mined(question: Question, page_text: str):
-    from tests.test_grader_worked_examples import _mined as mined_from_page
+    from tests.unit.grading.test_grader_worked_examples import _mined as mined_from_page
 
     return mined_from_page(question, page_text)[1]
 
