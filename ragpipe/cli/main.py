@@ -38,7 +38,12 @@ def refusal_in(exc: BaseException) -> Exception | None:
     from ragpipe.corpus.adapters.contained import DataOutside
     from ragpipe.corpus.manifest import ManifestError
     from ragpipe.corpus.preflight import CorpusRefused
-    from ragpipe.grading.rules import RulesError
+    from ragpipe.grading.checks.view import PluginRefused
+
+    try:
+        from ragpipe.grading.rules import RulesError
+    except PluginRefused as again:  # the rules are assembled from the checks: a refused plug-in stops them too
+        return again
     from ragpipe.inputs.names import NameRefused
     from ragpipe.warehouse.sql import NoWarehouse
 
@@ -49,7 +54,16 @@ def refusal_in(exc: BaseException) -> Exception | None:
         if e is None or id(e) in seen:
             continue
         seen.add(id(e))
-        refused = (CorpusRefused, DataMissing, DataOutside, ManifestError, NameRefused, NoWarehouse, RulesError)
+        refused = (
+            CorpusRefused,
+            DataMissing,
+            DataOutside,
+            ManifestError,
+            NameRefused,
+            NoWarehouse,
+            RulesError,
+            PluginRefused,
+        )
         if isinstance(e, REFUSALS + refused):
             return e
         if isinstance(e, duckdb.IOException) and "read enough bytes" in str(e):  # a truncated warehouse file

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from ragpipe.grading.checks.registry import CHECKS
+from ragpipe.grading.checks.registry import CHECKS, plugin_sources
 from ragpipe.grading.sections import Answers, Attribution
 from ragpipe.grading.version import grader_fingerprint
 from ragpipe.inputs.text import valid_json
@@ -97,6 +97,6 @@ def _parsed(raw: bytes, path: str) -> Rules:
     except ValidationError as err:
         fields = "; ".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
         raise RulesError(f"{path}: {fields}") from err
-    fingerprint = grader_fingerprint(raw)
+    fingerprint = grader_fingerprint(raw, plugins=plugin_sources())
     rules.version, rules.rules_text, rules.code_sha = fingerprint.version, raw.decode("utf-8"), fingerprint.code_sha
     return rules

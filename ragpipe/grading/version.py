@@ -165,8 +165,16 @@ def _installed_code() -> tuple[str, dict[str, str]]:
     return code_fingerprint(PACKAGE_ROOT)
 
 
-def grader_fingerprint(rules_bytes: bytes, root: Path | None = None) -> GraderFingerprint:
+def grader_fingerprint(
+    rules_bytes: bytes, root: Path | None = None, plugins: dict[str, str] | None = None
+) -> GraderFingerprint:
+    """The version of these rules graded by the code at `root` (default: this package) and by the plug-in
+    checks' sources (`plugins`: name -> sha256, checks/registry.py `plugin_sources`; none: the code's
+    hash is the package's alone, as it always was)."""
     code_sha, modules = code_fingerprint(root)
+    if plugins:
+        modules = {**modules, **plugins}
+        code_sha = _sha("".join(f"{name}\0{sha}\n" for name, sha in sorted(modules.items())).encode())
     rules_sha = _sha(rules_bytes)
     version = "g-" + _sha(f"rules:{rules_sha}\0code:{code_sha}".encode())[:12]
     return GraderFingerprint(version, rules_sha, code_sha, modules)

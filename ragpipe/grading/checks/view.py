@@ -155,6 +155,11 @@ ANSWERED = ("answerable", "ambiguous")  # the kinds a check of an answer's conte
 EVERY_KIND = KINDS
 
 
+class PluginRefused(TypeError):
+    """A check registered under `ragpipe.checks` that cannot be used: said in one line naming its entry
+    point (here, not in the registry, so a command can name it without running the discovery again)."""
+
+
 @dataclass(frozen=True)
 class Check:
     """One unit of the grader, declared by its module as `CHECK`: its id, its function, its place in
