@@ -26,10 +26,11 @@ from functools import lru_cache
 
 from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.registry import checks_for
+from ragpipe.grading.checks.registry import CHECKS, checks_for
 from ragpipe.grading.checks.view import AnswerView, Finding
 from ragpipe.grading.grade import Verdict
 from ragpipe.grading.marks import reader_marks
+from ragpipe.grading.readings import RuleReadings, readings_for
 from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import question_scale
@@ -37,6 +38,8 @@ from ragpipe.text.money import is_money_question, money_key_value
 from ragpipe.text.repair import repaired
 from ragpipe.text.sentences import sentences
 from ragpipe.text.voice import voiced
+
+_DECLINING = frozenset(c.id for c in CHECKS if c.decides_declines)  # the checks whose rules are never prefixed
 
 
 @lru_cache(maxsize=4096)  # one question's needles, for its every answer
@@ -73,7 +76,8 @@ def answer_view(
         question=question,
         whole=whole,
         citations=list(citations),
-        rules=rules,
+        attribution=rules.attribution,
+        readings=readings_for(rules),
         mined=mined,
         money_question=is_money_question(
             question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns)
@@ -88,24 +92,26 @@ def answer_view(
 
 def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> Verdict:
     view = answer_view(question, answer, citations, rules, mined, off)
-    finding, found = _first_verdict(view)
+    finding, found = _first_verdict(view, view.readings)
     if finding is None:
         passed = next((f for f in reversed(found.values()) if f.rule), None)
         rule = passed.rule if passed else outcomes.CHECKS_PASSED
         return _decided(question, view, Finding("all", "correct", None, rule), list(found.values()))
-    if finding.declined and finding.firm and _key_met_too(view, finding):
+    if finding.declined and finding.firm and _key_met_too(view, view.readings, finding):
         finding = replace(finding, firm=False)
     return _decided(question, view, finding, [*found.values(), finding])
 
 
-def _first_verdict(view: AnswerView, skip: frozenset[str] = frozenset()) -> tuple[Finding | None, dict[str, Finding]]:
-    """The first finding with a verdict (None: no check objects), and the evidence found before it, by
-    check id in the order the checks ran."""
+def _first_verdict(view: AnswerView, readings: RuleReadings) -> tuple[Finding | None, dict[str, Finding]]:
+    """The first finding with a verdict (None: no check objects), and the findings before it, by check id
+    in the order the checks ran. Each check is given its own rules, never another's findings."""
     found: dict[str, Finding] = {}
     for check in checks_for(view.question.kind):
-        if check.id in skip or (check.id in view.off and not check.always_runs) or not check.applies(view):
+        if (check.id in view.off and not check.always_runs) or not check.applies(view):
             continue
-        finding = check.run(view, found)
+        if check.decides_declines and not view.declines_read:  # read as if it had not declined
+            continue
+        finding = check.run(view, readings.slice_for(check))
         if finding is None:
             continue
         if finding.verdict is not None:
@@ -114,7 +120,7 @@ def _first_verdict(view: AnswerView, skip: frozenset[str] = frozenset()) -> tupl
     return None, found
 
 
-def _key_met_too(view: AnswerView, decline: Finding) -> bool:
+def _key_met_too(view: AnswerView, readings: RuleReadings, decline: Finding) -> bool:
     """Whether the checks after the decline, reading the answer as if it had not declined, pass it with
     the key met in a sentence of its own: an answer that declines and states the answer at once needs a
     second look, so its decline is tentative ("The filing does not say. ... U.S. sales rose 3.0%"). A key
@@ -124,7 +130,7 @@ def _key_met_too(view: AnswerView, decline: Finding) -> bool:
     declining = [(a, b) for a, b in parts if _holds(phrases, a, b)]
     if len(declining) == len(parts):  # nothing said but the decline (most declines): no second reading
         return False
-    finding, found = _first_verdict(view, skip=frozenset({"decline"}))
+    finding, found = _first_verdict(replace(view, declines_read=False), readings)
     if finding is not None:  # a check objects: the key is not met
         return False
     met = [s["start"] for f in found.values() if f.rule for s in f.spans]  # no check left to run: none met
@@ -150,7 +156,7 @@ def _decided(question: Question, view: AnswerView, finding: Finding, evidence: l
     on_record = [f for f in evidence if f.on_record]
     spans = tuple(s for f in on_record for s in f.spans)
     rule = finding.rule
-    if question.kind == "ambiguous" and finding.check != "decline":
+    if question.kind == "ambiguous" and finding.check not in _DECLINING:
         rule = outcomes.AMBIGUOUS_PREFIX + rule
     firm = finding.firm if finding.check != "all" else all(f.firm for f in evidence)
     return Verdict(

@@ -23,8 +23,8 @@ class Shouting(BaseModel):  # rules.yaml `shouting:`; the defaults hold without 
     marks: int = 3
 
 
-def run(view, found):
-    if "!" * view.rules.shouting.marks in view.whole:
+def run(view, rules):
+    if "!" * rules.shouting.marks in view.whole:
         return Finding("shouting", "wrong", "shouts", "shouting.too_loud")
     return None
 

@@ -247,8 +247,8 @@ class Shouting(BaseModel):
     marks: int = 3
 
 
-def run(view, found):  # the answer, and the findings of the checks before it
-    if "!" * view.rules.shouting.marks in view.whole:
+def run(view, rules):  # the answer, and this check's own rules (its sections)
+    if "!" * rules.shouting.marks in view.whole:
         return Finding("shouting", "wrong", "shouts", "shouting.too_loud")
     return None
 

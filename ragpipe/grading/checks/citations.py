@@ -4,10 +4,12 @@ reads the answer (text/citations.py), so their digits are never figures."""
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
+from ragpipe.grading.checks.view import AnswerView, Check, Finding
 from ragpipe.text.patterns import valid_regex
 
 
@@ -24,8 +26,12 @@ class Citations(BaseModel):
         return valid_regex(v)
 
 
-def run(view: AnswerView, found: Findings) -> Finding | None:
-    if not view.rules.citations.require_golden_when_cited:
+class CitationRules(Protocol):
+    citations: Citations
+
+
+def run(view: AnswerView, rules: CitationRules) -> Finding | None:
+    if not rules.citations.require_golden_when_cited:
         return None
     if set(view.citations) & set(view.question.golden_docs):
         return None

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
+from ragpipe.grading.checks.view import AnswerView, Check, Finding
 from ragpipe.text.matching import find_needle
 
 
-def run(view: AnswerView, found: Findings) -> Finding | None:
+def run(view: AnswerView, rules) -> Finding | None:  # no rules section of its own: authored claims
     for needle in view.question.must_not_contain:
         span = find_needle(needle, view.text, view.figures, view.tolerance)
         if span:

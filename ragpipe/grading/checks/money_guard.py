@@ -12,7 +12,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings
+from ragpipe.grading.checks.view import AnswerView, Check, Finding
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import asserted_money, matches_key
 from ragpipe.text.patterns import valid_regex
@@ -31,7 +31,7 @@ class Money(BaseModel):
         return [valid_regex(p) for p in v]
 
 
-def run(view: AnswerView, found: Findings) -> Finding | None:
+def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is read by the view (key, tolerance)
     key, reading = view.key, view.measures
 
     def is_key(f) -> bool:

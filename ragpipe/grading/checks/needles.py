@@ -23,12 +23,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
-from ragpipe.grading.sections import AnyRules
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
 from ragpipe.text.forms import find_form, leaves_words_out
 from ragpipe.text.gold_clause import asks_why, only_in_modifiers
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
@@ -59,9 +59,9 @@ class Needles(BaseModel):
     computed_ratio_as_percent: bool = False
 
 
-def asks_for_figure(question: str, rules: AnyRules) -> bool:
+def asks_for_figure(question: str, n: Needles) -> bool:
     """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
-    return _asks(question, tuple(p.pattern for p in rules.needles.figure_question_patterns))
+    return _asks(question, tuple(p.pattern for p in n.figure_question_patterns))
 
 
 @lru_cache(maxsize=4096)
@@ -69,7 +69,7 @@ def _asks(question: str, patterns: tuple[str, ...]) -> bool:
     return bool(patterns) and re.search("|".join(f"(?:{p})" for p in patterns), question.lower()) is not None
 
 
-def _authored(view: AnswerView) -> list[Requirement]:
+def _authored(view: AnswerView, rules: NeedleRules) -> list[Requirement]:
     # an authored figure that mining found nowhere in the filing was computed for the gold answer
     made = {n for n, k, src in view.mined if k in FIGURE_KINDS and src == COMPUTED}
     reqs = [
@@ -81,7 +81,7 @@ def _authored(view: AnswerView) -> list[Requirement]:
     return reqs
 
 
-def _mined(view: AnswerView, stated) -> tuple[list[Requirement], list[tuple[str, str]]]:
+def _mined(view: AnswerView, rules: NeedleRules, stated) -> tuple[list[Requirement], list[tuple[str, str]]]:
     """Every kept figure; the kept names, quotes and phrases (one of them) only when there is no figure,
     since they are weaker evidence than figures. Also: the gold answer's computed figures left out (a
     yes/no answer that gives its polarity needs none, but then its own figures go unchecked)."""
@@ -90,7 +90,7 @@ def _mined(view: AnswerView, stated) -> tuple[list[Requirement], list[tuple[str,
     unchecked: list[tuple[str, str]] = []
     if question.polarity and stated:
         computed, unchecked = [], computed
-    required = asks_for_figure(question.text, view.rules)
+    required = asks_for_figure(question.text, rules.needles)
     reqs = [
         Requirement("mined", ((n, MatchKind.MINED_FIGURE),))
         for n, k, src in mined
@@ -134,7 +134,9 @@ def list_items(gold: str) -> tuple[str, ...]:
     return items if len(items) > 1 and all(_NAME.fullmatch(i) for i in items) else ()
 
 
-def _find(needle: str, kind: str, view: AnswerView, stated=None, derived: bool = False) -> tuple[int, int] | None:
+def _find(
+    needle: str, kind: str, view: AnswerView, n: Needles, stated=None, derived: bool = False
+) -> tuple[int, int] | None:
     """The span of `needle` in what the answer asserts (hedges and what it corrects left out:
     text/unasserted.py), matched as its `kind` says; a figure the gold answer computed is found with
     the slack its calculation allows (see same_computed_figure). `derived`: a key's form is also met by
@@ -146,33 +148,34 @@ def _find(needle: str, kind: str, view: AnswerView, stated=None, derived: bool =
     gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
     if gold is None:
         return find_needle(needle, view.text, view.figures, view.tolerance, kind)
-    n = view.rules.needles
     return find_computed_figure(gold, view.figures, n.computed_last_place, n.computed_ratio_as_percent)
 
 
-def _meet(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tuple[int, int]] | None:
+def _meet(req: Requirement, view: AnswerView, n: Needles, stated=None) -> tuple[str, str, tuple[int, int]] | None:
     """The first of `req`'s alternatives the answer asserts, with its span. A hedge ("either A or B")
     meets it only where each of its alternatives does: then the answer is right whichever it is. Only
     when nothing is met so, an authored one-word key is met by a word derived from it ("Colombian" for
     "Colombia", text/forms.py)."""
-    met = _met_as_written(req, view, stated)
+    met = _met_as_written(req, view, n, stated)
     if met:
         return met
     for needle, kind in req.alternatives:
-        span = _find(needle, kind, view, derived=True) if kind == MatchKind.FORM else None
+        span = _find(needle, kind, view, n, derived=True) if kind == MatchKind.FORM else None
         if span:
             return needle, MatchKind.DERIVED_FORM, span
     return None
 
 
-def _met_as_written(req: Requirement, view: AnswerView, stated=None) -> tuple[str, str, tuple[int, int]] | None:
+def _met_as_written(
+    req: Requirement, view: AnswerView, n: Needles, stated=None
+) -> tuple[str, str, tuple[int, int]] | None:
     """The first alternative met as the key writes it, or a hedge each of whose alternatives meets `req`."""
     for needle, kind in req.alternatives:
-        span = _find(needle, kind, view, stated)
+        span = _find(needle, kind, view, n, stated)
         if span:
             return needle, kind, span
     for hedge in view.hedges:
-        met = [_meet(req, view.within(s, e)) for s, e in hedge.alternatives]
+        met = [_meet(req, view.within(s, e), n) for s, e in hedge.alternatives]
         if all(met):
             return met[0]
     return None
@@ -219,7 +222,7 @@ def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> boo
     return figure is not None and view.measures.other(figure) is not None
 
 
-def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -> list:
+def _other_value(view: AnswerView, n: Needles, reqs: list[Requirement], spans: list[dict]) -> list:
     """The figures the answer states the asked measure as, none of which would meet a figure needle on its
     own (read as the needle count reads it, its slack included): a wrong value asserted for what was
     asked (text/measures.py: other_values)."""
@@ -238,7 +241,7 @@ def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -
         if view.key is not None and matches_key(view.key, f, view.scale, view.tolerance):
             return True
         alone = view.within(f.start, f.end)
-        return any(_find(n, k, alone) for n, k in figure_alternatives)
+        return any(_find(needle, k, alone, n) for needle, k in figure_alternatives)
 
     # only a figure of the gold's kind can be another value of it: an age is no other year, a count no sum
     return [
@@ -246,7 +249,7 @@ def _other_value(view: AnswerView, reqs: list[Requirement], spans: list[dict]) -
     ]
 
 
-def _only_where_or_when(view: AnswerView, reqs: list[Requirement]) -> bool:
+def _only_where_or_when(view: AnswerView, n: Needles, reqs: list[Requirement]) -> bool:
     """A why-question whose gold clause the answer meets only by words of its place or time phrases
     ("European" of "on its European routes", text/gold_clause.py), while the gold's reason has needles of
     its own that the answer does not meet: it shares where, not why."""
@@ -257,7 +260,7 @@ def _only_where_or_when(view: AnswerView, reqs: list[Requirement]) -> bool:
     core = [(n, k) for n, k in alternatives if not only_in_modifiers(gold, n)]
     if not core or len(core) == len(alternatives):
         return False
-    return not any(_find(n, k, view) for n, k in core)
+    return not any(_find(needle, k, view, n) for needle, k in core)
 
 
 def _fills(filler: str, reqs: list[Requirement]) -> bool:
@@ -274,7 +277,7 @@ IN_QUESTION = "in_question"  # an authored form the question itself holds: echoi
 WORDS_LEFT_OUT = "words_left_out"  # an authored form met without its aside, relative clause or maker
 
 
-def _reading(view: AnswerView, needle: str, kind: str, span: tuple[int, int]) -> str:
+def _reading(view: AnswerView, n: Needles, needle: str, kind: str, span: tuple[int, int]) -> str:
     """The lenient reading a met needle needed ("" for none): the computed figure's slack or a ratio read as
     a percent (text/matching.py: computed_reading), or an authored form that the question itself holds. A
     lenient reading may decide a verdict, never a firm one."""
@@ -282,7 +285,6 @@ def _reading(view: AnswerView, needle: str, kind: str, span: tuple[int, int]) ->
         gold, figure = figure_needle(needle), _figure_at(view, span[0])
         if gold is None or figure is None:
             return ""
-        n = view.rules.needles
         return computed_reading(gold, figure, n.computed_last_place, n.computed_ratio_as_percent) or ""
     if kind in (MatchKind.FORM, MatchKind.DERIVED_FORM) and _holds_phrase(view.question.text, needle):
         return IN_QUESTION
@@ -299,15 +301,20 @@ def _holds_phrase(text: str, phrase: str) -> bool:
     )
 
 
-def run(view: AnswerView, found: Findings) -> Finding | None:
-    polarity = found.get("polarity")
-    stated = polarity.stated if polarity else None
-    reqs = _authored(view)
+class NeedleRules(Protocol):
+    needles: Needles
+
+
+def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
+    yes = view.yes_no  # the right yes/no, where the polarity check found one (it decided the wrong one)
+    stated = yes.span if yes else None
+    reqs = _authored(view, rules)
     source, unchecked = "authored", []
     if not reqs and view.key is None:
         source = "mined"
-        reqs, unchecked = _mined(view, stated)
-    reqs += [r for f in found.values() for r in f.requirements]
+        reqs, unchecked = _mined(view, rules, stated)
+    if yes is not None:
+        reqs.append(yes.requirement())
     if not reqs and view.key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
         reason = outcomes.UNGRADABLE_NO_YES_NO if view.question.polarity else outcomes.UNGRADABLE_NO_NEEDLES
@@ -316,7 +323,8 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     spans: list[dict] = []
     missing: list[Requirement] = []
     # firm: every requirement met by value or authored, and the gold's figures not left unchecked
-    exact = not unchecked or any(_find(n, k, view, stated) for n, k in unchecked)
+    n = rules.needles
+    exact = not unchecked or any(_find(needle, k, view, n, stated) for needle, k in unchecked)
     if view.key is not None:
         span = _key_span(view)
         if span:
@@ -325,13 +333,13 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
             missing.append(Requirement(MONEY_KEY, ((view.question.money_key, MatchKind.MINED_FIGURE),)))
     figures_asked = False
     for req in reqs:
-        met = _meet(req, view, stated)
+        met = _meet(req, view, n, stated)
         figures_asked = figures_asked or _asks_a_figure(req)
         if met is None or _stated_otherwise(view, met[1], met[2]):
             missing.append(req)
             continue
         needle, kind, span = met
-        reading = _reading(view, needle, kind, span)
+        reading = _reading(view, n, needle, kind, span)
         spans.append(
             {"kind": req.label, "needle": needle, "start": span[0], "end": span[1]}
             | ({"reading": reading} if reading else {})
@@ -346,11 +354,11 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         return Finding(
             "needles", "wrong", outcomes.OTHER_VALUE, outcomes.NEEDLES_SLOT_OTHER, (*spans, asserted), firm=False
         )
-    if not missing and source == "mined" and _only_where_or_when(view, reqs):
+    if not missing and source == "mined" and _only_where_or_when(view, n, reqs):
         return Finding(
             "needles", "partial", outcomes.MISSING_NEEDLES, outcomes.NEEDLES_MODIFIER_ONLY, tuple(spans), firm=False
         )
-    other = _other_value(view, reqs, spans) if figures_asked or view.key is not None else []
+    other = _other_value(view, n, reqs, spans) if figures_asked or view.key is not None else []
     if other:
         wrong = tuple({"kind": "asked_as", "needle": f"{b.phrase} stated as {b.figure.text}",
                        "start": b.figure.start, "end": b.figure.end} for b in other)  # fmt: skip
@@ -372,12 +380,20 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
     return Finding("needles", None, None, outcomes.needles_rule(source, "all"), tuple(spans), firm=exact)
 
 
+def key_given(view: AnswerView, rules: NeedleRules) -> bool:
+    """Every requirement met, firmly: the count's verdict on an opening read alone (the decline check asks
+    it, through `view.key_given_before`)."""
+    met = run(view, rules)
+    return met is not None and met.verdict is None and met.firm
+
+
 CHECK = Check(
     "needles",
     run,
     "the key, the authored needles or the mined ones, counted",
     order=50,
     sections={"needles": Needles},
+    provides={"key_given": key_given},
     rules=(
         outcomes.NEEDLES_UNGRADABLE,
         outcomes.NEEDLES_OTHER_VALUE,

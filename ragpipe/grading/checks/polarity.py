@@ -16,13 +16,13 @@ the needle count. A stated word is firm; one implied by a restatement is tentati
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.view import AnswerView, Check, Finding, Findings, Requirement
+from ragpipe.grading.checks.view import AnswerView, Check, Finding, YesNo
 from ragpipe.grading.sections import AnyRules
-from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.restatement import negations_in, restatement
 from ragpipe.text.sentences import opening_statements
 
@@ -61,22 +61,33 @@ def implied_polarity(question: str, text: str, rules: AnyRules) -> tuple[str, in
     return None
 
 
-def run(view: AnswerView, found: Findings) -> Finding | None:
-    question = view.question
+class PolarityRules(Protocol):
+    polarity: Polarity
+
+
+def read_yes_no(view: AnswerView, rules: PolarityRules) -> YesNo | None:
+    """The yes or no the answer gives (read once for the polarity check and the needle count, through
+    `view.yes_no`): stated in so many words, else implied by restating the question, where the restating
+    sentence is not one that declines ("there is no information on X's ratio" restates, not answers)."""
     stated = stated_polarity(view.text)
     implied = stated is None
     if implied:
-        stated = implied_polarity(question.text, view.text, view.rules)
-        declines = found["decline"].declines if "decline" in found else ()
-        if stated and any(stated[1] <= s < stated[2] for s, _, _ in declines):
-            stated = None  # a sentence that declines ("there is no information on X's ratio") restates, not answers
-    if not stated:
+        stated = implied_polarity(view.question.text, view.text, rules)
+        if stated and any(stated[1] <= s < stated[2] for s, _, _ in view.decision.spans):
+            stated = None
+    return YesNo(*stated, implied=implied) if stated else None
+
+
+def run(view: AnswerView, rules: PolarityRules) -> Finding | None:
+    yes = view.yes_no
+    if yes is None:
         return None
-    if stated[0] != question.polarity:
-        span = {"kind": "polarity", "needle": stated[0], "start": stated[1], "end": stated[2]}
-        return Finding("polarity", "wrong", outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, (span,), firm=not implied)
-    requirement = Requirement("polarity", ((stated[0], MatchKind.IMPLIED if implied else MatchKind.POLARITY),))
-    return Finding("polarity", firm=not implied, requirements=(requirement,), stated=stated)
+    if yes.word != view.question.polarity:
+        span = {"kind": "polarity", "needle": yes.word, "start": yes.start, "end": yes.end}
+        return Finding(
+            "polarity", "wrong", outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, (span,), firm=not yes.implied
+        )
+    return Finding("polarity", firm=not yes.implied, noted=True)  # the right word: the needle count requires it
 
 
 CHECK = Check(
@@ -87,4 +98,5 @@ CHECK = Check(
     needs=("yes_no",),
     sections={"polarity": Polarity},
     rules=(outcomes.POLARITY_WRONG,),
+    provides={"yes_no": read_yes_no},
 )

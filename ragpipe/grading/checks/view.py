@@ -6,12 +6,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property
-from typing import TYPE_CHECKING
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ragpipe.corpus.kinds import KINDS
-from ragpipe.grading.sections import AnyRules
+from ragpipe.grading.sections import AnyRules, Attribution
 from ragpipe.text.figures import find_figures
 from ragpipe.text.measures import MeasureReading, read_measures
+from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.unasserted import Hedge, unasserted
 from ragpipe.text.voice import blank, voiced
 
@@ -26,6 +28,50 @@ class Requirement:
 
     label: str  # where it comes from, stored as the span's kind: must_contain, mined, polarity, ...
     alternatives: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The decline reading of an answer (checks/decline/decide.py), read once for every check that needs it."""
+
+    declined: bool
+    spans: list[tuple[int, int, str]]  # decline phrases found
+    assertions: list[tuple[int, int]]  # sentences that assert a figure
+    by_stance: bool = False  # no decline phrase: the opening's objection alone (stance.py), a reading, not a quote
+
+
+NOT_DECLINED = Decision(False, [], [])
+
+
+@dataclass(frozen=True)
+class YesNo:
+    """The yes or no an answer gives to a yes/no question (checks/polarity.py): stated ("Yes, ..."), or
+    implied by restating the question; where it stands."""
+
+    word: str  # yes | no
+    start: int
+    end: int
+    implied: bool
+
+    @property
+    def span(self) -> tuple[str, int, int]:
+        return self.word, self.start, self.end
+
+    def requirement(self) -> Requirement:
+        """The right yes/no as one more requirement of the needle count."""
+        return Requirement("polarity", ((self.word, MatchKind.IMPLIED if self.implied else MatchKind.POLARITY),))
+
+
+class Readings(Protocol):
+    """What several checks need of an answer, read once (grading/readings.py): the decline reading, the
+    yes/no it gives, whether its opening gives the key. A check reads them from the view, never from
+    another check's finding or private function."""
+
+    def decline(self, view: AnswerView) -> Decision: ...
+
+    def yes_no(self, view: AnswerView) -> YesNo | None: ...
+
+    def key_given(self, view: AnswerView) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -45,17 +91,12 @@ class Finding:
     declined: bool = False
     wrong_money: tuple[str, ...] = ()
     ungradable: bool = False
-    # evidence for the checks after it (the polarity check's yes/no, read by the needle count; the decline
-    # phrases found, read by the polarity check)
-    requirements: tuple[Requirement, ...] = ()
-    stated: tuple[str, int, int] | None = None  # the yes/no the answer gives, and its span
-    declines: tuple[tuple[int, int, str], ...] = ()  # (start, end, text) of every decline phrase, nested too
+    noted: bool = False  # found something that decides nothing itself (the right yes/no, counted as met)
 
     @property
     def on_record(self) -> bool:
-        """Whether the grade lists this check among those that found something: a finding that only
-        passes evidence on (the decline phrases of an answer that did not decline) is not listed."""
-        return bool(self.verdict or self.rule or self.spans or self.requirements or self.stated or not self.firm)
+        """Whether the grade lists this check among those that found something."""
+        return bool(self.verdict or self.rule or self.spans or self.noted or not self.firm)
 
 
 @dataclass(frozen=True)
@@ -68,7 +109,8 @@ class AnswerView:
     question: Question
     whole: str  # the answer, citation markers blanked (offsets are the answer's)
     citations: list[str]
-    rules: AnyRules  # the whole rules (grading/rules.py)
+    attribution: Attribution  # how the sources' voice is marked (the section no check owns: grading/sections.py)
+    readings: Readings  # what several checks need, read once (grading/readings.py)
     mined: tuple[tuple[str, str, str], ...]  # (needle, kind, source) of the question's kept needles
     money_question: bool
     voice: Callable[[], tuple[str, list[tuple[int, int]]]]  # the own voice, and the spans in the sources' voice
@@ -76,10 +118,30 @@ class AnswerView:
     scale: Decimal  # the unit the question declares ("in USD millions")
     key: Figure | None  # the money key as a value
     off: frozenset[str] = frozenset()  # checks switched off, only to measure what each earns
+    declines_read: bool = True  # False: read as if it had not declined (no decline phrase; grader.py)
+    yes_no_read: bool = True  # False: a part read alone, its yes/no not looked for (`read_alone`)
 
     @cached_property  # a frozen dataclass allows it: the cache is the instance's __dict__, not a field
     def _own(self) -> tuple[str, list[tuple[int, int]]]:
         return self.voice()
+
+    @cached_property
+    def decision(self) -> Decision:
+        """The decline reading of the whole answer (none where the decline check is off, or where the answer
+        is read as if it had not declined)."""
+        return self.readings.decline(self) if self.declines_read and "decline" not in self.off else NOT_DECLINED
+
+    @cached_property
+    def yes_no(self) -> YesNo | None:
+        """The yes or no the answer gives to a yes/no question (none where the polarity check is off, where
+        the question is no yes/no question, or in a part read alone)."""
+        if not self.yes_no_read or "polarity" in self.off or self.question.polarity is None:
+            return None
+        return self.readings.yes_no(self)
+
+    def key_given_before(self, end: int) -> bool:
+        """Whether the answer's first `end` characters, read alone, meet every requirement of the key exactly."""
+        return self.readings.key_given(self.read_alone(end))
 
     @cached_property
     def _asserted(self) -> tuple[str, list[Hedge], list[tuple[int, int]]]:
@@ -114,7 +176,7 @@ class AnswerView:
         """The answer cut at `end` and read as if it ended there, its own voice found in that part alone:
         an opening weighed by itself. Offsets stay the answer's."""
         part = self.whole[:end]
-        return replace(self, whole=part, voice=lambda: voiced(part, self.rules.attribution))
+        return replace(self, whole=part, voice=lambda: voiced(part, self.attribution), yes_no_read=False)
 
     @property
     def attributed(self) -> list[tuple[int, int]]:
@@ -138,7 +200,7 @@ class AnswerView:
         return find_figures(self.whole) if blanked else self.figures
 
 
-Findings = Mapping[str, Finding]  # the findings of the checks that ran before, by check id
+Findings = Mapping[str, Finding]  # the findings of the checks that ran, by check id (the grader's record)
 
 # What a check can need of an answer and its question; a check whose needs are not met is skipped, not run.
 NEEDS: dict[str, Callable[[AnswerView], bool]] = {
@@ -167,10 +229,15 @@ class Check:
     kinds it applies to and what it needs of the answer (`NEEDS`: it is skipped, not run, where either
     fails), the rules.yaml sections it owns (name -> pydantic model; `Rules` is assembled from them)
     and the rule ids it can decide with. `always_runs`: switched off (ablation), it still runs and reads
-    `view.off` itself (the decline check, off, sees no decline: a negative question is still judged)."""
+    `view.off` itself (the decline check, off, sees no decline: a negative question is still judged).
+    `decides_declines`: the check that decides a decline (the grader reads an answer again as if it had
+    not declined, without it; an ambiguous question's rules of it keep their own names). `reads`: the
+    sections of other checks it reads too, declared (its run is given its own and those). `provides`:
+    the readings several checks share that it makes (name -> function of the view and its rules:
+    grading/readings.py), read once an answer through the view."""
 
     id: str
-    run: Callable[[AnswerView, Findings], Finding | None]
+    run: Callable[[AnswerView, Any], Finding | None]  # the view, and the check's own rules (`rules_of`)
     summary: str
     order: int
     kinds: tuple[str, ...] = ANSWERED
@@ -178,6 +245,9 @@ class Check:
     sections: dict[str, type] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
     always_runs: bool = False
+    decides_declines: bool = False  # skipped where the answer is read as if it had not declined; its rules unprefixed
+    reads: tuple[str, ...] = ()  # rules sections of other checks it reads too, said here (none by default)
+    provides: dict[str, Callable[[AnswerView, Any], Any]] = field(default_factory=dict)  # readings it makes
 
     def __post_init__(self) -> None:
         unknown = [n for n in self.needs if n not in NEEDS]
@@ -186,3 +256,8 @@ class Check:
 
     def applies(self, view: AnswerView) -> bool:
         return view.question.kind in self.kinds and all(NEEDS[n](view) for n in self.needs)
+
+    def rules_of(self, rules: AnyRules) -> SimpleNamespace:
+        """The check's own slice of the rules: the sections it declares, and nothing else (a check reading
+        another's section fails at once, naming it)."""
+        return SimpleNamespace(**{name: getattr(rules, name) for name in (*self.sections, *self.reads)})

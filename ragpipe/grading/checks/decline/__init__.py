@@ -18,19 +18,26 @@ answer, a decline that names no principle ("I don't have access to that") is ten
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from ragpipe.corpus.kinds import declining_is_right
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.decline.decide import NOT_DECLINED, decide, outermost
+from ragpipe.grading.checks.decline.decide import decide, outermost
 from ragpipe.grading.checks.decline.key_given import gives_the_key
 from ragpipe.grading.checks.decline.named import NamedRule, named_rules  # the audit's view of each rule
 from ragpipe.grading.checks.decline.none_given import gives_the_none, none_of_the_source
 from ragpipe.grading.checks.decline.on_principle import unprincipled
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
-from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding, Findings
+from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding
 
 
-def run(view: AnswerView, found: Findings) -> Finding | None:
-    decision = NOT_DECLINED if "decline" in view.off else decide(view.whole, view.rules, view.question.text)
+class DeclineRules(Protocol):
+    declines: Declines
+    assertions: Assertions
+
+
+def run(view: AnswerView, rules: DeclineRules) -> Finding | None:
+    decision = view.decision  # decided once (grading/readings.py: decide); none where this check is off
     kind = view.question.kind
     spans = tuple({"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in outermost(decision.spans))
     firm = not decision.by_stance
@@ -40,9 +47,9 @@ def run(view: AnswerView, found: Findings) -> Finding | None:
         return Finding("decline", "wrong", outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
     # the none asked for, or the key stated, then a caveat
     if not decision.declined or gives_the_none(view, decision.spans) or gives_the_key(view, decision.spans):
-        return Finding("decline", declines=tuple(decision.spans)) if decision.spans else None
+        return None  # its decline phrases are the view's to read (`view.decision`), not a finding
     firm = firm and not none_of_the_source(view)  # "the filing does not mention any": the gold's none, or not
-    firm = firm and not unprincipled(view)  # no gold, no principle: "I don't have access to her records"
+    firm = firm and not unprincipled(view, rules.declines)  # no gold, no principle: "I have no access to her files"
     if declining_is_right(kind):  # ambiguous (a negative question was decided above)
         return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
     return Finding(
@@ -72,4 +79,7 @@ CHECK = Check(
         outcomes.ANSWERABLE_DECLINED,
     ),
     always_runs=True,
+    decides_declines=True,
+    reads=("polarity",),  # the opening's stance reads a restated question as the polarity check does
+    provides={"decision": lambda view, rules: decide(view.whole, rules, view.question.text)},
 )

@@ -32,13 +32,13 @@ people (docs/grader.md).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from types import SimpleNamespace
 
 from ragpipe.grading.checks.decline.grammar import grammar_patterns
 from ragpipe.grading.checks.decline.sections import GRAMMAR_PARTS
 from ragpipe.grading.checks.decline.stance import gives_the_way, objection
+from ragpipe.grading.checks.view import NOT_DECLINED, Decision
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
@@ -53,17 +53,6 @@ _DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORE
 def _pivot(words: tuple[str, ...]) -> re.Pattern[str]:
     """A sentence that opens with a turn ("However, ...")."""
     return re.compile(rf"\W*{either(words)}\b")
-
-
-@dataclass(frozen=True)
-class Decision:
-    declined: bool
-    spans: list[tuple[int, int, str]]  # decline phrases found
-    assertions: list[tuple[int, int]]  # sentences that assert a figure
-    by_stance: bool = False  # no decline phrase: the opening's objection alone (stance.py), a reading, not a quote
-
-
-NOT_DECLINED = Decision(False, [], [])
 
 
 def _literal(phrase: str) -> str:

@@ -13,7 +13,6 @@ opening's none in its own words.
 
 from __future__ import annotations
 
-from ragpipe.grading.checks import needles
 from ragpipe.grading.checks.view import AnswerView
 from ragpipe.text.sentences import opening_statements
 
@@ -25,5 +24,4 @@ def gives_the_key(view: AnswerView, declines: list[tuple[int, int, str]]) -> boo
     end = min(min(start for start, _, _ in declines), opening_statements(view.whole)[-1][1])
     if end <= 0:
         return False
-    met = needles.run(view.read_alone(end), {})
-    return met is not None and met.verdict is None and met.firm
+    return view.key_given_before(end)  # the needle count's firm meet, read once (grading/readings.py)

@@ -26,9 +26,9 @@ def nothing_to_check(view: AnswerView) -> bool:
     return not any(keys)
 
 
-def unprincipled(view: AnswerView) -> bool:
-    """A decline of a question with nothing to check against that names no principle: tentative."""
-    declines = view.rules.declines
+def unprincipled(view: AnswerView, declines) -> bool:
+    """A decline of a question with nothing to check against that names no principle: tentative
+    (`declines`: the decline check's `declines` section)."""
     if not declines.principles or not nothing_to_check(view):
         return False
     words = (*declines.principles, *declines.grammar.unwilling)

@@ -1,0 +1,71 @@
+"""What several checks need of an answer, read once: the decline reading, the yes/no it gives, whether
+its opening gives the key.
+
+A check reads these from its view (`view.decision`, `view.yes_no`, `view.key_given_before`), never
+from another check's finding or private function; each is read the first time a check asks, at most
+once an answer. The check that makes a reading declares it (`Check.provides`: the decline check the
+decision, the polarity check the yes/no, the needle count the key given), and is given its own rules
+to make it; no module here imports a check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ragpipe.grading.checks.registry import CHECKS
+from ragpipe.grading.checks.view import NOT_DECLINED, AnswerView, Check, Decision, YesNo
+from ragpipe.grading.sections import AnyRules
+
+
+def _providers(checks: tuple[Check, ...]) -> dict[str, Check]:
+    found: dict[str, Check] = {}
+    for check in checks:
+        for name in check.provides:
+            if name in found:
+                raise TypeError(f"checks {found[name].id!r} and {check.id!r} both provide the reading {name!r}")
+            found[name] = check
+    return found
+
+
+PROVIDERS = _providers(CHECKS)  # reading name -> the check that makes it
+
+
+@dataclass(frozen=True)
+class RuleReadings:
+    """The readings under one set of rules (one object per rules object, shared by every view)."""
+
+    rules: AnyRules
+    slices: dict = field(default_factory=dict, compare=False)  # check id -> its rules (`Check.rules_of`)
+
+    def slice_for(self, check: Check):
+        """`check`'s own rules, made once for these rules."""
+        found = self.slices.get(check.id)
+        if found is None:
+            found = self.slices[check.id] = check.rules_of(self.rules)
+        return found
+
+    def _read(self, name: str, view: AnswerView, absent):
+        check = PROVIDERS.get(name)
+        return absent if check is None else check.provides[name](view, self.slice_for(check))
+
+    def decline(self, view: AnswerView) -> Decision:
+        return self._read("decision", view, NOT_DECLINED)
+
+    def yes_no(self, view: AnswerView) -> YesNo | None:
+        return self._read("yes_no", view, None)
+
+    def key_given(self, view: AnswerView) -> bool:
+        return self._read("key_given", view, False)
+
+
+_MADE: dict[int, RuleReadings] = {}  # id(rules) -> its readings (the rules kept alive by them)
+
+
+def readings_for(rules: AnyRules) -> RuleReadings:
+    """The readings under `rules`, one object per rules object (a process grades under one or two)."""
+    made = _MADE.get(id(rules))
+    if made is None or made.rules is not rules:
+        if len(_MADE) > 32:
+            _MADE.clear()
+        made = _MADE[id(rules)] = RuleReadings(rules)
+    return made
