@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
-from ragpipe.grading.checks.registry import CHECKS, checks_for
+from ragpipe.grading.checks.registry import CHECKS
 from ragpipe.grading.checks.view import AnswerView, Finding
 from ragpipe.grading.grade import Verdict
 from ragpipe.grading.marks import reader_marks
@@ -106,12 +106,13 @@ def _first_verdict(view: AnswerView, readings: RuleReadings) -> tuple[Finding | 
     """The first finding with a verdict (None: no check objects), and the findings before it, by check id
     in the order the checks ran. Each check is given its own rules, never another's findings."""
     found: dict[str, Finding] = {}
-    for check in checks_for(view.question.kind):
-        if (check.id in view.off and not check.always_runs) or not check.applies(view):
+    off, declines_read = view.off, view.declines_read
+    for check, rules in readings.plan(view.question.kind):
+        if (off and check.id in off and not check.always_runs) or not check.applies(view):
             continue
-        if check.decides_declines and not view.declines_read:  # read as if it had not declined
+        if check.decides_declines and not declines_read:  # read as if it had not declined
             continue
-        finding = check.run(view, readings.slice_for(check))
+        finding = check.run(view, rules)
         if finding is None:
             continue
         if finding.verdict is not None:
@@ -130,7 +131,7 @@ def _key_met_too(view: AnswerView, readings: RuleReadings, decline: Finding) -> 
     declining = [(a, b) for a, b in parts if _holds(phrases, a, b)]
     if len(declining) == len(parts):  # nothing said but the decline (most declines): no second reading
         return False
-    finding, found = _first_verdict(replace(view, declines_read=False), readings)
+    finding, found = _first_verdict(view.as_if_not_declined(), readings)
     if finding is not None:  # a check objects: the key is not met
         return False
     met = [s["start"] for f in found.values() if f.rule for s in f.spans]  # no check left to run: none met

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ragpipe.grading.checks.registry import CHECKS
+from ragpipe.grading.checks.registry import CHECKS, checks_for
 from ragpipe.grading.checks.view import NOT_DECLINED, AnswerView, Check, Decision, YesNo
 from ragpipe.grading.sections import AnyRules
 
@@ -36,6 +36,8 @@ class RuleReadings:
 
     rules: AnyRules
     slices: dict = field(default_factory=dict, compare=False)  # check id -> its rules (`Check.rules_of`)
+    plans: dict = field(default_factory=dict, compare=False)  # question kind -> ((check, its rules), ...)
+    made_by: dict = field(default_factory=dict, compare=False)  # reading -> (its function, its check's rules)
 
     def slice_for(self, check: Check):
         """`check`'s own rules, made once for these rules."""
@@ -44,9 +46,20 @@ class RuleReadings:
             found = self.slices[check.id] = check.rules_of(self.rules)
         return found
 
+    def plan(self, kind: str) -> tuple[tuple[Check, object], ...]:
+        """The checks that apply to a question of `kind`, in order, each with its own rules (made once)."""
+        found = self.plans.get(kind)
+        if found is None:
+            found = self.plans[kind] = tuple((c, self.slice_for(c)) for c in checks_for(kind))
+        return found
+
     def _read(self, name: str, view: AnswerView, absent):
-        check = PROVIDERS.get(name)
-        return absent if check is None else check.provides[name](view, self.slice_for(check))
+        made = self.made_by.get(name)
+        if made is None:
+            check = PROVIDERS.get(name)
+            made = self.made_by[name] = (None, None) if check is None else (check.provides[name], self.slice_for(check))
+        read, rules = made
+        return absent if read is None else read(view, rules)
 
     def decline(self, view: AnswerView) -> Decision:
         return self._read("decision", view, NOT_DECLINED)
@@ -59,13 +72,18 @@ class RuleReadings:
 
 
 _MADE: dict[int, RuleReadings] = {}  # id(rules) -> its readings (the rules kept alive by them)
+_LAST: list[RuleReadings | None] = [None]
 
 
 def readings_for(rules: AnyRules) -> RuleReadings:
     """The readings under `rules`, one object per rules object (a process grades under one or two)."""
+    last = _LAST[0]
+    if last is not None and last.rules is rules:  # every answer of a table: the same rules
+        return last
     made = _MADE.get(id(rules))
     if made is None or made.rules is not rules:
         if len(_MADE) > 32:
             _MADE.clear()
         made = _MADE[id(rules)] = RuleReadings(rules)
+    _LAST[0] = made
     return made

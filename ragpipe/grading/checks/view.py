@@ -125,19 +125,37 @@ class AnswerView:
     def _own(self) -> tuple[str, list[tuple[int, int]]]:
         return self.voice()
 
-    @cached_property
+    @property
     def decision(self) -> Decision:
         """The decline reading of the whole answer (none where the decline check is off, or where the answer
-        is read as if it had not declined)."""
-        return self.readings.decline(self) if self.declines_read and "decline" not in self.off else NOT_DECLINED
+        is read as if it had not declined). Kept in the instance's dict by hand: `cached_property` takes a
+        lock on every first read in this Python, once an answer for each reading."""
+        found = self.__dict__.get("_decision")
+        if found is None:
+            read = self.declines_read and "decline" not in self.off
+            found = self.__dict__["_decision"] = self.readings.decline(self) if read else NOT_DECLINED
+        return found
 
-    @cached_property
+    @property
     def yes_no(self) -> YesNo | None:
         """The yes or no the answer gives to a yes/no question (none where the polarity check is off, where
         the question is no yes/no question, or in a part read alone)."""
+        if "_yes_no" in self.__dict__:
+            return self.__dict__["_yes_no"]
         if not self.yes_no_read or "polarity" in self.off or self.question.polarity is None:
-            return None
-        return self.readings.yes_no(self)
+            found = None
+        else:
+            found = self.readings.yes_no(self)
+        self.__dict__["_yes_no"] = found
+        return found
+
+    def as_if_not_declined(self) -> AnswerView:
+        """The same answer read as if it had not declined: no decline reading, so no yes/no inside one set
+        aside; what does not depend on declines (its own voice, figures, measures) is kept, not read again."""
+        again = replace(self, declines_read=False)
+        kept = {k: v for k, v in self.__dict__.items() if k in _DECLINE_FREE}
+        again.__dict__.update(kept)
+        return again
 
     def key_given_before(self, end: int) -> bool:
         """Whether the answer's first `end` characters, read alone, meet every requirement of the key exactly."""
@@ -199,6 +217,8 @@ class AnswerView:
         blanked = self.attributed or self.unasserted  # some of the whole is not in `text`
         return find_figures(self.whole) if blanked else self.figures
 
+
+_DECLINE_FREE = ("_own", "_asserted", "figures", "measures", "every_figure")  # cached readings no decline changes
 
 Findings = Mapping[str, Finding]  # the findings of the checks that ran, by check id (the grader's record)
 
