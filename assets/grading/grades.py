@@ -43,10 +43,15 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
                 f"({project.rules_alone().version}): materialize rule_verdicts first (`ragpipe regrade`, or "
                 "the `regrade` job in the UI)"
             )
+        answers = read_partition(conn, "answers", keys)
+        if set(verdicts["answer_id"]) != set(answers["answer_id"]):
+            raise StaleRuleVerdicts(
+                f"{corpus}/{config}: the stored rule verdicts are of other answers than the stored ones: "
+                "materialize rule_verdicts first (`ragpipe regrade`, or the `regrade` job in the UI)"
+            )
         frame = verdicts.assign(grader_version=rules.version)
         judge = project.judge_config()
         if judge is not None:  # the judge's stored verdicts (the `judgments` asset asked for what was missing)
-            answers = read_partition(conn, "answers", keys)
             questions = read_partition(conn, "questions", {"corpus": corpus})
             judgments = stored_judgments(conn, identity_of(judge).id)
             frame = apply_judgments(frame, answers, questions, judgments, project.judge_on)

@@ -82,3 +82,20 @@ def test_rule_verdicts_alone_bring_grades_and_what_reads_them_and_say_their_flip
     assert in_one.success and _grades_metadata(in_one)["flipped"] == said["flipped"]
     after_one_run = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_regrade.cursor)
     assert _requested(after_one_run) == set()
+
+
+def test_grades_refuse_rule_verdicts_of_other_answers(tmp_path):
+    """Grades never grade, so they never combine verdicts with answers they were not read from: answers
+    changed since the rule verdicts (here one removed behind the pipeline's back) are refused, saying how
+    to bring the verdicts up."""
+    instance = DagsterInstance.ephemeral()
+    resources = warehouse_resources(tmp_path)
+    assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
+        conn.execute("DELETE FROM answers WHERE answer_id = (SELECT min(answer_id) FROM answers)")
+    refused = _alone(instance, resources, "grades")
+    assert not refused.success
+    (failure,) = refused.get_step_failure_events()
+    said = failure.event_specific_data.error.cause.message
+    assert "of other answers than the stored ones" in said and "materialize rule_verdicts first" in said
+    assert _alone(instance, resources, "rule_verdicts", "grades").success
