@@ -97,21 +97,7 @@ def grade_lines(
         first_line.setdefault(qid, lineno)
         g = grade(by_id[qid], line.answer, line.citations, rules, mined.get(qid, ()))
         texts.append(line.answer)
-        rows.append(
-            {
-                "question_id": qid,
-                "verdict": g.verdict,
-                "declined": g.declined,
-                "money_question": g.money_question,
-                "failure": g.failure,
-                "rule": g.rule,
-                "grader_version": rules.version,
-                "matched": list(g.matched),
-                "truncated": g.truncated,
-                "firm": g.firm,
-                "checks": list(g.checks),
-            }
-        )
+        rows.append({"question_id": qid, **g.json_row(), "grader_version": rules.version})
     unanswered = [q.id for q in questions if q.id not in first_line]
     return Graded(rows, problems, unanswered, texts=texts, questions=list(questions), notes=notes)
 

@@ -1,19 +1,37 @@
-"""One grade row: the verdict on one answer, the rule that decided it, and what it was graded from."""
+"""One grade: the verdict on one answer, the rule that decided it, and what it was graded from.
+
+`Grade` is what `grade()` decides, in one shape from the grader to the table: `columns()` is its row in
+`grades` (beside the answer's identity, `GradeRecord`), `json_row()` its line in `ragpipe grade --json`.
+`Verdict` names the four verdicts, so no reader compares with a string it spelled itself.
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 
 from ragpipe.warehouse.row import Record
 
 
+class Verdict(StrEnum):
+    """A grade's verdict. Stored as its plain word (`str(v)`)."""
+
+    CORRECT = "correct"
+    PARTIAL = "partial"
+    WRONG = "wrong"
+    UNGRADABLE = "ungradable"
+
+
+VERDICTS: tuple[str, ...] = tuple(v.value for v in Verdict)  # in the scorecard's order
+
+
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class Grade:
     """What the grader decided about one answer text, from `grade()` to the grades table: the same text
     for the same question decides the same. `columns()` is how the table stores it."""
 
-    verdict: str  # correct | partial | wrong | ungradable
+    verdict: str  # a Verdict
     declined: bool
     failure: str | None  # the failure class, in words
     rule: str  # the rule that decided, e.g. money.wrong_figure
@@ -28,7 +46,7 @@ class Verdict:
     def columns(self) -> dict:
         """The verdict as the grades table stores it: spans as JSON, checks comma-separated."""
         return {
-            "verdict": self.verdict,
+            "verdict": str(self.verdict),
             "declined": self.declined,
             "failure": self.failure,
             "rule": self.rule,
@@ -39,6 +57,20 @@ class Verdict:
             "truncated": self.truncated,
             "firm": self.firm,
             "checks": ",".join(self.checks),
+        }
+
+    def json_row(self) -> dict:
+        """The grade as `ragpipe grade --json` writes it: spans and checks as lists."""
+        return {
+            "verdict": str(self.verdict),
+            "declined": self.declined,
+            "money_question": self.money_question,
+            "failure": self.failure,
+            "rule": self.rule,
+            "matched": list(self.matched),
+            "truncated": self.truncated,
+            "firm": self.firm,
+            "checks": list(self.checks),
         }
 
 

@@ -20,7 +20,7 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
-from ragpipe.grading.grade import GradeRecord
+from ragpipe.grading.grade import GradeRecord, Verdict
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
 from ragpipe.inputs.fingerprint import digest as _digest
@@ -106,7 +106,7 @@ def _verdict(
     labelled as an error."""
     v = grade(q, text, citations, rules, mined, off)
     if failed:
-        verdict = "wrong" if q.kind == "answerable" and not v.ungradable else v.verdict
+        verdict = Verdict.WRONG if q.kind == "answerable" and not v.ungradable else v.verdict
         v = replace(
             v,
             verdict=verdict,

@@ -28,7 +28,7 @@ from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.registry import CHECKS
 from ragpipe.grading.checks.view import AnswerView, Finding
-from ragpipe.grading.grade import Verdict
+from ragpipe.grading.grade import Grade, Verdict
 from ragpipe.grading.marks import reader_marks
 from ragpipe.grading.readings import RuleReadings, readings_for
 from ragpipe.grading.rules import Rules
@@ -55,7 +55,7 @@ def grade(
     rules: Rules,
     mined: list[tuple[str, str]] = (),
     off: frozenset[str] = frozenset(),
-) -> Verdict:
+) -> Grade:
     """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade);
     an answer longer than rules.answers.max_chars is graded on its prefix, and says so."""
     mined = _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined)))
@@ -90,13 +90,13 @@ def answer_view(
     )
 
 
-def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> Verdict:
+def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> Grade:
     view = answer_view(question, answer, citations, rules, mined, off)
     finding, found = _first_verdict(view, view.readings)
     if finding is None:
         passed = next((f for f in reversed(found.values()) if f.rule), None)
         rule = passed.rule if passed else outcomes.CHECKS_PASSED
-        return _decided(question, view, Finding("all", "correct", None, rule), list(found.values()))
+        return _decided(question, view, Finding("all", Verdict.CORRECT, None, rule), list(found.values()))
     if finding.declined and finding.firm and _key_met_too(view, view.readings, finding):
         finding = replace(finding, firm=False)
     return _decided(question, view, finding, [*found.values(), finding])
@@ -151,7 +151,7 @@ def _within(spans: list[tuple[int, int]], starts: list[int], offset: int) -> boo
     return i >= 0 and offset < spans[i][1]
 
 
-def _decided(question: Question, view: AnswerView, finding: Finding, evidence: list[Finding]) -> Verdict:
+def _decided(question: Question, view: AnswerView, finding: Finding, evidence: list[Finding]) -> Grade:
     """The grade `finding` decides, with the spans and the checks of every finding on record, and the
     marks a reader is shown beside them (grading/marks.py)."""
     on_record = [f for f in evidence if f.on_record]
@@ -160,7 +160,7 @@ def _decided(question: Question, view: AnswerView, finding: Finding, evidence: l
     if question.kind == "ambiguous" and finding.check not in _DECLINING:
         rule = outcomes.AMBIGUOUS_PREFIX + rule
     firm = finding.firm if finding.check != "all" else all(f.firm for f in evidence)
-    return Verdict(
+    return Grade(
         finding.verdict,
         finding.declined,
         finding.failure,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-VERDICTS = ("correct", "partial", "wrong", "ungradable")
+from ragpipe.grading.grade import VERDICTS, Verdict
 
 
 def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
@@ -13,12 +13,12 @@ def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
     none could be graded); declined counts the answers that declined, whatever their verdict."""
     rows = list(rows)
     counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
-    graded = len(rows) - counts["ungradable"]
+    graded = len(rows) - counts[Verdict.UNGRADABLE]
     return {
         "answers": len(rows),
         **counts,
         "graded": graded,
-        "accuracy": round(counts["correct"] / graded, 4) if graded else None,
+        "accuracy": round(counts[Verdict.CORRECT] / graded, 4) if graded else None,
         "declined": sum(bool(r["declined"]) for r in rows),
         "unanswered": unanswered,
     }

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ragpipe.grading.grade import Verdict
 from ragpipe.warehouse.nulls import records
 
 KEY = ["corpus", "config", "answer_set", "question_id", "answer_id"]
-RANK = {"correct": 3, "partial": 2, "wrong": 1, "ungradable": 0}
+RANK = {Verdict.CORRECT: 3, Verdict.PARTIAL: 2, Verdict.WRONG: 1, Verdict.UNGRADABLE: 0}  # better is higher
 DELTA_COLUMNS = KEY + [
     "old_verdict",
     "new_verdict",
@@ -59,7 +60,9 @@ def grade_delta(old: pd.DataFrame, new: pd.DataFrame) -> dict:
             direction = f"{c['old_verdict']} (declined {c['old_declined']} -> {c['new_declined']}, failure changed)"
         summary.setdefault(c["corpus"], {}).setdefault(direction, 0)
         summary[c["corpus"]][direction] += 1
-    worse = [c for c in changed if c["old_verdict"] == "correct" and RANK[c["new_verdict"]] < RANK["correct"]]
+    worse = [
+        c for c in changed if c["old_verdict"] == Verdict.CORRECT and RANK[c["new_verdict"]] < RANK[Verdict.CORRECT]
+    ]
     return {
         "compared": len(merged),
         "changed": len(changed),

@@ -20,6 +20,7 @@ import pandas as pd
 from ragpipe.corpus.kinds import declining_is_right
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
+from ragpipe.grading.grade import Verdict
 from ragpipe.judge.judgment import input_key
 from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, JUDGE_ON, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
@@ -86,10 +87,10 @@ def apply_judgments(
 def _decided(kind: str, verdict: str) -> dict:
     rule = outcomes.judge_rule(verdict)
     if verdict == CORRECT:
-        return {"verdict": "correct", "declined": False, "failure": None, "rule": rule, "ungradable": False}
+        return {"verdict": Verdict.CORRECT.value, "declined": False, "failure": None, "rule": rule, "ungradable": False}
     if verdict == INCORRECT:
         return {
-            "verdict": "wrong",
+            "verdict": Verdict.WRONG.value,
             "declined": False,
             "failure": outcomes.NOT_DECLINED if kind == "negative" else outcomes.JUDGED_INCORRECT,
             "rule": rule,
@@ -99,7 +100,7 @@ def _decided(kind: str, verdict: str) -> dict:
     right = declining_is_right(kind)
     failure = None if right else outcomes.DECLINED_ANSWERABLE
     return {
-        "verdict": "correct" if right else "wrong",
+        "verdict": (Verdict.CORRECT if right else Verdict.WRONG).value,
         "declined": True,
         "failure": failure,
         "rule": rule,

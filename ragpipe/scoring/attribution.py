@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ragpipe.answering.retrieving import RETRIEVING_ENGINES
+from ragpipe.grading.grade import Verdict
 from ragpipe.warehouse.nulls import records
 from ragpipe.warehouse.row import Record
 
@@ -54,7 +55,7 @@ def _attribution(verdict: str, declined: bool, ungradable: bool, evidence: bool 
         return "ungradable"
     if declined:
         return "declined with evidence retrieved" if evidence else "declined without evidence"
-    if verdict == "correct":
+    if verdict == Verdict.CORRECT:
         return "correct"
     return "generation miss" if evidence else "retrieval miss"
 

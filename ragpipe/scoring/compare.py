@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from ragpipe.grading.grade import Verdict
 from ragpipe.scoring.interval_text import interval_text
 from ragpipe.warehouse.nulls import records
 
@@ -91,8 +92,8 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
     grader graded for both; a question ungradable for either is set apart (`ungradable`)."""
     both = paired(graded(a), graded(b))
     answered_both = set(a["question_id"]) & set(b["question_id"])
-    a_ok = (both["verdict_a"] == "correct").to_numpy(dtype=float)
-    b_ok = (both["verdict_b"] == "correct").to_numpy(dtype=float)
+    a_ok = (both["verdict_a"] == Verdict.CORRECT).to_numpy(dtype=float)
+    b_ok = (both["verdict_b"] == Verdict.CORRECT).to_numpy(dtype=float)
     wins, losses = int(((b_ok == 1) & (a_ok == 0)).sum()), int(((a_ok == 1) & (b_ok == 0)).sum())
     n = len(both)
     low, high = bootstrap_interval(a_ok, b_ok)
@@ -118,7 +119,7 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
         "flips": [
             {
                 "question_id": r["question_id"],
-                "winner": "b" if r["verdict_b"] == "correct" else "a",
+                "winner": "b" if r["verdict_b"] == Verdict.CORRECT else "a",
                 "a_verdict": r["verdict_a"],
                 "a_rule": r["rule_a"],
                 "b_verdict": r["verdict_b"],
@@ -141,7 +142,7 @@ def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> di
     from ragpipe.scoring.calibration import calibrate, people_correct
 
     def graded(frame: pd.DataFrame, side: str) -> np.ndarray:
-        return (frame[f"verdict_{side}"] == "correct").to_numpy(dtype=int)
+        return (frame[f"verdict_{side}"] == Verdict.CORRECT).to_numpy(dtype=int)
 
     human = people_correct(people.loc[labelled["answer_id_b"]], labelled["kind_b"]) - people_correct(
         people.loc[labelled["answer_id_a"]], labelled["kind_a"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ragpipe.grading.grade import Verdict
 from ragpipe.grading.outcomes import WRONG_MONEY
 from ragpipe.scoring.compare import compare, graded
 from ragpipe.scoring.holm import holm
@@ -36,7 +37,7 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     rows = []
     for name, grades in systems.items():  # accuracy: correct of graded, the ungradable counted apart
         counted = graded(grades)
-        n, correct = len(counted), int((counted["verdict"] == "correct").sum())
+        n, correct = len(counted), int((counted["verdict"] == Verdict.CORRECT).sum())
         low, high = _interval(correct, n)
         rows.append(
             {

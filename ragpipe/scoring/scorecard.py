@@ -13,6 +13,7 @@ import statistics
 import pandas as pd
 
 from ragpipe.answering.retrieving import answered_from_pair_retrieval
+from ragpipe.grading.grade import Verdict
 from ragpipe.grading.outcomes import WRONG_MONEY
 from ragpipe.history.ledger import latest_event
 from ragpipe.labels.store import people_labels
@@ -92,7 +93,7 @@ def build_scorecard(
         raise ValueError("no grades to score")
     first = grades.iloc[0]
     kind = grades["kind"]
-    correct = grades["verdict"] == "correct"
+    correct = grades["verdict"] == Verdict.CORRECT
     answerable = kind == "answerable"
     negatives = kind == "negative"
     ambiguous = kind == "ambiguous"
@@ -107,8 +108,8 @@ def build_scorecard(
         "total": len(grades),
         "graded": graded,
         "correct": int(correct.sum()),
-        "partial": int((grades["verdict"] == "partial").sum()),
-        "wrong": int((grades["verdict"] == "wrong").sum()),
+        "partial": int((grades["verdict"] == Verdict.PARTIAL).sum()),
+        "wrong": int((grades["verdict"] == Verdict.WRONG).sum()),
         "overall_pct": _pct(int(correct.sum()), graded),
         **dict.fromkeys(CALIBRATED, None),
         "labels": 0,
@@ -221,8 +222,8 @@ def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
     from ragpipe.scoring.calibration import calibrate, people_correct
 
     human = people_correct(people.loc[labelled["answer_id"]], labelled["kind"])
-    graded = (labelled["verdict"] == "correct").to_numpy(dtype=int)
-    c = calibrate(human, graded, (grades["verdict"] == "correct").to_numpy(dtype=int))
+    graded = (labelled["verdict"] == Verdict.CORRECT).to_numpy(dtype=int)
+    c = calibrate(human, graded, (grades["verdict"] == Verdict.CORRECT).to_numpy(dtype=int))
     shown = (c.estimate, c.low, c.high, c.labels_only_low, c.labels_only_high)
     return {"labels": c.labels, **{k: round(100 * v, 1) for k, v in zip(CALIBRATED, shown)}}
 

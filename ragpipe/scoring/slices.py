@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ragpipe.grading.grade import VERDICTS
 from ragpipe.grading.outcomes import WRONG_MONEY
 from ragpipe.scoring.wilson import wilson
 
@@ -50,12 +51,12 @@ def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSI
     types = questions.set_index("question_id")["question_type"] if len(questions) else pd.Series(dtype=object)
     frame = grades.assign(
         question_type=grades["question_id"].map(types),
-        **{f"_{v}": grades["verdict"] == v for v in ("correct", "partial", "wrong", "ungradable")},
+        **{f"_{v}": grades["verdict"] == v for v in VERDICTS},
         _declined=grades["declined"].astype(bool),
         _wrong_money=grades["failure"] == WRONG_MONEY,
         _total=1,
     )
-    summed = ["_total", "_correct", "_partial", "_wrong", "_ungradable", "_declined", "_wrong_money"]
+    summed = ["_total", *(f"_{v}" for v in VERDICTS), "_declined", "_wrong_money"]
     rows = []
     for by in dimensions:  # one groupby a dimension (a group at a time cost a regrade 28 ms a pair)
         if by not in DIMENSIONS:
@@ -64,7 +65,7 @@ def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSI
         groups = frame.groupby([frame["answer_set"], values], sort=True)
         firsts = groups[["corpus", "config", "grader_version"]].first()
         for (answer_set, value), n in groups[summed].sum().iterrows():
-            counts = {v: int(n[f"_{v}"]) for v in ("correct", "partial", "wrong", "ungradable")}
+            counts = {v: int(n[f"_{v}"]) for v in VERDICTS}
             graded = int(n["_total"]) - counts["ungradable"]
             low, high = _wilson_pct(counts["correct"], graded)
             first = firsts.loc[(answer_set, value)]

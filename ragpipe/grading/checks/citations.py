@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.grade import Verdict
 from ragpipe.text.patterns import valid_regex
 
 
@@ -35,7 +36,7 @@ def run(view: AnswerView, rules: CitationRules) -> Finding | None:
         return None
     if set(view.citations) & set(view.question.golden_docs):
         return None
-    return Finding("citations", "partial", outcomes.NOT_GOLDEN_CITATION, outcomes.CITATIONS_NOT_GOLDEN)
+    return Finding("citations", Verdict.PARTIAL, outcomes.NOT_GOLDEN_CITATION, outcomes.CITATIONS_NOT_GOLDEN)
 
 
 CHECK = Check(

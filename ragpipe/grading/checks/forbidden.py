@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.grade import Verdict
 from ragpipe.text.matching import find_needle
 
 
@@ -13,7 +14,9 @@ def run(view: AnswerView, rules) -> Finding | None:  # no rules section of its o
         span = find_needle(needle, view.text, view.figures, view.tolerance)
         if span:
             found = {"kind": "must_not_contain", "needle": needle, "start": span[0], "end": span[1]}
-            return Finding("forbidden", "wrong", outcomes.FORBIDDEN_CLAIM, outcomes.NEEDLES_MUST_NOT_CONTAIN, (found,))
+            return Finding(
+                "forbidden", Verdict.WRONG, outcomes.FORBIDDEN_CLAIM, outcomes.NEEDLES_MUST_NOT_CONTAIN, (found,)
+            )
     return None
 
 

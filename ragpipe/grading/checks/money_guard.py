@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding
+from ragpipe.grading.grade import Verdict
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import asserted_money, matches_key
 from ragpipe.text.patterns import valid_regex
@@ -63,7 +64,7 @@ def _wrong(view: AnswerView, money: list, figures: list, rule: str, is_key, firm
                           "end": f.end})  # fmt: skip
     return Finding(
         "money_guard",
-        "wrong",
+        Verdict.WRONG,
         outcomes.WRONG_MONEY,
         rule,
         tuple(marks),

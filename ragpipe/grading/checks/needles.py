@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
+from ragpipe.grading.grade import Verdict
 from ragpipe.text.forms import find_form, leaves_words_out
 from ragpipe.text.gold_clause import asks_why, only_in_modifiers
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
@@ -318,7 +319,7 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
     if not reqs and view.key is None:
         # not silently graded: no verdict but "ungradable", counted apart in the scorecard
         reason = outcomes.UNGRADABLE_NO_YES_NO if view.question.polarity else outcomes.UNGRADABLE_NO_NEEDLES
-        return Finding("needles", "ungradable", reason, outcomes.NEEDLES_UNGRADABLE, firm=False, ungradable=True)
+        return Finding("needles", Verdict.UNGRADABLE, reason, outcomes.NEEDLES_UNGRADABLE, firm=False, ungradable=True)
 
     spans: list[dict] = []
     missing: list[Requirement] = []
@@ -352,18 +353,28 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
     if filler is not None and not _fills(filler[0], reqs):
         asserted = {"kind": "slot", "needle": f"asserted: {filler[0]}", "start": filler[1], "end": filler[2]}
         return Finding(
-            "needles", "wrong", outcomes.OTHER_VALUE, outcomes.NEEDLES_SLOT_OTHER, (*spans, asserted), firm=False
+            "needles", Verdict.WRONG, outcomes.OTHER_VALUE, outcomes.NEEDLES_SLOT_OTHER, (*spans, asserted), firm=False
         )
     if not missing and source == "mined" and _only_where_or_when(view, n, reqs):
         return Finding(
-            "needles", "partial", outcomes.MISSING_NEEDLES, outcomes.NEEDLES_MODIFIER_ONLY, tuple(spans), firm=False
+            "needles",
+            Verdict.PARTIAL,
+            outcomes.MISSING_NEEDLES,
+            outcomes.NEEDLES_MODIFIER_ONLY,
+            tuple(spans),
+            firm=False,
         )
     other = _other_value(view, n, reqs, spans) if figures_asked or view.key is not None else []
     if other:
         wrong = tuple({"kind": "asked_as", "needle": f"{b.phrase} stated as {b.figure.text}",
                        "start": b.figure.start, "end": b.figure.end} for b in other)  # fmt: skip
         return Finding(
-            "needles", "wrong", outcomes.OTHER_VALUE, outcomes.NEEDLES_OTHER_VALUE, tuple(spans) + wrong, firm=False
+            "needles",
+            Verdict.WRONG,
+            outcomes.OTHER_VALUE,
+            outcomes.NEEDLES_OTHER_VALUE,
+            tuple(spans) + wrong,
+            firm=False,
         )
 
     total = len(reqs) + (view.key is not None)
@@ -371,7 +382,7 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
         passed = total - len(missing)
         return Finding(
             "needles",
-            "partial" if passed else "wrong",
+            Verdict.PARTIAL if passed else Verdict.WRONG,
             outcomes.MISSING_NEEDLES,
             outcomes.needles_rule(source, "some" if passed else "none"),
             tuple(spans),

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, YesNo
+from ragpipe.grading.grade import Verdict
 from ragpipe.grading.sections import AnyRules
 from ragpipe.text.restatement import negations_in, restatement
 from ragpipe.text.sentences import opening_statements
@@ -85,7 +86,7 @@ def run(view: AnswerView, rules: PolarityRules) -> Finding | None:
     if yes.word != view.question.polarity:
         span = {"kind": "polarity", "needle": yes.word, "start": yes.start, "end": yes.end}
         return Finding(
-            "polarity", "wrong", outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, (span,), firm=not yes.implied
+            "polarity", Verdict.WRONG, outcomes.WRONG_YES_NO, outcomes.POLARITY_WRONG, (span,), firm=not yes.implied
         )
     return Finding("polarity", firm=not yes.implied, noted=True)  # the right word: the needle count requires it
 

@@ -29,6 +29,7 @@ from ragpipe.grading.checks.decline.none_given import gives_the_none, none_of_th
 from ragpipe.grading.checks.decline.on_principle import unprincipled
 from ragpipe.grading.checks.decline.sections import Assertions, Declines
 from ragpipe.grading.checks.view import EVERY_KIND, AnswerView, Check, Finding
+from ragpipe.grading.grade import Verdict
 
 
 class DeclineRules(Protocol):
@@ -42,18 +43,24 @@ def run(view: AnswerView, rules: DeclineRules) -> Finding | None:
     spans = tuple({"kind": "decline", "needle": p, "start": s, "end": e} for s, e, p in outermost(decision.spans))
     firm = not decision.by_stance
     if kind == "negative" and decision.declined:
-        return Finding("decline", "correct", None, outcomes.NEGATIVE_DECLINED, spans, declined=True, firm=firm)
+        return Finding("decline", Verdict.CORRECT, None, outcomes.NEGATIVE_DECLINED, spans, declined=True, firm=firm)
     if kind == "negative":
-        return Finding("decline", "wrong", outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
+        return Finding("decline", Verdict.WRONG, outcomes.NOT_DECLINED, outcomes.NEGATIVE_NOT_DECLINED, firm=False)
     # the none asked for, or the key stated, then a caveat
     if not decision.declined or gives_the_none(view, decision.spans) or gives_the_key(view, decision.spans):
         return None  # its decline phrases are the view's to read (`view.decision`), not a finding
     firm = firm and not none_of_the_source(view)  # "the filing does not mention any": the gold's none, or not
     firm = firm and not unprincipled(view, rules.declines)  # no gold, no principle: "I have no access to her files"
     if declining_is_right(kind):  # ambiguous (a negative question was decided above)
-        return Finding("decline", "correct", None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
+        return Finding("decline", Verdict.CORRECT, None, outcomes.AMBIGUOUS_DECLINED, spans, declined=True, firm=firm)
     return Finding(
-        "decline", "wrong", outcomes.DECLINED_ANSWERABLE, outcomes.ANSWERABLE_DECLINED, spans, declined=True, firm=firm
+        "decline",
+        Verdict.WRONG,
+        outcomes.DECLINED_ANSWERABLE,
+        outcomes.ANSWERABLE_DECLINED,
+        spans,
+        declined=True,
+        firm=firm,
     )
 
 
