@@ -11,6 +11,7 @@ from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
 from ragpipe.history.ledger import record_scorecards
+from ragpipe.scoring.leaderboard import pair_leaderboard
 from ragpipe.scoring.scorecard import (
     SCORECARD_COLUMNS,
     money_bar_summary,
@@ -34,7 +35,8 @@ def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: 
     """Overall %, correct/partial/wrong, answerable X of Y, honesty, median latency and the ZERO-WRONG-MONEY bar,
     per answer set; retrieval scores and where the misses are (`failure_attribution`) for the sets that
     answered from the pair's retrieval. Beside them, `scorecard_slices`: the same counts per question type
-    and per question kind."""
+    and per question kind; and `leaderboards`, every answer set of the pair ranked, tested against the
+    best (what the review report shows)."""
     return scorecards_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()
 
 
@@ -47,6 +49,13 @@ def scorecards_of(duckdb: DuckDBResource, project: Project, corpus: str, config:
         store(conn, project.root, "failure_attribution", attributed, {"corpus": corpus, "config": config})
         slices = pair_slices(conn, corpus, config)
         store(conn, project.root, "scorecard_slices", slices, {"corpus": corpus, "config": config})
+        store(
+            conn,
+            project.root,
+            "leaderboards",
+            pair_leaderboard(conn, corpus, config),
+            {"corpus": corpus, "config": config},
+        )
         record_scorecards(conn, frame, run_id, pd.Timestamp.now(tz="UTC"))
     return Made(
         data_version=data_version(frame.drop(columns="grading_event")),

@@ -8,8 +8,9 @@ What the assets stored is read, not recomputed: the scorecards (people's
 accuracy included) from `scorecards`, or from `scorecard_history` for an older
 grader version; the slices from `scorecard_slices`; the flips of the latest
 grading from its stored delta; the highlighted spans from `grades.matched`.
-Only what no asset stores is computed here: the leaderboard's paired tests,
-an older version's slices, and a delta between two versions a reader picks.
+the leaderboard from `leaderboards`. Only what no asset stores is computed
+here: an older version's leaderboard and slices, and a delta between two
+versions a reader picks.
 """
 
 from __future__ import annotations
@@ -118,6 +119,15 @@ def _listed(value) -> list:
     return [] if value is None or (isinstance(value, float) and pd.isna(value)) else list(value)
 
 
+def _stored_leaderboard(conn, corpus: str, config: str, version: str) -> list[dict]:
+    """The leaderboard the scorecards asset stored at `version` (none for an older version)."""
+    rows = _stored(conn, "leaderboards", corpus, config, version, None)
+    if rows.empty:
+        return []
+    columns = [c for c in rows.columns if c not in ("corpus", "config", "grader_version")]
+    return records(rows.sort_values(["rank", "system"])[columns])
+
+
 def _attributions(conn, corpus: str, config: str) -> dict[tuple[str, str], str]:
     """(answer set, question) -> where the answer failed, as the scorecards attributed it."""
     if not table_exists(conn, "failure_attribution"):
@@ -137,7 +147,9 @@ def load_review(
     audit_size: int = 20,
 ) -> Review:
     grades, version = _grades(conn, corpus, config, grader)
-    ranked = leaderboard(dict(tuple(grades.groupby("answer_set", sort=True))))
+    ranked = _stored_leaderboard(conn, corpus, config, version) or leaderboard(
+        dict(tuple(grades.groupby("answer_set", sort=True)))
+    )
     answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
     if answer_set is not None:
         if answer_set not in set(grades["answer_set"]):

@@ -80,3 +80,14 @@ def leaderboard_frame(rows: list[dict]) -> pd.DataFrame:
     columns = ["rank", "system", "n", "correct", "accuracy", "low", "high", "vs_best", "paired", "diff"]
     columns += ["diff_low", "diff_high", "p", "p_holm", "ungradable", "wrong_money", "judged"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def pair_leaderboard(conn, corpus: str, config: str) -> pd.DataFrame:
+    """The leaderboard of one stored pair's grades, as the `leaderboards` table keeps it (with the pair and
+    the grader version), for the review report to read instead of testing every pair of systems again."""
+    from ragpipe.warehouse.tables import read_partition
+
+    grades = read_partition(conn, "grades", {"corpus": corpus, "config": config})
+    frame = leaderboard_frame(leaderboard(dict(tuple(grades.groupby("answer_set", sort=True)))))
+    version = str(grades["grader_version"].iloc[0]) if len(grades) else ""
+    return frame.assign(corpus=corpus, config=config, grader_version=version)

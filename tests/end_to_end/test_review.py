@@ -103,6 +103,24 @@ def test_the_flips_shown_are_the_ones_the_grade_delta_asset_stored(reviewed, tmp
     assert [f["new_rule"] for f in again.flips] == ["edited.in.the.table"] * len(data.flips)
 
 
+def test_the_leaderboard_shown_is_the_one_the_scorecards_asset_stored(reviewed, tmp_path):
+    """The review ranks the pair's systems from `leaderboards` (stored with the scorecards), not by testing
+    every pair of systems again: the same rows as computing it, and an edit to the table shows."""
+    from ragpipe.review.data import _stored_leaderboard
+    from ragpipe.scoring.leaderboard import leaderboard
+
+    grades, version = reviewed["grades"], reviewed["data"].grader_version
+    computed = leaderboard(dict(tuple(grades.groupby("answer_set", sort=True))))
+    with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
+        stored = _stored_leaderboard(conn, "demo", "default", version)
+    assert stored == computed and len(stored) >= 1
+    copy = tmp_path / "ragpipe.duckdb"
+    shutil.copy(reviewed["folder"] / "ragpipe.duckdb", copy)
+    with duckdb.connect(str(copy)) as conn:
+        conn.execute("UPDATE leaderboards SET vs_best = 'edited' WHERE corpus = 'demo'")
+        assert {r["vs_best"] for r in _stored_leaderboard(conn, "demo", "default", version)} == {"edited"}
+
+
 def load_review_again(reviewed):
     with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
         return load_review(conn, "demo", "default", seed=3, audit_size=5)
