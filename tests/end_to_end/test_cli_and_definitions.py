@@ -220,5 +220,11 @@ def test_make_dev_takes_port_and_says_the_url_last_or_names_a_taken_port(tmp_pat
                 break
         assert line.strip().startswith(f"Dagster UI: http://127.0.0.1:{port}")
     finally:
+        # what the test checks is read; how `dagster dev` shuts down is not under test: asked first, and
+        # stopped if it has not gone within a minute (on a loaded machine it once outlasted ten)
         os.killpg(ui.pid, signal.SIGTERM)
-        ui.wait(timeout=600)
+        try:
+            ui.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(ui.pid, signal.SIGKILL)
+            ui.wait(timeout=60)
