@@ -22,6 +22,7 @@ from assets.runs.runner import (
     busy_in,
     failed_money_checks,
     failure_in,
+    flips_said,
     judge_said,
     regrade_in_one_run,
     regrade_pair,
@@ -90,7 +91,7 @@ def outcome_of(results: list) -> Outcome:
         failed_money=failed_money_checks(results),
         busy=busy_in(results),
         failure=failure_in(results),
-        said=judge_said(results),
+        said=judge_said(results) + flips_said(results),
     )
 
 

@@ -181,6 +181,30 @@ def judge_said(results: list) -> list[str]:
     return lines
 
 
+def flips_said(results: list) -> list[str]:
+    """ "demo/default: 4 verdict(s) flipped (correct -> wrong: 4), not monotone; `ragpipe delta --corpus demo
+    --config default` lists them" for each pair these runs graded again (a first grading says nothing)."""
+    lines = []
+    for result in results:
+        for event in result.get_asset_materialization_events():
+            materialization = event.materialization
+            said = materialization.metadata
+            if materialization.asset_key.to_user_string() != "grades" or "flipped" not in said:
+                continue
+            corpus, config = pair_of(pair_partitions.get_partition_key_from_str(materialization.partition))
+            flipped = int(said["flipped"].value)
+            if not flipped:
+                lines.append(f"{corpus}/{config}: no verdict flipped")
+                continue
+            ways = [line.split(": ", 1)[1] for line in said["flips"].value.splitlines() if line.startswith("- ")]
+            worse = "" if said["monotone"].value else ", not monotone (a correct verdict got worse)"
+            lines.append(
+                f"{corpus}/{config}: {flipped} verdict(s) flipped ({'; '.join(ways)}){worse}; "
+                f"`ragpipe delta --corpus {corpus} --config {config}` lists them"
+            )
+    return lines
+
+
 def run_failures(results: list):
     """The error of each failed run (not a step's: the run's own, as when its executor lost its broker)."""
     from dagster import DagsterEventType

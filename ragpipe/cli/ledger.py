@@ -123,8 +123,8 @@ def regrade(
         console.print(Text(f"regrading {len(pairs)} pair(s) in one run with grader {rules.version}"))
         with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bars
             outcome = orchestrator().regrade_all(pairs, progress_bar=console.is_terminal)
-        for line in outcome.said:
-            console.print(Text(line))
+        for line in outcome.said:  # one line each, never folded: a line a reader may copy or grep
+            console.print(Text(line), soft_wrap=True)
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)

@@ -212,8 +212,13 @@ def test_the_commands_a_user_runs(tmp_path, demo_warehouse_once):
     def ragpipe(*args, rules=None, check=True):
         return run_ragpipe({**env, **({"RAGPIPE_RULES": str(rules)} if rules else {})}, *args, check=check)
 
-    ragpipe("regrade", "--rules", str(candidate))  # as RAGPIPE_RULES does, below
-    assert "regraded 1 pair(s)" in ragpipe("regrade").stdout
+    flipped = ragpipe("regrade", "--rules", str(candidate)).stdout  # as RAGPIPE_RULES does, below
+    # each pair's flips said on the terminal, by direction, and where to read them
+    assert "demo/default: " in flipped and " verdict(s) flipped (" in flipped and "correct -> wrong: " in flipped
+    assert "not monotone" in flipped and "`ragpipe delta --corpus demo --config default` lists them" in flipped
+    back_again = ragpipe("regrade").stdout
+    assert "regraded 1 pair(s)" in back_again and "wrong -> correct: " in back_again
+    assert "not monotone" not in back_again
     # what changed between the two graders, by version recorded in the warehouse and by file
     diff = ragpipe("rules", "diff", load_rules(candidate).version).stdout
     assert "+    - could not find\n" in diff and diff.count("\n+    - ") == 1, diff
@@ -243,6 +248,7 @@ def test_the_commands_a_user_runs(tmp_path, demo_warehouse_once):
     flip = lambda f: (f["answer_id"], f["old_verdict"], f["new_verdict"])  # noqa: E731
     assert {flip(f) for f in back["flips"]} == {(a, new, old) for a, old, new in map(flip, delta["flips"])}
     ragpipe("regrade")
+    assert "demo/default: no verdict flipped" in ragpipe("regrade").stdout  # the same grader again
     refused = ragpipe("sql", "DELETE FROM grades", check=False)
     assert refused.returncode == 2 and "read-only" in refused.stdout
     rows = json.loads(ragpipe("sql", "SELECT count(DISTINCT grader_version) AS n FROM grade_history", "--json").stdout)
