@@ -24,7 +24,9 @@ MAX_SAID = 20  # lines named on the terminal; the answers table keeps an error r
 
 
 def _use_data_dir(corpora: list[str], data_dir: Path | None) -> None:
-    """Point one corpus's adapter at a folder laid out like its upstream repository."""
+    """Point one corpus's adapter at a folder laid out like its upstream repository, or at the folder that
+    holds it as `<corpus>/` (`--data-dir ../shared/data` for FinanceBench's `../shared/data/financebench`)."""
+    from ragpipe.corpus.adapters import missing_data
     from ragpipe.corpus.manifest import list_corpora
 
     if data_dir is None:
@@ -35,6 +37,11 @@ def _use_data_dir(corpora: list[str], data_dir: Path | None) -> None:
     if not manifest.data_dir_env:
         raise typer.BadParameter(f"corpus {corpora[0]!r} takes no data folder")
     os.environ[manifest.data_dir_env] = str(data_dir.resolve())
+    held = data_dir / manifest.name
+    if missing_data(manifest) and held.is_dir():  # the parent of the corpus's folder
+        os.environ[manifest.data_dir_env] = str(held.resolve())
+        if missing_data(manifest):  # neither reads: the error names the folder given
+            os.environ[manifest.data_dir_env] = str(data_dir.resolve())
 
 
 def _engine_override(engine: str, base_url, model, api_key_env: str, url, concurrency, answers_file=None) -> dict:
@@ -106,7 +113,10 @@ def run(
         False, "--all", help="every corpus whose data is present (and every configuration unless --config)"
     ),
     data_dir: Path | None = typer.Option(
-        None, "--data-dir", help="the corpus's data folder (e.g. your clone of the upstream repository)"
+        None,
+        "--data-dir",
+        help="the corpus's data folder (your clone of the upstream repository), or the folder holding it as "
+        "<corpus>/ (e.g. ../shared/data)",
     ),
     engine: str | None = typer.Option(
         None, "--engine", help=f"override the configuration's engine: {' | '.join(ENGINE_NAMES)}"
@@ -250,7 +260,9 @@ STATS_NAMES = {
 def corpus_stats_command(
     name: str = typer.Argument(..., help="corpus name, as in corpora/<name>.yaml"),
     as_json: bool = typer.Option(False, "--json"),
-    data_dir: Path | None = typer.Option(None, "--data-dir", help="the corpus's data folder"),
+    data_dir: Path | None = typer.Option(
+        None, "--data-dir", help="the corpus's data folder, or the folder holding it as <corpus>/"
+    ),
     refresh: bool = typer.Option(False, "--refresh", help="re-materialize the corpus stages first"),
 ) -> None:
     """Documents, pages, questions by kind, ungradable questions, needles kept and rejected."""
