@@ -70,6 +70,11 @@ IN_PROCESS = {job.name: job for job in (corpus_job, pair_job, regrade_job, resco
 # RAGPIPE_STEP_START=spawn goes back to Dagster's default (where forkserver is missing, or to compare).
 # The last one sets aside from the cyclic collector what the others imported (assets/deploy/set_aside.py).
 PRELOADED = ["assets.definitions", "dagster._core.storage.sqlite_storage", "assets.deploy.set_aside"]
+# pyarrow's jemalloc starts a background thread on import; a step forked from the server while that thread
+# held its lock hung on it forever (seen once in CI: the forked process waiting on a futex, the server's
+# other thread `jemalloc_bg_thd`). The processes started from here run without it: memory is returned on
+# the allocation path instead.
+os.environ.setdefault("JE_ARROW_MALLOC_CONF", "background_thread:false")
 
 
 def step_start(method: str | None = None) -> dict:

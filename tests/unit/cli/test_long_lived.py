@@ -84,3 +84,16 @@ with context.Pool(1) as pool:
     )
     assert here == 0  # this process set nothing aside: the count is the step's own inheritance
     assert server > 100_000  # Dagster and the definitions, as the server imported them
+
+
+def test_the_step_server_runs_no_allocator_thread_a_fork_could_hang_on():
+    """A step is forked from the server; a thread holding a lock at the fork leaves the step waiting on it
+    forever. pyarrow's jemalloc starts one on import unless told not to (assets/deploy/jobs.py)."""
+    code = (
+        "import os\nfrom assets.deploy.jobs import PRELOADED\nimport importlib\n"
+        "for m in PRELOADED: importlib.import_module(m)\n"
+        "print(sorted(open(f'/proc/self/task/{t}/comm').read().strip() for t in os.listdir('/proc/self/task')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "jemalloc_bg_thd" not in done.stdout
