@@ -74,11 +74,12 @@ def test_a_step_forked_from_the_step_server_starts_with_what_the_server_imported
         _python(
             """
 import gc, multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from assets.deploy.jobs import PRELOADED
 context = multiprocessing.get_context("forkserver")
 context.set_forkserver_preload(PRELOADED)
-with context.Pool(1) as pool:
-    print(pool.apply(gc.get_freeze_count), gc.get_freeze_count())
+with ProcessPoolExecutor(1, mp_context=context) as pool:  # a worker lost is an error here, not a wait
+    print(pool.submit(gc.get_freeze_count).result(timeout=240), gc.get_freeze_count())
 """
         ),
     )
