@@ -167,41 +167,38 @@ def failure_in(results: list) -> str | None:
     return None
 
 
-def judge_said(results: list) -> list[str]:
-    """ "demo/default: judge: 12 call(s), ..." for each pair a model judge was asked about in these runs."""
-    lines = []
+def _said_by(results: list, asset: str):
+    """(corpus, configuration, metadata) of each materialization of `asset` in these runs."""
     for result in results:
         for event in result.get_asset_materialization_events():
             materialization = event.materialization
-            summary = materialization.metadata.get("summary")
-            if materialization.asset_key.to_user_string() != "judgments" or summary is None:
-                continue
-            corpus, config = pair_of(pair_partitions.get_partition_key_from_str(materialization.partition))
-            lines.append(f"{corpus}/{config}: {summary.value}")
-    return lines
+            if materialization.asset_key.to_user_string() == asset:
+                partition = pair_partitions.get_partition_key_from_str(materialization.partition)
+                yield *pair_of(partition), materialization.metadata
+
+
+def judge_said(results: list) -> list[str]:
+    """ "demo/default: judge: 12 call(s), ..." for each pair a model judge was asked about in these runs."""
+    return [f"{c}/{g}: {said['summary'].value}" for c, g, said in _said_by(results, "judgments") if "summary" in said]
 
 
 def flips_said(results: list) -> list[str]:
     """ "demo/default: 4 verdict(s) flipped (correct -> wrong: 4), not monotone; `ragpipe delta --corpus demo
     --config default` lists them" for each pair these runs graded again (a first grading says nothing)."""
     lines = []
-    for result in results:
-        for event in result.get_asset_materialization_events():
-            materialization = event.materialization
-            said = materialization.metadata
-            if materialization.asset_key.to_user_string() != "grades" or "flipped" not in said:
-                continue
-            corpus, config = pair_of(pair_partitions.get_partition_key_from_str(materialization.partition))
-            flipped = int(said["flipped"].value)
-            if not flipped:
-                lines.append(f"{corpus}/{config}: no verdict flipped")
-                continue
-            ways = [line.split(": ", 1)[1] for line in said["flips"].value.splitlines() if line.startswith("- ")]
-            worse = "" if said["monotone"].value else ", not monotone (a correct verdict got worse)"
-            lines.append(
-                f"{corpus}/{config}: {flipped} verdict(s) flipped ({'; '.join(ways)}){worse}; "
-                f"`ragpipe delta --corpus {corpus} --config {config}` lists them"
-            )
+    for corpus, config, said in _said_by(results, "grades"):
+        if "flipped" not in said:
+            continue
+        flipped = int(said["flipped"].value)
+        if not flipped:
+            lines.append(f"{corpus}/{config}: no verdict flipped")
+            continue
+        ways = [line.split(": ", 1)[1] for line in said["flips"].value.splitlines() if line.startswith("- ")]
+        worse = "" if said["monotone"].value else ", not monotone (a correct verdict got worse)"
+        lines.append(
+            f"{corpus}/{config}: {flipped} verdict(s) flipped ({'; '.join(ways)}){worse}; "
+            f"`ragpipe delta --corpus {corpus} --config {config}` lists them"
+        )
     return lines
 
 
