@@ -1,5 +1,5 @@
 """`graded_by_current_grader`: a check on grades and on scorecards that warns, on the lineage graph and
-each asset's page, when a pair was graded by an earlier grader than the one loaded.
+each asset's page, when a pair was graded by another grader than the one loaded.
 
 It runs with every materialization of the asset, and the `grader_watch` sensor evaluates it after
 "Reload definitions" (the daemon of `dagster dev`, `make dev`, runs it): a rules change shows as a
@@ -34,7 +34,8 @@ from ragpipe.warehouse.lock import WarehouseBusy, open_read_only
 
 CHECK = "graded_by_current_grader"
 PAIRS = set(pair_partitions.get_partition_keys())
-DESCRIBED = "Warns when a pair's {table} were made by an earlier grader than the loaded rules and grading code: "
+DESCRIBED = "Warns when a pair's {table} were made by another grader than the loaded rules and grading code "
+DESCRIBED += "(an edit, or a candidate rules file): "
 DESCRIBED += "run `ragpipe regrade`. Evaluated with every materialization and by the grader_watch sensor."
 
 

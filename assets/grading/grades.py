@@ -19,6 +19,7 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import GRADER_VERSION, data_version
+from ragpipe.history.behind import stale_rule_verdicts
 from ragpipe.history.delta import grade_delta, said_by_direction
 from ragpipe.history.ledger import store_grading
 from ragpipe.judge import apply_judgments, identity_of, stored_judgments
@@ -37,17 +38,12 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
     rules = project.rules()
     with duckdb.get_connection() as conn:
         verdicts = read_partition(conn, "rule_verdicts", keys) if table_exists(conn, "rule_verdicts") else None
-        if verdicts is None or (len(verdicts) and set(verdicts["grader_version"]) != {project.rules_alone().version}):
-            raise StaleRuleVerdicts(
-                f"{corpus}/{config}: the stored rule verdicts are not the loaded rules' "
-                f"({project.rules_alone().version}): materialize rule_verdicts first (`ragpipe regrade`, or "
-                "the `regrade` job in the UI)"
-            )
         answers = read_partition(conn, "answers", keys)
-        if set(verdicts["answer_id"]) != set(answers["answer_id"]):
+        stale = stale_rule_verdicts(verdicts, answers, project.rules_alone().version)
+        if stale:
             raise StaleRuleVerdicts(
-                f"{corpus}/{config}: the stored rule verdicts are of other answers than the stored ones: "
-                "materialize rule_verdicts first (`ragpipe regrade`, or the `regrade` job in the UI)"
+                f"{corpus}/{config}: {stale}: materialize rule_verdicts first (`ragpipe regrade`, or the "
+                "`regrade` job in the UI)"
             )
         frame = verdicts.assign(grader_version=rules.version)
         judge = project.judge_config()

@@ -86,6 +86,7 @@ def _warehouse_pending(judge: str, judge_on: str, corpus: str | None):
     than the loaded ones is graded here, in memory (`ragpipe regrade` stores them)."""
     from ragpipe.grading.grade_table import grade_answers
     from ragpipe.grading.rules import load_rules
+    from ragpipe.history.behind import stale_rule_verdicts
     from ragpipe.history.whatif import stored_pairs
     from ragpipe.judge import pending, stored_judgments
     from ragpipe.warehouse.settings import rules_path
@@ -104,7 +105,7 @@ def _warehouse_pending(judge: str, judge_on: str, corpus: str | None):
             answers = read_partition(conn, "answers", keys)
             questions = read_partition(conn, "questions", {"corpus": c})
             verdicts = read_partition(conn, "rule_verdicts", keys) if held else None
-            if verdicts is None or len(verdicts) != len(answers) or set(verdicts["grader_version"]) != {rules.version}:
+            if stale_rule_verdicts(verdicts, answers, rules.version):
                 verdicts = grade_answers(answers, questions, read_partition(conn, "needles", {"corpus": c}), rules)
             for item in pending(verdicts, answers, questions, stored, judge_on):
                 found.setdefault(item[2], item)

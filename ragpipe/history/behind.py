@@ -1,4 +1,4 @@
-"""Pairs an earlier grader graded: what a rules or grading-code change left to regrade.
+"""Pairs another grader graded: what a rules or grading-code change (or a candidate rules file) left to regrade.
 
 Dagster's own staleness shows this only per partition, deep in the asset's page; this is the same
 fact as one finding per table (grades, scorecards), which the Dagster layer turns into an asset check
@@ -33,8 +33,9 @@ class Behind:
         named = ", ".join(f"{b['pair']} ({', '.join(b['graded_by'])})" for b in self.behind[:5])
         more = f" and {len(self.behind) - 5} more" if len(self.behind) > 5 else ""
         return (
-            f"{len(self.behind)} of {self.pairs} pairs' {self.table} are by an earlier grader, not the current "
-            f"{self.current}: {named}{more}. `ragpipe regrade` (or materialize grades) brings them up to date."
+            f"{len(self.behind)} of {self.pairs} pairs' {self.table} are by another grader than the one loaded "
+            f"({self.current}): {named}{more}. `ragpipe regrade` (or materialize grades) grades them with the "
+            "loaded one."
         )
 
     def metadata(self) -> dict:
@@ -52,12 +53,12 @@ class Behind:
             (
                 b["corpus"],
                 b["config"],
-                f"{self.table} of {b['pair']} by an earlier grader ({', '.join(b['graded_by'])}), not the current "
-                f"{self.current}",
+                f"{self.table} of {b['pair']} by another grader ({', '.join(b['graded_by'])}) than the one loaded "
+                f"({self.current})",
                 {
                     "graded_by": ", ".join(b["graded_by"]),
                     "current_grader": self.current,
-                    "to_regrade": "ragpipe regrade, or Materialize this partition's grades",
+                    "to_regrade": "ragpipe regrade, or Materialize this partition's grades, grades with the loaded one",
                 },
             )
             for b in self.behind
@@ -77,3 +78,17 @@ def behind(conn: duckdb.DuckDBPyConnection, table: str, current: str) -> Behind:
         {"pair": f"{c}/{k}", "corpus": c, "config": k, "graded_by": list(v)} for c, k, v in rows if list(v) != [current]
     ]
     return Behind(table, current, len(rows), late)
+
+
+def stale_rule_verdicts(verdicts, answers, rules_version: str) -> str | None:
+    """Why a pair's stored rule verdicts (None: none stored) cannot stand for the loaded rules over its stored
+    answers, or None when they can: the one test the grades asset (which refuses then) and `ragpipe judge
+    export` (which grades in memory then) share."""
+    if verdicts is None:
+        return "no rule verdicts are stored"
+    if len(verdicts) and set(verdicts["grader_version"]) != {rules_version}:
+        graded_by = ", ".join(sorted(set(verdicts["grader_version"])))
+        return f"the stored rule verdicts are by other rules ({graded_by}) than the loaded ones ({rules_version})"
+    if set(verdicts["answer_id"]) != set(answers["answer_id"]):
+        return "the stored rule verdicts are of other answers than the stored ones"
+    return None

@@ -123,7 +123,7 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         assert load_rules(candidate).version in execution["evaluation"]["description"]
 
 
-def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_path):
+def test_behind_names_the_pairs_another_grader_graded(demo_warehouse, tmp_path):
     """The finding behind `graded_by_current_grader`: none behind after a run, every pair behind under a
     candidate grader, and the scorecards too; regrading with it brings both up to date."""
     current = load_rules().version
@@ -139,6 +139,8 @@ def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_pat
     (note,) = late.per_pair()
     assert note[:2] == ("demo", "default") and note[3]["graded_by"] == current and note[3]["current_grader"] == other
     assert late.metadata()["pairs_behind"] == 1 and "`ragpipe regrade`" in late.description()
+    # a candidate rules file is not "an earlier grader": the words hold either way
+    assert "by another grader than the one loaded" in late.description() and "earlier" not in late.description()
     instance = DagsterInstance.ephemeral()
     result = regrade_pair(
         "demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse, rules_path=candidate)
@@ -148,6 +150,32 @@ def test_behind_names_the_pairs_an_earlier_grader_graded(demo_warehouse, tmp_pat
     assert checks[("grades", "graded_by_current_grader")] and checks[("scorecards", "graded_by_current_grader")]
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         assert behind(conn, "grades", other).passed and behind(conn, "scorecards", other).passed
+
+
+def test_grades_refuse_rule_verdicts_of_other_rules_or_other_answers(demo_warehouse, tmp_path):
+    """The one test of "are the stored rule verdicts current?" (`stale_rule_verdicts`, shared by the grades
+    asset and `ragpipe judge export`): current after a run; under a candidate grader the grades asset refuses,
+    naming both rule versions; verdicts of other answers are refused too."""
+    from assets.grading.grades import StaleRuleVerdicts, grades_of
+    from ragpipe.history.behind import stale_rule_verdicts
+    from ragpipe.warehouse.tables import read_partition
+
+    keys = {"corpus": "demo", "config": "default"}
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        verdicts, answers = read_partition(conn, "rule_verdicts", keys), read_partition(conn, "answers", keys)
+    current = load_rules().version
+    assert stale_rule_verdicts(verdicts, answers, current) is None
+    assert stale_rule_verdicts(None, answers, current) == "no rule verdicts are stored"
+    assert "of other answers" in stale_rule_verdicts(verdicts.iloc[1:], answers, current)
+    candidate = tmp_path / "candidate.yaml"
+    candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
+    resources = warehouse_resources(demo_warehouse, rules_path=candidate)
+    other = resources["project"].rules_alone().version
+    with pytest.raises(StaleRuleVerdicts) as refused:
+        grades_of(resources["duckdb"], resources["project"], "demo", "default", None, "a-run")
+    said = str(refused.value)
+    assert said.startswith("demo/default: the stored rule verdicts are by other rules")
+    assert current in said and other in said and "materialize rule_verdicts first" in said
 
 
 CHECKS_QUERY = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: $path}) { ... on AssetNode {
