@@ -27,7 +27,7 @@ from dagster_duckdb import DuckDBResource
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.grading.grades import grades
 from assets.grading.scorecards import scorecards
-from assets.shared.partitions import pair_key, pair_partitions
+from assets.shared.partitions import pair_key, pair_of, pair_partitions
 from assets.shared.resources import Project
 from ragpipe.history.behind import Behind, behind
 from ragpipe.warehouse.lock import WarehouseBusy, open_read_only
@@ -48,10 +48,16 @@ def _result(finding: Behind) -> AssetCheckResult:
     )
 
 
-def behind_result(duckdb: DuckDBResource, table: str, version: str) -> AssetCheckResult:
-    """The check on `table` against the grader `version` (the one-run regrade evaluates it too)."""
+def loaded_graders(project: Project) -> dict[tuple[str, str], str]:
+    """The grader of each declared pair whose configuration names a judge (the others': `project.rules()`)."""
+    pairs = [pair_of(pair_partitions.get_partition_key_from_str(key)) for key in sorted(PAIRS)]
+    return project.graders([pair for pair in pairs if project.judge_of(*pair)])
+
+
+def behind_result(duckdb: DuckDBResource, table: str, project: Project) -> AssetCheckResult:
+    """The check on `table` against the loaded graders (the one-run regrade evaluates it too)."""
     with duckdb.get_connection() as conn:
-        return _result(behind(conn, table, version))
+        return _result(behind(conn, table, project.rules().version, loaded_graders(project)))
 
 
 @asset_check(
@@ -61,7 +67,7 @@ def grades_by_current_grader(
     context: AssetCheckExecutionContext, duckdb: DuckDBResource, project: Project
 ) -> AssetCheckResult:
     with duckdb.get_connection() as conn:
-        return _result(behind(conn, "grades", project.rules().version))
+        return _result(behind(conn, "grades", project.rules().version, loaded_graders(project)))
 
 
 @asset_check(
@@ -75,7 +81,7 @@ def scorecards_by_current_grader(
     context: AssetCheckExecutionContext, duckdb: DuckDBResource, project: Project
 ) -> AssetCheckResult:
     with duckdb.get_connection() as conn:
-        return _result(behind(conn, "scorecards", project.rules().version))
+        return _result(behind(conn, "scorecards", project.rules().version, loaded_graders(project)))
 
 
 @sensor(minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)
@@ -83,7 +89,7 @@ def grader_watch(context: SensorEvaluationContext, project: Project):
     """Evaluates `graded_by_current_grader` on grades and scorecards against the loaded grader, and
     records the result when it changed, with an observation on each pair's partition behind: no run,
     nothing written to the warehouse."""
-    current = project.rules().version
+    current, graders = project.rules().version, loaded_graders(project)
     path = project.root / "ragpipe.duckdb"
     if not path.exists():
         return SkipReason(f"no warehouse at {path} yet")
@@ -92,7 +98,7 @@ def grader_watch(context: SensorEvaluationContext, project: Project):
     except WarehouseBusy as exc:
         return SkipReason(f"warehouse busy, next tick: {exc}")
     with conn:
-        findings = [behind(conn, table, current) for table in ("grades", "scorecards")]
+        findings = [behind(conn, table, current, graders) for table in ("grades", "scorecards")]
     state = json.dumps([[f.table, f.current, f.behind] for f in findings], sort_keys=True)
     if state == context.cursor:
         return SkipReason("no change since the last evaluation")

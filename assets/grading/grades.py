@@ -35,7 +35,7 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
     """The pair's stored rule verdicts with the judge's stored judgments applied (no grading here), stored
     into `grades` and `grade_history` in one transaction, with the flips against the grades replaced."""
     keys = {"corpus": corpus, "config": config}
-    rules = project.rules()
+    rules = project.rules_of(corpus, config)
     with duckdb.get_connection() as conn:
         verdicts = read_partition(conn, "rule_verdicts", keys) if table_exists(conn, "rule_verdicts") else None
         answers = read_partition(conn, "answers", keys)
@@ -46,11 +46,11 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
                 "`regrade` job in the UI)"
             )
         frame = verdicts.assign(grader_version=rules.version)
-        judge = project.judge_config()
+        judge = project.judge_config_of(corpus, config)
         if judge is not None:  # the judge's stored verdicts (the `judgments` asset asked for what was missing)
             questions = read_partition(conn, "questions", {"corpus": corpus})
             judgments = stored_judgments(conn, identity_of(judge).id)
-            frame = apply_judgments(frame, answers, questions, judgments, project.judge_on)
+            frame = apply_judgments(frame, answers, questions, judgments, project.judge_on_of(corpus, config))
         before = read_partition(conn, "grades", keys) if table_exists(conn, "grades") else None
         path, event = store_grading(conn, project.root, frame, keys, rules, run_id, pd.Timestamp.now(tz="UTC"))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
@@ -64,8 +64,23 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
         "judged": judged,
         **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
         **flips_said(before, frame, keys),
+        **judge_dropped(before, rules.version),
     }
     return Made(metadata, data_version(frame))
+
+
+def judge_dropped(before: pd.DataFrame | None, version: str) -> dict:
+    """A pair graded with a judge before and by the rules alone now (a judge named for one command, then
+    not): said in the metadata, which `ragpipe run` and `regrade` print, never silent."""
+    if before is None or before.empty or "+j-" in version:
+        return {}
+    judged = sorted(v for v in set(before["grader_version"].dropna()) if "+j-" in v)
+    if not judged:
+        return {}
+    return {
+        "judge_dropped": f"graded before with a judge ({', '.join(judged)}), now by the rules alone ({version}); "
+        "to keep a judge, name it under the configuration in corpora/configs.yaml (`judge: NAME`) or pass --judge"
+    }
 
 
 def flips_said(before: pd.DataFrame | None, after: pd.DataFrame, keys: dict) -> dict:

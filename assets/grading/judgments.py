@@ -14,9 +14,9 @@ from ragpipe.warehouse.tables import read_partition
 
 
 def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
-    """Ask the configured judge about the pair's tentative rule verdicts no stored judgment covers, and
-    store what it says. The warehouse is let go while the judge is asked (minutes of HTTP calls)."""
-    config_ = project.judge_config()
+    """Ask the pair's judge (`Project.judge_of`) about its tentative rule verdicts no stored judgment covers,
+    and store what it says. The warehouse is let go while the judge is asked (minutes of HTTP calls)."""
+    config_ = project.judge_config_of(corpus, config)
     if config_ is None:
         return Made({"judge": "none configured", "calls": 0})
     identity = identity_of(config_)
@@ -26,7 +26,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
         answers = read_partition(conn, "answers", keys)
         questions = read_partition(conn, "questions", {"corpus": corpus})
         stored = stored_judgments(conn, identity.id)
-    missing = pending(verdicts, answers, questions, stored, project.judge_on)
+    missing = pending(verdicts, answers, questions, stored, project.judge_on_of(corpus, config))
     said = progress_reporter(log, "judging", f"{corpus}/{config} by {config_.name}", project.progress_bar)
     progress = lambda asked, total: said(len(asked.judgments) + asked.errors, total)  # noqa: E731
     asked = ask_missing(config_, identity, missing, progress) if missing else Asked()
@@ -63,7 +63,8 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
 def judgments(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """The model judge's verdicts (table `judgments`, keyed by what the judge saw and who it is), asked
     only for answers whose stored rule verdict is tentative (RAGPIPE_JUDGE_ON=all: every answer) and
-    only where none is stored: a rules change that alters no judge input asks nothing. With no judge
-    configured (RAGPIPE_JUDGE, `ragpipe run|regrade --judge NAME`) it asks nothing and stores nothing.
+    only where none is stored: a rules change that alters no judge input asks nothing. The judge is the
+    pair's configuration's (`judge:` in corpora/configs.yaml), or the one named for every pair (`ragpipe
+    run|regrade --judge NAME`, RAGPIPE_JUDGE); with none, it asks nothing and stores nothing.
     An unreachable judge leaves its answers unjudged: grades then stand on the rules alone."""
     return judgments_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()

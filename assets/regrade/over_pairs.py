@@ -179,7 +179,7 @@ def _over_pairs(name: str, asset: str, body: Body, after: Callable | None = None
                 for check, result in after(duckdb, corpus, config_name):
                     context.log_event(_evaluation(key, check, result))
         if asset in ("grades", "scorecards"):  # is the table graded by the loaded grader? (one check per table)
-            context.log_event(_evaluation(key, BEHIND_CHECK, behind_result(duckdb, asset, project.rules().version)))
+            context.log_event(_evaluation(key, BEHIND_CHECK, behind_result(duckdb, asset, project)))
         standing = [p for p in pairs["standing"] if f"{p[0]}/{p[1]}" not in failed]
         return {"standing": standing, "failed": failed}
 

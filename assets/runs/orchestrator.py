@@ -23,6 +23,7 @@ from assets.runs.runner import (
     failed_money_checks,
     failure_in,
     flips_said,
+    judge_dropped_said,
     judge_said,
     regrade_in_one_run,
     regrade_pair,
@@ -91,7 +92,7 @@ def outcome_of(results: list) -> Outcome:
         failed_money=failed_money_checks(results),
         busy=busy_in(results),
         failure=failure_in(results),
-        said=judge_said(results) + flips_said(results),
+        said=judge_said(results) + judge_dropped_said(results) + flips_said(results),
     )
 
 

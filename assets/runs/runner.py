@@ -111,7 +111,7 @@ def regrade_in_one_run(pairs: list[tuple[str, str]], instance: DagsterInstance |
     each stage a step over the pairs, so a regrade costs by answers, not by pairs."""
     resources = resources or default_resources()
     config = {"ops": {"pairs_to_regrade": {"config": {"pairs": [str(pair_key(c, g)) for c, g in pairs]}}}}
-    with _held_unless_judging(resources):
+    with _held_unless_judging(resources, pairs):
         return _in_process("regrade_pairs", None, instance, resources, raise_on_error=False, run_config=config)
 
 
@@ -124,14 +124,15 @@ def rescore_pair(corpus: str, config: str, instance: DagsterInstance | None = No
 def _in_process_held(job: str, partition_key: str, instance: DagsterInstance | None, resources: dict | None):
     """`_in_process` for a run of short steps (a regrade, a rescore), the warehouse held for the run."""
     resources = resources or default_resources()
-    with _held_unless_judging(resources):
+    with _held_unless_judging(resources, [pair_of(partition_key)]):
         return _in_process(job, partition_key, instance, resources, raise_on_error=False)
 
 
-def _held_unless_judging(resources: dict):
-    """The warehouse held for the run (`Warehouse.held`), unless its judgments step will ask a model judge:
-    minutes of HTTP calls, during which the step lets go of the file and other processes may use it."""
-    if resources["project"].judge:
+def _held_unless_judging(resources: dict, pairs: list[tuple[str, str]]):
+    """The warehouse held for the run (`Warehouse.held`), unless its judgments step will ask a model judge
+    about one of `pairs`: minutes of HTTP calls, during which the step lets go of the file and other
+    processes may use it."""
+    if any(resources["project"].judge_of(c, k) for c, k in pairs):
         return nullcontext()
     return resources["duckdb"].held()
 
@@ -200,6 +201,13 @@ def flips_said(results: list) -> list[str]:
             f"`ragpipe delta --corpus {corpus} --config {config}` lists them"
         )
     return lines
+
+
+def judge_dropped_said(results: list) -> list[str]:
+    """ "demo/default: graded before with a judge (...), now by the rules alone ..." for each pair these runs
+    graded without the judge its grades had."""
+    dropped = _said_by(results, "grades")
+    return [f"{c}/{g}: {said['judge_dropped'].value}" for c, g, said in dropped if "judge_dropped" in said]
 
 
 def run_failures(results: list):

@@ -153,11 +153,27 @@ def scorecard_notes(cards: list[dict]) -> list[str]:
         f"grader {', '.join(graders)}; accuracy: correct of graded, the ungradable (u) apart; "
         "c/p/w/u: correct/partial/wrong/ungradable; --wide: every column"
     ]
+    notes += mixed_graders(cards)
     if any(c.get("judged_as") == "gold answer" for c in cards):
         notes.append(JUDGED_AS_GOLD)
     if any("exempt" in money_bar_text(c) for c in cards):
         notes.append(EXEMPT)
     return notes
+
+
+def mixed_graders(cards: list[dict]) -> list[str]:
+    """A line for each corpus whose configurations were graded by different graders (one with a judge, one
+    without): their accuracies side by side were measured with two rulers."""
+    lines = []
+    for corpus in dict.fromkeys(c["corpus"] for c in cards):
+        by = {c["config"]: c["grader_version"] for c in cards if c["corpus"] == corpus}
+        if len(set(by.values())) > 1:
+            named = "; ".join(f"{config} by {version}" for config, version in by.items())
+            lines.append(
+                f"{corpus}: its configurations are graded by different graders ({named}), so their accuracies "
+                "are not measured with one ruler: name one judge for all in corpora/configs.yaml, or none"
+            )
+    return lines
 
 
 EXEMPT = (

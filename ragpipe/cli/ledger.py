@@ -74,6 +74,22 @@ def _rules(path: Path | None):
         raise typer.Exit(2) from None
 
 
+def _graders_said(pairs: list[tuple[str, str]], rules_file: Path | None, judge: str | None) -> str:
+    """ "grader g-..." when every pair has one grader, else each grader with its pairs: a pair whose
+    configuration names a judge (corpora/configs.yaml) is graded with it, unless --judge names another."""
+    from ragpipe.judge import pair_grader
+    from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path
+
+    rules, override = _rules(rules_file), judge or judge_setting()[0]
+    by: dict[str, list[str]] = {}
+    for corpus, config in pairs:
+        version = pair_grader(rules, judges_path(), corpora_dir(), corpus, config, override).version
+        by.setdefault(version, []).append(f"{corpus}/{config}")
+    if len(by) == 1:
+        return f"grader {next(iter(by))}"
+    return "graders " + "; ".join(f"{version} ({', '.join(named)})" for version, named in by.items())
+
+
 _WHERE_DETAILS = "details in `dagster dev -w workspace.yaml`"
 
 
@@ -107,6 +123,7 @@ def regrade(
     if not pairs:
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
+    graders = _graders_said(pairs, rules_file, judge)
     blocked, failed = [], []
     if executor == "celery":  # one run per pair, its shards on the workers
         for corpus, config in pairs:  # one pair that fails does not stop the others
@@ -120,7 +137,7 @@ def regrade(
                 failed.append(f"{corpus}/{config}")
                 typer.echo(f"regrade of {corpus}/{config} failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
     else:  # every pair in one run: a stage is one step over the pairs (docs/performance.md)
-        console.print(Text(f"regrading {len(pairs)} pair(s) in one run with grader {rules.version}"))
+        console.print(Text(f"regrading {len(pairs)} pair(s) in one run with {graders}"), soft_wrap=True)
         with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bars
             outcome = orchestrator().regrade_all(pairs, progress_bar=console.is_terminal)
         for line in outcome.said:  # one line each, never folded: a line a reader may copy or grep
@@ -132,8 +149,11 @@ def regrade(
             failed = [f"{c}/{g}" for c, g in pairs]
             typer.echo(f"the regrade failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
     console.print(
-        f"regraded {len(pairs) - len(failed)} pair(s) with grader {rules.version}"
-        + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else "")
+        Text(
+            f"regraded {len(pairs) - len(failed)} pair(s) with {graders}"
+            + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else "")
+        ),
+        soft_wrap=True,
     )
     say_blocked(blocked)
     if failed:

@@ -45,6 +45,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
     except PluginRefused as again:  # the rules are assembled from the checks: a refused plug-in stops them too
         return again
     from ragpipe.inputs.names import NameRefused
+    from ragpipe.judge import JudgeError
     from ragpipe.warehouse.sql import NoWarehouse
 
     seen: set[int] = set()
@@ -58,6 +59,7 @@ def refusal_in(exc: BaseException) -> Exception | None:
             CorpusRefused,
             DataMissing,
             DataOutside,
+            JudgeError,
             ManifestError,
             NameRefused,
             NoWarehouse,

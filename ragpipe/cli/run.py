@@ -199,6 +199,8 @@ def run(
         console.print(f"materializing {name} x {', '.join(configs)}")
         with writing(warehouse_dir(), f"ragpipe run --corpus {name}"):
             outcome = orchestrator().materialize(name, configs, settings)
+        for line in outcome.said:  # the judge's summary, a judge the grades had and lost, the flips
+            console.print(Text(line), soft_wrap=True)
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)

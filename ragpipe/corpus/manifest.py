@@ -41,6 +41,12 @@ class PipelineConfig(BaseModel):
     answer_set: str | None = Field(
         None, min_length=1, description="the name of the system's answers in the pair (default: the engine's)"
     )
+    judge: str | None = Field(
+        None, min_length=1, description="a `judges:` entry the pair is graded with too (`--judge` overrides it)"
+    )
+    judge_on: Literal["tentative", "all"] | None = Field(
+        None, description="which rule verdicts that judge is asked about (default: tentative)"
+    )
 
     @field_validator("name")
     @classmethod

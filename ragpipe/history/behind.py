@@ -7,6 +7,7 @@ that warns on the lineage graph (assets/grading/behind.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import duckdb
@@ -30,7 +31,7 @@ class Behind:
     def description(self) -> str:
         if self.passed:
             return f"every pair's {self.table} are by the current grader {self.current}"
-        named = ", ".join(f"{b['pair']} ({', '.join(b['graded_by'])})" for b in self.behind[:5])
+        named = ", ".join(f"{b['pair']} ({', '.join(b['graded_by'])}{_loaded(self, b)})" for b in self.behind[:5])
         more = f" and {len(self.behind) - 5} more" if len(self.behind) > 5 else ""
         return (
             f"{len(self.behind)} of {self.pairs} pairs' {self.table} are by another grader than the one loaded "
@@ -54,10 +55,10 @@ class Behind:
                 b["corpus"],
                 b["config"],
                 f"{self.table} of {b['pair']} by another grader ({', '.join(b['graded_by'])}) than the one loaded "
-                f"({self.current})",
+                f"({b['loaded']})",
                 {
                     "graded_by": ", ".join(b["graded_by"]),
-                    "current_grader": self.current,
+                    "current_grader": b["loaded"],
                     "to_regrade": "ragpipe regrade, or Materialize this partition's grades, grades with the loaded one",
                 },
             )
@@ -65,17 +66,28 @@ class Behind:
         ]
 
 
-def behind(conn: duckdb.DuckDBPyConnection, table: str, current: str) -> Behind:
-    """Which pairs' rows in `table` (grades or scorecards, both carry `grader_version`) were made by
-    a grader other than `current`."""
+def _loaded(finding: Behind, entry: dict) -> str:
+    """ ", loaded: g-...+j-..." when the pair's own grader is not the finding's (its configuration names a judge)."""
+    return f"; loaded: {entry['loaded']}" if entry["loaded"] != finding.current else ""
+
+
+def behind(
+    conn: duckdb.DuckDBPyConnection, table: str, current: str, graders: Mapping[tuple[str, str], str] | None = None
+) -> Behind:
+    """Which pairs' rows in `table` (grades or scorecards, both carry `grader_version`) were made by a grader
+    other than the loaded one: `graders`' for a pair it names (a pair whose configuration names a judge),
+    else `current`."""
     if not table_exists(conn, table):
         return Behind(table, current, 0)
     rows = conn.execute(
         f'SELECT corpus, config, list(DISTINCT grader_version ORDER BY grader_version) FROM "{table}" '
         "GROUP BY corpus, config ORDER BY corpus, config"
     ).fetchall()
+    graders = graders or {}
     late = [
-        {"pair": f"{c}/{k}", "corpus": c, "config": k, "graded_by": list(v)} for c, k, v in rows if list(v) != [current]
+        {"pair": f"{c}/{k}", "corpus": c, "config": k, "graded_by": list(v), "loaded": graders.get((c, k), current)}
+        for c, k, v in rows
+        if list(v) != [graders.get((c, k), current)]
     ]
     return Behind(table, current, len(rows), late)
 

@@ -28,6 +28,8 @@ _WHERE = {
     "judged_rules": "config",
     "recorded_identity": "config",
     "rules_judged_by": "config",
+    "pair_judge": "of_pair",
+    "pair_grader": "of_pair",
     # the walk: pending, ask, apply
     "JUDGE_ON": "verdicts",
     "UNPARSED": "verdicts",
@@ -62,6 +64,8 @@ __all__ = [
     "judge_table",
     "judged_rules",
     "judgments_frame",
+    "pair_grader",
+    "pair_judge",
     "pending",
     "read_judgments",
     "recorded_identity",
@@ -94,5 +98,6 @@ if TYPE_CHECKING:
         rules_judged_by,
     )
     from ragpipe.judge.judging import answer_keys, judge_rows, judge_table, pending
+    from ragpipe.judge.of_pair import pair_grader, pair_judge
     from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments
     from ragpipe.judge.verdicts import JUDGE_ON, UNPARSED

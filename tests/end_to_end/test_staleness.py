@@ -134,7 +134,7 @@ def test_behind_names_the_pairs_another_grader_graded(demo_warehouse, tmp_path):
         fresh, late = behind(conn, "grades", current), behind(conn, "scorecards", other)
     assert fresh.passed and fresh.pairs == 1 and "current grader" in fresh.description()
     assert not late.passed and late.behind == [
-        {"pair": "demo/default", "corpus": "demo", "config": "default", "graded_by": [current]}
+        {"pair": "demo/default", "corpus": "demo", "config": "default", "graded_by": [current], "loaded": other}
     ]
     (note,) = late.per_pair()
     assert note[:2] == ("demo", "default") and note[3]["graded_by"] == current and note[3]["current_grader"] == other

@@ -49,10 +49,32 @@ def test_a_regrade_holds_the_warehouse_unless_it_asks_a_model_judge(tmp_path):
     from assets.runs.runner import _held_unless_judging
     from assets.shared.resources import _HELD, resources_for
 
+    pairs = [("demo", "default")]
     plain = resources_for(tmp_path, tmp_path)
-    with _held_unless_judging(plain):
+    with _held_unless_judging(plain, pairs):
         assert plain["duckdb"].database in _HELD
     assert plain["duckdb"].database not in _HELD
     judging = resources_for(tmp_path, tmp_path, judge="local")
-    with _held_unless_judging(judging):
+    with _held_unless_judging(judging, pairs):
         assert judging["duckdb"].database not in _HELD
+
+
+def test_a_regrade_of_a_pair_whose_configuration_names_a_judge_holds_nothing(tmp_path):
+    import shutil
+
+    import yaml
+
+    from assets.runs.runner import _held_unless_judging
+    from assets.shared.resources import _HELD, resources_for
+    from tests.conftest import ROOT
+
+    corpora = tmp_path / "corpora"
+    shutil.copytree(ROOT / "corpora", corpora)
+    configs = yaml.safe_load((corpora / "configs.yaml").read_text())
+    configs["configs"]["default"]["judge"] = "local-vllm"
+    (corpora / "configs.yaml").write_text(yaml.safe_dump(configs))
+    resources = resources_for(tmp_path / "wh", corpora)
+    with _held_unless_judging(resources, [("demo", "small-chunks")]):
+        assert resources["duckdb"].database in _HELD
+    with _held_unless_judging(resources, [("demo", "small-chunks"), ("demo", "default")]):
+        assert resources["duckdb"].database not in _HELD

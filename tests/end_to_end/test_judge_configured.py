@@ -1,0 +1,86 @@
+"""A judge named in corpora/configs.yaml stays: every command grades the pair with it, and a pair graded with
+a judge is never regraded by the rules alone without a word; a corpus whose pairs have different graders
+says so under its scorecards."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import duckdb
+import pytest
+import yaml
+
+from tests.chat_server import ChatServer
+from tests.commands import env_for, ragpipe
+from tests.conftest import ROOT
+
+KEY = "sk-judge-secret-4242"
+
+
+def _corpora_naming(tmp_path, server: ChatServer, judged: dict[str, str]):
+    """A copy of corpora/ whose configs.yaml knows the judge `scripted` (asking `server`) and names it under
+    each configuration of `judged` (configuration -> judge)."""
+    corpora = tmp_path / "corpora"
+    if not corpora.exists():
+        shutil.copytree(ROOT / "corpora", corpora)
+    path = corpora / "configs.yaml"
+    configs = yaml.safe_load(path.read_text())
+    configs["judges"] = {
+        "scripted": {"base_url": server.base_url, "model": "judge-model", "api_key_env": "RAGPIPE_TEST_KEY"}
+    }
+    for name, knobs in configs["configs"].items():
+        knobs.pop("judge", None)
+        if name in judged:
+            knobs["judge"] = judged[name]
+    path.write_text(yaml.safe_dump(configs))
+    return corpora
+
+
+def _graders(warehouse) -> dict[str, list]:
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        rows = conn.execute(
+            "SELECT config, list(DISTINCT grader_version), count(judge_verdict) FROM grades GROUP BY config"
+        ).fetchall()
+    return {config: [versions, judged] for config, versions, judged in rows}
+
+
+@pytest.mark.end_to_end
+def test_a_judge_named_in_the_configuration_stays_and_leaving_it_is_said(demo_warehouse, tmp_path):
+    with ChatServer(default="judge") as server:
+        corpora = _corpora_naming(tmp_path, server, {"default": "scripted"})
+        env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_CORPORA=str(corpora))
+        env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+        first = ragpipe(env, "regrade")  # no --judge: the configuration names it
+        assert first.returncode == 0, first.stdout + first.stderr
+        (versions, judged) = _graders(demo_warehouse)["default"]
+        assert len(versions) == 1 and "+j-" in versions[0] and judged > 0 and server.requests
+        assert "demo/default: judge: " in first.stdout and "+j-" in first.stdout.splitlines()[0]  # said, per pair
+
+        # another pair of the corpus, graded by the rules alone: the scorecards say the corpus mixes graders
+        second = ragpipe(env, "run", "--corpus", "demo", "--config", "small-chunks")
+        assert second.returncode == 0, second.stdout + second.stderr
+        assert "+j-" not in _graders(demo_warehouse)["small-chunks"][0][0]
+        shown = ragpipe(env, "scorecard", "--corpus", "demo").stdout
+        assert "demo: its configurations are graded by different graders" in " ".join(shown.split())
+
+        # the judge taken out of the configuration: the next run says the pair lost it
+        _corpora_naming(tmp_path, server, {})
+        third = ragpipe(env, "run", "--corpus", "demo", "--config", "default")  # as the issue ran it
+        assert third.returncode == 0, third.stdout + third.stderr
+    said = " ".join(third.stdout.split())
+    assert "demo/default: graded before with a judge" in said and "now by the rules alone" in said
+    assert "judge: NAME" in said
+    assert "+j-" not in _graders(demo_warehouse)["default"][0][0]
+
+
+def test_a_configuration_naming_an_unknown_judge_is_refused_naming_it(demo_warehouse, tmp_path):
+    with ChatServer(default="judge") as server:
+        corpora = _corpora_naming(tmp_path, server, {"default": "nobody"})
+    env = env_for(tmp_path, RAGPIPE_CORPORA=str(corpora))
+    env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+    done = ragpipe(env, "regrade")
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.returncode != 0
+    assert "configuration 'default' of corpus 'demo'" in said and "unknown judge 'nobody'" in said
+    assert json.dumps("scripted")[1:-1] in said  # the known ones are named
