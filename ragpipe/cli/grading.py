@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from ragpipe.cli.app import GRADER, app, console
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
@@ -56,7 +57,7 @@ def grade(
 
         run = _judge_run(judge, judge_on, None)
         rows = judge_rows(rows, graded.texts, graded.questions, run)
-        version = judged_rules(rules, run.identity).version
+        version = judged_rules(rules, run.identity, run.keep).version
         rows = [{**r, "grader_version": version} for r in rows]
         _after_judging(run)
     if as_jsonl:
@@ -113,6 +114,12 @@ def agreement(
         help="verdicts recorded elsewhere (JSON lines): applied "
         "where the judge would be asked; with --judge, that judge's lines",
     ),
+    keep: list[str] = typer.Option(
+        None,
+        "--keep",
+        help="with a judge: rule verdicts it may not overturn, KIND:RULE (repeatable; either may be empty; "
+        "RULE may end in *), as under `keep:` in a judge's entry: e.g. ambiguous:decline.*",
+    ),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -129,7 +136,7 @@ def agreement(
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     simulation = None if calibrate is None else (calibrate, repeats, seed)
-    run = _judge_run(judge, judge_on, judgments)
+    run = _judge_run(judge, judge_on, judgments, keep or [])
     if labels.is_file():
         from ragpipe.grader_agreement.labelled_jsonl import agreement_for_jsonl
 
@@ -165,20 +172,29 @@ def agreement(
     _print_agreement(report, as_json, as_markdown)
 
 
-def _judge_run(judge: str | None, judge_on: str, judgments: Path | None):
-    """The judge `agreement` grades with: recorded verdicts (`--judgments`), a configured judge, or none."""
+def _judge_run(judge: str | None, judge_on: str, judgments: Path | None, keep: list[str] = ()):
+    """The judge `agreement` grades with: recorded verdicts (`--judgments`), a configured judge, or none;
+    keeping its configuration's `keep:` list and each `--keep`."""
     if judge is None and judgments is None:
+        if keep:
+            raise typer.BadParameter("--keep says what a judge may not overturn: give --judge or --judgments")
         return None
     from ragpipe.cli.judge import checked_judge_on, configured, stored_for
     from ragpipe.grader_agreement.judge_agreement import JudgeRun
-    from ragpipe.judge import recorded_identity
+    from ragpipe.judge import parse_keep, recorded_identity
 
     judge_on = checked_judge_on(judge_on)
+    try:
+        extra = tuple(parse_keep(k) for k in keep)
+    except ValueError as exc:  # pydantic's ValidationError is one: its first error's words
+        said = exc.errors()[0]["msg"] if hasattr(exc, "errors") else str(exc)
+        raise typer.BadParameter(f"--keep: {said}") from None
     if judgments is not None:
         identity = recorded_identity(judge) if judge else None
-        return JudgeRun(identity=identity, config=None, judge_on=judge_on, recorded=judgments)
+        return JudgeRun(identity=identity, config=None, judge_on=judge_on, recorded=judgments, keep=extra)
     config, identity = configured(judge)
-    return JudgeRun(identity=identity, config=config, stored=stored_for(identity), judge_on=judge_on)
+    keeps = tuple(dict.fromkeys((*config.keep, *extra)))
+    return JudgeRun(identity=identity, config=config, stored=stored_for(identity), judge_on=judge_on, keep=keeps)
 
 
 def _after_judging(run) -> None:
@@ -277,3 +293,26 @@ def _print_judge(judge: dict) -> None:
             cells = (r["n"], r["accuracy"], r["kappa"], r["refusal_f1"], r["false_correct"])
             table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
     console.print(table)
+    if judge.get("by_kind_rule"):
+        _print_moved(judge["by_kind_rule"])
+
+
+def _print_moved(rows: list[dict]) -> None:
+    """Where the judge moved agreement with people, per kind and deciding rule: the numbers a `keep:` list
+    is chosen from."""
+    table = Table(title="where the judge moved agreement with people (answers it decided)")
+    for column in ("kind", "rule before the judge", "n", "people agree: rules", "judge", "moved"):
+        table.add_column(column)
+    for r in rows:
+        moved = f"{r['moved']:+d}"
+        table.add_row(r["kind"], r["rule"], str(r["n"]), str(r["rules_agree"]), str(r["judge_agree"]), moved)
+    console.print(table)
+    hurt = [f"{r['kind']}:{r['rule']}" for r in rows if r["moved"] < 0]
+    if hurt:
+        console.print(
+            Text(
+                f"the judge lowered agreement on {', '.join(hurt)}: `--keep KIND:RULE` tries keeping them, "
+                "`keep:` in the judge's entry keeps them (docs/judge.md)"
+            ),
+            soft_wrap=True,
+        )

@@ -116,7 +116,8 @@ def regrade(
     if judge is not None:
         from ragpipe.judge import judged_rules
 
-        rules = judged_rules(rules, configured(judge)[1])
+        judge_config, identity = configured(judge)
+        rules = judged_rules(rules, identity, judge_config.keep)
     if rules_file is not None:  # read by the pipeline's resources when the orchestrator loads, below
         os.environ["RAGPIPE_RULES"] = str(rules_file.resolve())
     pairs = _from_warehouse(stored_pairs)

@@ -39,6 +39,7 @@ class JudgeRun:
     stored: pd.DataFrame | None = None
     judge_on: str = "tentative"
     recorded: Path | None = None
+    keep: tuple = ()  # KeepRule: rule verdicts it may not overturn (its configuration's, and --keep)
     new: pd.DataFrame | None = None  # judgments asked during the run, for the caller to store
     asked: Asked = field(default_factory=Asked)
     problems: list = field(default_factory=list)
@@ -58,9 +59,9 @@ class JudgeRun:
         if self.recorded is not None:
             self._read_recorded(questions)
         combined, self.new, self.asked = judge_table(
-            grades, answers, questions, self.stored, self.identity, self.config, self.judge_on
+            grades, answers, questions, self.stored, self.identity, self.config, self.judge_on, keep=self.keep
         )
-        combined["grader_version"] = judged_rules(rules, self.identity).version
+        combined["grader_version"] = judged_rules(rules, self.identity, self.keep).version
         return combined
 
 
@@ -87,6 +88,7 @@ def judged_report(rules_grades: pd.DataFrame, combined: pd.DataFrame, answers, q
     if judged.any():
         report["judge_alone"] = _figures(both[judged])
         report["rules_on_judged"] = _figures(by_rules[judged.to_numpy()])
+        report["by_kind_rule"] = moved_by_kind_rule(by_rules, both, judged.to_numpy())
     firm = by_rules["firm"].astype(bool).to_numpy()
     report["by_firmness"] = {
         FIRMNESS[value]: {"rules": _figures(by_rules[mask]), "combined": _figures(both[mask])}
@@ -94,3 +96,32 @@ def judged_report(rules_grades: pd.DataFrame, combined: pd.DataFrame, answers, q
         if mask.any()
     }
     return report
+
+
+def moved_by_kind_rule(by_rules: pd.DataFrame, both: pd.DataFrame, judged) -> list[dict]:
+    """Over the answers the judge decided, per (question kind, the rule that decided before it): how many
+    people agree with the rules' verdict, how many with the judge's, and the difference. Where `moved` is
+    below zero the judge overturned verdicts people held: a `keep:` entry (judge/keep.py) for that kind and
+    rule leaves them to the rules. On the labels' scale, as every other figure."""
+    rules_scaled, _ = on_the_labels_scale(by_rules)
+    both_scaled, _ = on_the_labels_scale(both)
+    frame = pd.DataFrame(
+        {
+            "kind": both_scaled["kind"].astype(str).to_numpy(),
+            "rule": rules_scaled["rule"].fillna("none").astype(str).to_numpy(),
+            "rules": (rules_scaled["human"] == rules_scaled["grader"]).to_numpy(),
+            "judge": (both_scaled["human"] == both_scaled["grader"]).to_numpy(),
+        }
+    )[judged]
+    rows = [
+        {
+            "kind": kind,
+            "rule": rule,
+            "n": len(g),
+            "rules_agree": int(g["rules"].sum()),
+            "judge_agree": int(g["judge"].sum()),
+            "moved": int(g["judge"].sum() - g["rules"].sum()),
+        }
+        for (kind, rule), g in frame.groupby(["kind", "rule"], sort=True)
+    ]
+    return sorted(rows, key=lambda r: (r["moved"], r["kind"], r["rule"]))

@@ -28,6 +28,8 @@ _WHERE = {
     "judged_rules": "config",
     "recorded_identity": "config",
     "rules_judged_by": "config",
+    "KeepRule": "keep",
+    "parse_keep": "keep",
     "pair_judge": "of_pair",
     "pair_grader": "of_pair",
     # the walk: pending, ask, apply
@@ -49,6 +51,7 @@ _WHERE = {
 }
 __all__ = [
     "Asked",
+    "KeepRule",
     "JUDGE_ON",
     "JudgeConfig",
     "JudgeError",
@@ -66,6 +69,7 @@ __all__ = [
     "judgments_frame",
     "pair_grader",
     "pair_judge",
+    "parse_keep",
     "pending",
     "read_judgments",
     "recorded_identity",
@@ -98,6 +102,7 @@ if TYPE_CHECKING:
         rules_judged_by,
     )
     from ragpipe.judge.judging import answer_keys, judge_rows, judge_table, pending
+    from ragpipe.judge.keep import KeepRule, parse_keep
     from ragpipe.judge.of_pair import pair_grader, pair_judge
     from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments
     from ragpipe.judge.verdicts import JUDGE_ON, UNPARSED

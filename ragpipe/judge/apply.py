@@ -8,12 +8,13 @@ negative or ambiguous question, wrong on an answerable one). The judge never say
 is `judge.<verdict>`; the rule-based verdict, its rule and the judge's reason stay on the row. An
 unparsed reply changes nothing but `judge_verdict`, and so does a verdict the question's kind does not
 allow ("correct" on a negative question, however it came: asked, batch or recorded). A judged grade is a
-reading, not a quote: tentative.
+reading, not a quote: tentative. A verdict the judge's `keep:` list holds (judge/keep.py: by question kind
+and deciding rule) is neither asked about nor overturned.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pandas as pd
 
@@ -22,20 +23,27 @@ from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
 from ragpipe.grading.grade import Verdict
 from ragpipe.judge.judgment import input_key
+from ragpipe.judge.keep import KeepRule, kept
 from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, JUDGE_ON, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
 
 
-def eligible(grades: pd.DataFrame, judge_on: str) -> pd.Series:
-    """Which grade rows the judge is asked about."""
+def eligible(grades: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = ()) -> pd.Series:
+    """Which grade rows the judge is asked about: tentative ones (or all), never an engine's error, never one
+    `keep` holds."""
     if judge_on not in JUDGE_ON:
         raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
     asked = grades["error"].isna()
-    return asked if judge_on == "all" else asked & ~grades["firm"].astype(bool)
+    asked = asked if judge_on == "all" else asked & ~grades["firm"].astype(bool)
+    keep = tuple(keep)
+    if keep:
+        held = [kept(keep, kind, rule) for kind, rule in zip(grades["kind"], grades["rule"])]
+        asked = asked & ~pd.Series(held, index=grades.index, dtype=bool)
+    return asked
 
 
 def judged_inputs(
-    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, judge_on: str
+    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = ()
 ) -> Iterator[tuple[int, Question, str, str]]:
     """(row position, the question as graded, the answer text, its input key) of each row the judge is
     asked about, in the grades' order."""
@@ -43,7 +51,7 @@ def judged_inputs(
     texts = dict(zip(answers["answer_id"], answers["answer"]))
     as_kind: dict[tuple[str, str], Question] = {}
     for pos, (take, qid, aid, kind) in enumerate(
-        zip(eligible(grades, judge_on), grades["question_id"], grades["answer_id"], grades["kind"])
+        zip(eligible(grades, judge_on, keep), grades["question_id"], grades["answer_id"], grades["kind"])
     ):
         if not take:
             continue
@@ -61,6 +69,7 @@ def apply_judgments(
     questions: pd.DataFrame,
     judgments: pd.DataFrame,
     judge_on: str = "tentative",
+    keep: Iterable[KeepRule] = (),
 ) -> pd.DataFrame:
     """`grades` with each stored judgment (of one judge: `judgments` by input_key) deciding its row."""
     said = {k: (v, r) for k, v, r in zip(judgments["input_key"], judgments["verdict"], judgments["reason"])}
@@ -68,7 +77,7 @@ def apply_judgments(
     for column in ("rules_verdict", "rules_rule", "judge_verdict", "judge_reason", "judge_key"):
         out[column] = out[column].astype(object) if column in out else None
     positions = {c: out.columns.get_loc(c) for c in out.columns}
-    for pos, question, _, key in judged_inputs(grades, answers, questions, judge_on):
+    for pos, question, _, key in judged_inputs(grades, answers, questions, judge_on, keep):
         if key not in said:
             continue
         verdict, reason = said[key]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
@@ -18,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ragpipe.inputs.names import NameRefused, config_name
+from ragpipe.judge.keep import KeepRule, keep_id
 from ragpipe.judge.prompt import prompts_hash
 
 
@@ -47,6 +49,9 @@ class JudgeConfig(BaseModel):
     completion_price: float = Field(0.0, ge=0, description="price per million completion tokens")
     max_calls: int | None = Field(None, ge=0, description="stop asking after this many calls in one run")
     max_cost: float | None = Field(None, ge=0, description="stop asking once a run has spent this much")
+    keep: list[KeepRule] = Field(
+        default_factory=list, description="rule verdicts it may not overturn, by question kind and deciding rule"
+    )
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.prompt_price + completion_tokens * self.completion_price) / 1e6
@@ -125,15 +130,22 @@ def judge_named(path: Path, name: str) -> JudgeConfig:
 
 
 def rules_judged_by(rules, path: Path, name: str):
-    """`rules` named for the judge `name` configured in `path` (as they are, with no name)."""
-    return judged_rules(rules, identity_of(judge_named(path, name)) if name else None)
+    """`rules` named for the judge `name` configured in `path`, and what it keeps (as they are, with no name)."""
+    if not name:
+        return rules
+    config = judge_named(path, name)
+    return judged_rules(rules, identity_of(config), config.keep)
 
 
-def judged_rules(rules, identity: JudgeIdentity | None):
-    """`rules` whose version names the judge too: a judge change is a ruler change with its own delta."""
+def judged_rules(rules, identity: JudgeIdentity | None, keep: Iterable[KeepRule] = ()):
+    """`rules` whose version names the judge too (`+j-...`), and the verdicts it may not overturn when it
+    keeps some (`+k-...`): a judge change, or a change of what it keeps, is a ruler change with its own delta."""
     if identity is None:
         return rules
+    keep = tuple(keep)
     judged = rules.model_copy()
-    judged.version = f"{rules.version}+{identity.id}"
+    judged.version = f"{rules.version}+{identity.id}" + (f"+{keep_id(keep)}" if keep else "")
     judged.rules_text = rules.rules_text + "\n# judge: " + identity.model_dump_json() + "\n"
+    if keep:
+        judged.rules_text += "# keeps: " + ", ".join(sorted(k.written() for k in keep)) + "\n"
     return judged

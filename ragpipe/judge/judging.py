@@ -8,7 +8,7 @@ writes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import pandas as pd
 
@@ -16,16 +16,22 @@ from ragpipe.corpus.questions import Question
 from ragpipe.judge.apply import apply_judgments, judged_inputs
 from ragpipe.judge.ask import Asked, ask_missing
 from ragpipe.judge.config import JudgeConfig, JudgeIdentity
+from ragpipe.judge.keep import KeepRule
 from ragpipe.judge.store import judgments_frame
 
 
 def pending(
-    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, stored: pd.DataFrame, judge_on: str
+    grades: pd.DataFrame,
+    answers: pd.DataFrame,
+    questions: pd.DataFrame,
+    stored: pd.DataFrame,
+    judge_on: str,
+    keep: Iterable[KeepRule] = (),
 ) -> list[tuple[Question, str, str]]:
     """(question, answer text, input key) of each eligible answer without a stored judgment, once per key."""
     known = set(stored["input_key"])
     out: dict[str, tuple[Question, str, str]] = {}
-    for _, question, text, key in judged_inputs(grades, answers, questions, judge_on):
+    for _, question, text, key in judged_inputs(grades, answers, questions, judge_on, keep):
         if key not in known and key not in out:
             out[key] = (question, text, key)
     return [out[k] for k in sorted(out)]
@@ -66,20 +72,21 @@ def judge_table(
     config: JudgeConfig | None,
     judge_on: str = "tentative",
     progress: Callable[[Asked, int], None] | None = None,
+    keep: Iterable[KeepRule] = (),
 ) -> tuple[pd.DataFrame, pd.DataFrame, Asked]:
     """(grades with the judge applied, the new judgments to store, what asking came to)."""
-    missing = pending(grades, answers, questions, stored, judge_on)
+    missing = pending(grades, answers, questions, stored, judge_on, keep)
     asked = Asked(unjudged=len(missing))
     if config is not None and missing:
         asked = ask_missing(config, identity, missing, progress)
     new = judgments_frame(asked.judgments)
     every = pd.concat([stored, new], ignore_index=True) if len(new) else stored
-    return apply_judgments(grades, answers, questions, every, judge_on), new, asked
+    return apply_judgments(grades, answers, questions, every, judge_on, keep), new, asked
 
 
 def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], run) -> list[dict]:
     """`ragpipe grade`'s rows (grading/adhoc.py) with a judge applied (`run`: grader_agreement's JudgeRun
-    fields: identity, config, stored, judge_on); the rows gain the judge's columns."""
+    fields: identity, config, stored, judge_on, keep); the rows gain the judge's columns."""
     from ragpipe.corpus.questions import questions_frame
 
     kinds = {q.id: q.kind for q in questions}
@@ -96,7 +103,14 @@ def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], ru
     )
     answers = pd.DataFrame({"answer_id": ids, "answer": texts})
     combined, run.new, run.asked = judge_table(
-        grades, answers, questions_frame("adhoc", questions), run.stored, run.identity, run.config, run.judge_on
+        grades,
+        answers,
+        questions_frame("adhoc", questions),
+        run.stored,
+        run.identity,
+        run.config,
+        run.judge_on,
+        keep=run.keep,
     )
     columns = ("verdict", "declined", "failure", "rule", "firm", "rules_verdict", "rules_rule", "judge_verdict")
     out = []

@@ -195,7 +195,8 @@ def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
     once, however many answers share it). None where the set was graded without a judge."""
     none = {"judge_decided": None, "judge_unjudged": None, "judge_tokens": None, "judge_cost": None}
     mine = grades[grades["answer_set"] == answer_set]
-    judge_id = str(mine["grader_version"].iloc[0]).partition("+")[2] if len(mine) else ""
+    # g-...+j-...(+k-...: what it keeps): the judge's id is the second part
+    judge_id = (str(mine["grader_version"].iloc[0]).split("+") + [""])[1] if len(mine) else ""
     if not judge_id or "judge_key" not in mine:
         return none
     keyed = mine[mine["judge_key"].notna()]

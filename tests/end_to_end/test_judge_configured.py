@@ -18,7 +18,7 @@ from tests.conftest import ROOT
 KEY = "sk-judge-secret-4242"
 
 
-def _corpora_naming(tmp_path, server: ChatServer, judged: dict[str, str]):
+def _corpora_naming(tmp_path, server: ChatServer, judged: dict[str, str], keep: list | None = None):
     """A copy of corpora/ whose configs.yaml knows the judge `scripted` (asking `server`) and names it under
     each configuration of `judged` (configuration -> judge)."""
     corpora = tmp_path / "corpora"
@@ -29,6 +29,8 @@ def _corpora_naming(tmp_path, server: ChatServer, judged: dict[str, str]):
     configs["judges"] = {
         "scripted": {"base_url": server.base_url, "model": "judge-model", "api_key_env": "RAGPIPE_TEST_KEY"}
     }
+    if keep:
+        configs["judges"]["scripted"]["keep"] = keep
     for name, knobs in configs["configs"].items():
         knobs.pop("judge", None)
         if name in judged:
@@ -84,3 +86,19 @@ def test_a_configuration_naming_an_unknown_judge_is_refused_naming_it(demo_wareh
     assert done.returncode != 0
     assert "configuration 'default' of corpus 'demo'" in said and "unknown judge 'nobody'" in said
     assert json.dumps("scripted")[1:-1] in said  # the known ones are named
+
+
+@pytest.mark.end_to_end
+def test_what_the_judge_keeps_is_never_asked_and_names_the_grader(demo_warehouse, tmp_path):
+    """`keep:` in the judge's entry: the verdicts it holds are left to the rules (here every kind: nothing is
+    asked), and the grader version says what is kept (`+k-...`)."""
+    with ChatServer(default="judge") as server:
+        every_kind = [{"kind": "answerable"}, {"kind": "negative"}, {"kind": "ambiguous"}]
+        corpora = _corpora_naming(tmp_path, server, {"default": "scripted"}, keep=every_kind)
+        env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_CORPORA=str(corpora))
+        env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+        done = ragpipe(env, "regrade")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert not server.requests
+    (versions, judged) = _graders(demo_warehouse)["default"]
+    assert judged == 0 and len(versions) == 1 and "+j-" in versions[0] and "+k-" in versions[0]
