@@ -329,10 +329,10 @@ def audit(
     ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Where do decline rules collide? Every decline rule (and each proposed phrase) run over the answers
-    people judged: the labelled files given and the warehouse's labelled answers, set by set. With
-    proposed phrases, also where they collide in the warehouse (needles, money keys, gold answers,
-    answers graded correct) and what they would flip. Nothing is recorded."""
+    """Where do decline rules collide? Each proposed phrase against the warehouse (needles, money keys, gold
+    answers, answers graded correct) and what it would flip, which needs no labels; and every decline rule
+    (with the proposed phrases) run over the answers people judged, when there are some: the labelled
+    files given and the warehouse's labelled answers, set by set. Nothing is recorded."""
     from ragpipe.grader_agreement.audit import audit as audit_rules
     from ragpipe.grader_agreement.audit import with_declines
     from ragpipe.grader_agreement.label_collisions import judged_answers, label_collisions, warehouse_judged
@@ -342,11 +342,11 @@ def audit(
 
     def compute(conn):
         result = audit_rules(conn, rules, add_decline) if add_decline else {"phrases": []}
-        sets = [judged_answers(p) for p in labels] + warehouse_judged(conn)
-        if not sets:
+        sets = [judged_answers(p) for p in labels] + (warehouse_judged(conn) if conn is not None else [])
+        if not sets and not add_decline:
             raise LookupError("no answers people judged: give --labels FILE, or import labelled answers first")
         candidate = with_declines(rules, add_decline)[0] if add_decline else rules
-        result["label_collisions"] = label_collisions(candidate, sets, add_decline)
+        result["label_collisions"] = label_collisions(candidate, sets, add_decline) if sets else None
         result["sets"] = [{"name": s.name, "answers": len(s.rows)} for s in sets]
         return result
 
@@ -359,7 +359,10 @@ def audit(
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return
-    _print_label_collisions(result["label_collisions"])
+    if result["label_collisions"] is None:
+        console.print(NO_LABELS, style="yellow", soft_wrap=True)
+    else:
+        _print_label_collisions(result["label_collisions"])
     if not add_decline:
         return
     for o in result["overrides_exclusions"]:
@@ -371,6 +374,12 @@ def audit(
         table.add_row(c["phrase"], c["where"], c["corpus"], c["question_id"], (c["text"] or "")[:120])
     console.print(table)
     _print_delta(result["delta"])
+
+
+NO_LABELS = (
+    "no answers people judged, so the phrases were checked against the warehouse alone (below); give "
+    "--labels FILE (or import labelled answers) to see which answers people accepted they would decline"
+)
 
 
 def _or_exit(compute, conn):
