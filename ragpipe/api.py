@@ -143,11 +143,13 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "
     return compare_sets(a_name, a, b_name, b)
 
 
-def agreement(labelled: Rows, rules=None, on_problem: str = "warn") -> dict:
+def agreement(labelled: Rows, rules=None, on_problem: str = "warn"):
     """The grader against people: grade each labelled answer (docs/agreement.md's format: question,
     gold_answer, answer, label, system) and report accuracy, Cohen's kappa, refusal F1, false
-    "correct" and the confusion, as `ragpipe agreement --labels FILE --json` does."""
+    "correct" and the confusion, as `ragpipe agreement --labels FILE --json` does: an `AgreementResult`
+    (a mapping of that report, with `.frame`, one row per scope, and `.summary()`, one line)."""
     from ragpipe.grader_agreement.labelled_jsonl import agreement_for_set, labelled_rows
+    from ragpipe.grader_agreement.result import AgreementResult
 
     rows, source, problems = _rows(labelled, "labels")
     name = Path(labelled).name if isinstance(labelled, str | Path) else ""
@@ -155,4 +157,4 @@ def agreement(labelled: Rows, rules=None, on_problem: str = "warn") -> dict:
     problems += found.problems
     _said(problems, on_problem)
     report = agreement_for_set(found, source, _rules(rules))
-    return {**report, "problems": [str(p) for p in problems]}
+    return AgreementResult({**report, "problems": [str(p) for p in problems]})

@@ -132,3 +132,33 @@ def test_import_ragpipe_loads_neither_pandas_nor_the_grader():
     code = "import sys, ragpipe; print(sorted(m for m in ('pandas', 'ragpipe.api', 'duckdb') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_readmes_python_snippet_runs_on_the_files_it_names():
+    """The README's "From Python" block, run as a reader would paste it, from the project folder: every file
+    it names exists, and what it prints is what the comments say."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## From Python") :]
+    code = section[section.index("```python\n") + len("```python\n") : section.index("```\n", 12)]
+    for name in set(__import__("re").findall(r'"(tests/data/[^"]+)"', code)):
+        assert (ROOT / name).is_file(), name
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("{'answers': 3, 'correct': 2,")
+    assert float(lines[1]) < 0  # the other system loses the amount due and the pet deposit
+    assert lines[2].startswith("11 labelled answers: accuracy ") and "false correct 0" in lines[2]
+    assert "scope" in lines[3] and any(line.split()[1:3] == ["overall", "all"] for line in lines[4:])
+
+
+def test_agreement_returns_a_result_with_a_table_and_a_line():
+    from ragpipe.grader_agreement.result import AgreementResult
+
+    result = ragpipe.agreement(LABELLED, on_problem="ignore")
+    assert isinstance(result, AgreementResult)
+    frame = result.frame
+    overall = frame[frame["scope"] == "overall"].iloc[0]
+    assert overall["n"] == result["n"] and overall["kappa"] == result["kappa"]
+    assert set(frame["scope"]) >= {"overall", "file", "firmness"}
+    assert result.summary().startswith(f"{result['n']} labelled answers: accuracy {result['accuracy']}")
+    assert "1 row(s) skipped" in result.summary()  # line 12 of the file is refused, and said
+    assert json.loads(json.dumps(dict(result)))["kappa"] == result["kappa"]  # the report, as --json prints it

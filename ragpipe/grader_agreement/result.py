@@ -1,0 +1,48 @@
+"""`ragpipe.agreement`'s answer: the report `ragpipe agreement --json` prints, read as a mapping, with a
+table of it (one row per scope) and one line that says what it found."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ragpipe.grader_agreement.agreement import agreement_rows
+
+
+@dataclass(frozen=True)
+class AgreementResult(Mapping):
+    """The grader against people on one labelled set. `result["kappa"]` and `dict(result)` read the report
+    as before; `frame` is its figures by scope; `summary()` (and `repr`) one line."""
+
+    report: dict
+
+    def __getitem__(self, key: str):
+        return self.report[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.report)
+
+    def __len__(self) -> int:
+        return len(self.report)
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        """One row per scope (overall, each question type, each file, each firmness of the grader's verdict):
+        n, accuracy, kappa, refusal precision, recall and F1, false correct, bias, the confusion as JSON."""
+        rows = agreement_rows(self.report, "", "", self.report["grader_version"])
+        return rows.drop(columns=["corpus", "config", "grader_version"])
+
+    def summary(self) -> str:
+        r = self.report
+        f1 = r["refusal"]["f1"]
+        skipped = f"; {len(r['problems'])} row(s) skipped" if r.get("problems") else ""
+        return (
+            f"{r['n']} labelled answers: accuracy {r['accuracy']}, kappa {r['kappa']}, refusal F1 "
+            f"{'n/a' if f1 is None else f1}, false correct {r['false_correct']} (grader {r['grader_version']})"
+            f"{skipped}"
+        )
+
+    def __repr__(self) -> str:
+        return f"AgreementResult({self.summary()})"
