@@ -65,10 +65,22 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
         "new_in_history": event["history_rows"],
         "judged": judged,
         **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
+        "by_answer_set": by_answer_set(frame),  # the counts above sum every system of the pair
         **flips_said(before, frame, keys),
         **judge_dropped(before, rules.version),
     }
     return Made(metadata, data_version(frame))
+
+
+def by_answer_set(frame: pd.DataFrame) -> MetadataValue:
+    """The verdicts counted per answer set (system): the pair's totals mix them."""
+    lines = ["| answer set | correct | partial | wrong | ungradable |", "|---|---|---|---|---|"]
+    if len(frame):
+        counts = frame.groupby(["answer_set", "verdict"]).size()
+        for name in sorted(frame["answer_set"].unique()):
+            cells = [str(int(counts.get((name, v), 0))) for v in ("correct", "partial", "wrong", "ungradable")]
+            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return MetadataValue.md("\n".join(lines))
 
 
 def judge_dropped(before: pd.DataFrame | None, version: str) -> dict:

@@ -17,17 +17,20 @@ from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import database_path, rules_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
 
+MONOTONE = {True: "no correct verdict got worse", False: "some correct verdict got worse"}
+
 
 def _print_delta(delta: dict, limit: int = 40) -> None:
     console.print(
         f"delta {delta.get('from_version')} -> {delta.get('to_version')}: "
         f"{delta['changed']} of {delta['compared']} answers changed; "
-        f"monotone: {str(delta['monotone']).lower()}"
+        f"monotone: {str(delta['monotone']).lower()} ({MONOTONE[delta['monotone']]})"
     )
     for e in delta.get("events", []):
         console.print(
             f"  {e['corpus']}/{e['config']}: grading #{e['from_event']} ({e['from_version']}) -> "
-            f"#{e['to_event']} ({e['to_version']}): {e['changed']} changed"
+            f"#{e['to_event']} ({e['to_version']}): {e['changed']} changed "
+            "(#: its grading events, in table grading_events)"
         )
     for corpus, directions in delta["summary"].items():
         for direction, n in directions.items():

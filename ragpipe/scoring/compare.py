@@ -155,6 +155,7 @@ def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> di
         "people_high": round(c.high, 4),
         "labels_only_low": round(c.labels_only_low, 4),
         "labels_only_high": round(c.labels_only_high, 4),
+        "exact": c.labels >= c.answers,  # every question both answered is labelled for both: nothing estimated
     }
 
 
@@ -175,6 +176,11 @@ def _people_clause(people: dict | None) -> str:
     """What people's labels say of the same difference, where both systems have labels on a question."""
     if not people:
         return ""
+    if people.get("exact"):
+        return (
+            f"; by people's labels: B - A {100 * people['people_diff']:+.1f} points "
+            f"(exact: all {people['labelled_questions']} questions labelled for both)"
+        )
     return (
         f"; by people's labels ({people['labelled_questions']} questions labelled for both): "
         f"B - A {100 * people['people_diff']:+.1f} points, 95% interval "

@@ -230,18 +230,28 @@ def calibrated_columns(grades: pd.DataFrame, people: pd.Series) -> dict:
 
 
 def people_text(card: dict) -> str:
-    """`83.1 [76.0, 90.2] (50 labels)`: people's accuracy estimated, its 95% interval, what it rests on."""
+    """`83.1 [76.0, 90.2] (50 labels)`: people's accuracy estimated, its 95% interval, what it rests on; `37.3
+    (exact: every answer labelled, 150 labels)` when nothing is estimated."""
     if not card.get("labels"):
         return "-"
+    if _every_answer_labelled(card):
+        return f"{card['people_pct']} (exact: every answer labelled, {card['labels']} labels)"
     return f"{card['people_pct']} [{card['people_low']}, {card['people_high']}] ({card['labels']} labels)"
 
 
 def people_short(card: dict) -> str:
     """`83.1 [76.0, 90.2] n=50`: people's accuracy, its 95% interval and the labels it rests on, for a narrow
-    table (an interval shown without its n reads as firmer than 3 labels make it)."""
+    table (an interval shown without its n reads as firmer than 3 labels make it); `37.3 exact, all 150
+    labelled` when every answer is labelled (an interval of one point would read as a rounding)."""
     if not card.get("labels"):
         return "-"
+    if _every_answer_labelled(card):
+        return f"{card['people_pct']} exact, all {card['labels']} labelled"
     return f"{card['people_pct']} [{card['people_low']}, {card['people_high']}] n={card['labels']}"
+
+
+def _every_answer_labelled(card: dict) -> bool:
+    return bool(card.get("total")) and card["labels"] >= card["total"]
 
 
 def stale_scorecards(conn, cards: list[dict]) -> list[str]:
@@ -311,6 +321,8 @@ def scorecard_markdown(card: dict) -> str:
         f"| documents (failed) | {card['documents']} ({card['documents_failed']}) |",
         f"| question rows refused | {card['question_problems']} |",
         f"| judged by | the {card.get('judged_as') or 'question kind'} |",
+        f"| misses, retrieval / generation (answerable questions with golden documents only) | "
+        f"{card.get('retrieval_miss')} / {card.get('generation_miss')} |",
     ]
     if card.get("judge_decided") is not None:
         lines.append(

@@ -227,6 +227,9 @@ def test_the_commands_a_user_runs(tmp_path, demo_warehouse_once):
     assert "the rules text is the same" in same
     unknown = ragpipe("rules", "diff", "g-000000000000", check=False)
     assert unknown.returncode == 1 and "neither a rules file nor a grader version" in unknown.stdout
+    shown = " ".join(ragpipe("delta").stdout.split())
+    assert "monotone: true (no correct verdict got worse)" in shown
+    assert "(#: its grading events, in table grading_events)" in shown
     delta = json.loads(ragpipe("delta", "--json").stdout)
     assert delta["from_version"] == load_rules(candidate).version and delta["to_version"] == load_rules().version
     assert delta["changed"] >= 4 and delta["monotone"] is True  # declines recognised again: wrong -> correct

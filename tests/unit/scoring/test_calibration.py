@@ -133,3 +133,27 @@ def test_a_scorecard_with_three_labels_shows_an_honest_interval_and_its_n():
     card = calibrated_columns(grades, people)
     assert card["labels"] == 3 and card["people_high"] == 100.0 and card["people_low"] < 50  # not [100, 100]
     assert people_short(card) == f"100.0 [{card['people_low']}, 100.0] n=3"
+
+
+def test_every_answer_labelled_is_said_exact_not_a_zero_width_interval():
+    """An interval of one point ([37.3, 37.3]) reads as a rounding: with every answer labelled nothing is
+    estimated, and the scorecard and compare say so."""
+    from ragpipe.scoring.compare import compare_line, people_difference
+    from ragpipe.scoring.scorecard import calibrated_columns, people_short, people_text
+
+    ids = [f"a{i}" for i in range(10)]
+    grades = pd.DataFrame({"answer_id": ids, "kind": "answerable", "verdict": ["correct"] * 6 + ["wrong"] * 4})
+    people = pd.Series({i: "Correct Answer" if n < 4 else "Incorrect Answer" for n, i in enumerate(ids)})
+    card = {**calibrated_columns(grades, people), "total": 10}
+    assert card["people_low"] == card["people_high"] == card["people_pct"] == 40.0
+    assert people_short(card) == "40.0 exact, all 10 labelled"
+    assert people_text(card) == "40.0 (exact: every answer labelled, 10 labels)"
+    a = grades.assign(question_id=ids, answer_id=[f"a-{i}" for i in ids])
+    b = grades.assign(question_id=ids, answer_id=[f"b-{i}" for i in ids], verdict="correct")
+    labels = pd.Series({**{f"a-{i}": people[i] for i in ids}, **{f"b-{i}": "Correct Answer" for i in ids}})
+    said = people_difference(a, b, labels)
+    assert said["exact"] and said["people_low"] == said["people_high"] == said["people_diff"] == 0.6
+    result = {"a": "A", "b": "B", "n": 10, "wins": 4, "losses": 0, "ties": 6, "a_accuracy": 0.6, "b_accuracy": 1.0,
+              "diff": 0.4, "ci_low": 0.1, "ci_high": 0.7, "mcnemar_p": 0.125, "people": said}  # fmt: skip
+    line = compare_line(result, "demo")
+    assert "by people's labels: B - A +60.0 points (exact: all 10 questions labelled for both)" in line
