@@ -3,7 +3,8 @@
 `ragpipe label` serves it on 127.0.0.1 only, with Starlette on uvicorn (a kept server parses HTTP: a
 bad `Content-Length` is its 400, not a crashed or blocked handler here): no file or address beyond the
 page itself, nothing fetched from the network. Per answer it shows the question, the gold answer, the
-answer with the grader's highlights (review/annotate.py) and verdict, buttons correct / incorrect /
+answer with the grader's highlights (review/annotate.py) and verdict, the passages it cites (the chunks
+the engine cited, with document and pages), buttons correct / incorrect /
 refusal (keys c, i, r), a note and the progress. A click is one POST that writes one `human_labels` row
 under the warehouse's write lock, then the page moves to the next answer nobody labelled: a killed
 server loses nothing, and a restarted one resumes. A click that could not be stored is answered with
@@ -51,6 +52,8 @@ class Item:
     rule: str
     input_sha: str
     kind: str = "answerable"  # what "correct" and "refusal" mean depends on it (said on the page)
+    passages: list[dict] = field(default_factory=list)  # the cited chunks: chunk_id, doc_id, pages, text
+    citations: list[str] = field(default_factory=list)  # the documents it cites
 
 
 @dataclass

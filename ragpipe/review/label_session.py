@@ -33,6 +33,8 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
             answers = answers[answers["answer_set"] == answer_set]
             picked = recorded_sample(conn, corpus, config, answer_set, n, seed, answers["answer_id"], now_iso())
             grades = read_partition(conn, "grades", {"corpus": corpus, "config": config})
+            cited = answers[answers["answer_id"].isin(picked)].get("cited_chunks", [])
+            passages = cited_passages(conn, corpus, config, {c for chunks in cited for c in _listed(chunks)})
         finally:
             conn.close()
     by_answer = {r["answer_id"]: r for r in records(answers)}
@@ -52,6 +54,8 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
                 g.get("rule", ""),
                 a["input_sha"],
                 a.get("kind") or "answerable",
+                [passages[c] for c in _listed(a.get("cited_chunks")) if c in passages],
+                _listed(a.get("citations")),
             )  # fmt: skip
         )
 
@@ -83,3 +87,23 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
                 conn.close()
 
     return Session(corpus, config, answer_set, labeller, items, labelled, store, remove)
+
+
+def cited_passages(conn, corpus: str, config: str, chunk_ids: set[str]) -> dict[str, dict]:
+    """chunk_id -> the chunk as the engine saw it (doc_id, page_start, page_end, text), for `chunk_ids`."""
+    from ragpipe.warehouse.tables import table_exists
+
+    if not chunk_ids or not table_exists(conn, "chunks"):
+        return {}
+    rows = conn.execute(
+        "SELECT chunk_id, doc_id, page_start, page_end, text FROM chunks WHERE corpus = ? AND config = ? "
+        "AND chunk_id IN (SELECT unnest(?::VARCHAR[]))",
+        [corpus, config, sorted(chunk_ids)],
+    ).fetchall()
+    names = ("chunk_id", "doc_id", "page_start", "page_end", "text")
+    return {row[0]: dict(zip(names, row)) for row in rows}
+
+
+def _listed(value) -> list[str]:
+    """A list cell (a list, an array, or None) as a list of strings."""
+    return [] if value is None else [str(v) for v in value]

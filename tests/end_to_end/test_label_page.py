@@ -48,6 +48,9 @@ def test_clicks_are_rows_a_kill_loses_nothing_and_a_restart_resumes(tmp_path, de
         # the grader's verdict and marks are hidden until the person labels: they would anchor the person
         assert tab.locator("#question").inner_text() and tab.locator("#verdict").count() == 0
         assert tab.locator("#answer span").count() == 0
+        cited = [_the_cited_passages_are_shown(tab, warehouse, url, i) for i in range(6)]
+        assert any(cited) and not all(cited)  # the draw holds answers citing passages and one citing none
+        tab.goto(url)
         tab.click("#correct")  # a click
         tab.wait_for_selector("#labelled:text('1')")
         # ... then whether the grader agreed is shown
@@ -91,3 +94,20 @@ def test_clicks_are_rows_a_kill_loses_nothing_and_a_restart_resumes(tmp_path, de
     assert "3 of 6 labelled" in out
     (labels,) = _rows(warehouse, "SELECT labels FROM scorecards WHERE answer_set = 'extractive'")
     assert labels == (3,)
+
+
+def _the_cited_passages_are_shown(tab, warehouse: Path, url: str, index: int) -> int:
+    """The passages the answer at `index` cites (`[1]` in its text) are on the page beside it: each cited
+    chunk's document, pages and text, as the engine saw it; an answer citing nothing says so."""
+    tab.goto(f"{url}?item={index}")
+    answer_id = tab.locator("#item").get_attribute("data-answer-id")
+    ((cited,),) = _rows(warehouse, f"SELECT cited_chunks FROM answers WHERE answer_id = '{answer_id}'")
+    shown = tab.locator(".passage")
+    assert [shown.nth(i).get_attribute("data-chunk-id") for i in range(shown.count())] == list(cited)
+    for i, chunk_id in enumerate(cited):
+        ((doc, text),) = _rows(warehouse, f"SELECT doc_id, text FROM chunks WHERE chunk_id = '{chunk_id}'")
+        passage = " ".join(shown.nth(i).inner_text().split())
+        assert passage.startswith(f"[{i + 1}] {doc}, p. ") and " ".join(text.split())[:80] in passage
+    if not cited:
+        assert tab.locator("#no-passage").inner_text() == "the answer cites no passage"
+    return len(cited)
