@@ -108,3 +108,33 @@ def wait_until_open(process: subprocess.Popen, path: Path, bound: float = 300) -
             pass
         time.sleep(0.05)
     raise AssertionError(f"process {process.pid} did not open {path} in {bound:.0f} s")
+
+
+def ragpipe_in_terminal(env: dict, *args: str, columns: int, timeout: float = 120) -> str:
+    """`ragpipe ARGS` on a terminal `columns` wide (a pseudo-terminal, as a person's), its output without
+    colour codes: what a table looks like where someone reads it."""
+    import fcntl
+    import pty
+    import re
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    process = subprocess.Popen(
+        [RAGPIPE, *args], env={**env, "TERM": "xterm"}, cwd=ROOT, stdin=follower, stdout=follower, stderr=follower
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the other end closed: the command is done
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait(timeout=timeout)
+    os.close(leader)
+    text = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)

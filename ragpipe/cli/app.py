@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
+from ragpipe.cli.fitted import print_fitted
 from ragpipe.warehouse.settings import database_path
 
 # pretty exceptions off: rich renders a Dagster error's locals for minutes at 100% CPU; refusals are
@@ -59,7 +60,6 @@ NARROW_FIELDS = [  # one table per pair, titled with it
     ("money", "ZERO-WRONG-MONEY"),
 ]
 NARROW_WIDTH = 100
-WRAPPED = {"pair", "answer_set", "people", "people_short"}  # long values wrap; numbers never do
 
 
 def read_scorecards(corpus: str | None = None, config: str | None = None) -> list[dict]:
@@ -127,10 +127,11 @@ def _shown(card: dict) -> dict:
 
 
 def print_scorecards(cards: list[dict], wide: bool = False) -> None:
-    """The scorecards: a table per pair of NARROW_WIDTH columns at most (names wrap, never cut), or one
-    table of every field at its natural width (`--wide`: a terminal narrower than that wraps the lines)."""
+    """The scorecards: a table per pair of NARROW_WIDTH columns at most (a name is never broken, ragpipe/cli/
+    fitted.py: a block per answer set where the table cannot fit), or one table of every field at its natural
+    width (`--wide`: a terminal narrower than that wraps the lines)."""
     if wide:
-        table = _table("ragpipe scorecards", SCORECARD_FIELDS, cards, wrap=False)
+        table = _table("ragpipe scorecards", SCORECARD_FIELDS, cards)
         natural = Measurement.get(console, console.options.update(width=10_000), table).maximum
         # rich caps print(width=) at the console's width (200 in a pipe): a console as wide as the table
         Console(width=natural, markup=False, file=console.file).print(table, crop=False)
@@ -138,8 +139,12 @@ def print_scorecards(cards: list[dict], wide: bool = False) -> None:
     width = min(console.width, NARROW_WIDTH)
     pairs = dict.fromkeys((c["corpus"], c["config"]) for c in cards)
     for corpus, config in pairs:
-        rows = [c for c in cards if (c["corpus"], c["config"]) == (corpus, config)]
-        console.print(_table(f"{corpus}/{config}", NARROW_FIELDS, rows, wrap=True), width=width)
+        shown = [_shown(c) for c in cards if (c["corpus"], c["config"]) == (corpus, config)]
+        rows = [[str(values[key]) for key, _ in NARROW_FIELDS] for values in shown]
+        headers = [header for _, header in NARROW_FIELDS]
+        print_fitted(
+            console, f"{corpus}/{config}", headers, rows, names={"answers"}, width=width, lines=box.SIMPLE_HEAD
+        )
     for note in scorecard_notes(cards):
         console.print(note, width=width, soft_wrap=False)
 
@@ -187,10 +192,11 @@ JUDGED_AS_GOLD = (
 )
 
 
-def _table(title: str, fields: list[tuple[str, str]], cards: list[dict], wrap: bool) -> Table:
+def _table(title: str, fields: list[tuple[str, str]], cards: list[dict]) -> Table:
+    """Every field at its natural width, nothing wrapped (`--wide`)."""
     table = Table(title=title, box=box.SIMPLE_HEAD, collapse_padding=True)
-    for key, header in fields:
-        table.add_column(header, no_wrap=not (wrap and key in WRAPPED), overflow="fold")
+    for _, header in fields:
+        table.add_column(header, no_wrap=True, overflow="fold")
     for card in cards:
         values = _shown(card)
         table.add_row(*(str(values[key]) for key, _ in fields))

@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.cli.app import SYSTEMS, app, console
+from ragpipe.cli.fitted import print_fitted
 from ragpipe.scoring.interval_text import interval_text
 from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
@@ -213,15 +214,15 @@ def leaderboard(
         typer.echo(json.dumps({"corpus": corpus, "config": config, "systems": rows}, indent=2))
         return
     where = f"{corpus}/{grades['config'].iloc[0]}" if one_config else f"{corpus}, every configuration"
-    table = Table(title=f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})")
+    title = f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})"
     labelled = any(r["people"] != "-" for r in rows)
     judged = any(r.get("judged") for r in rows)  # a model judge decided some grades (docs/judge.md)
     ungradable = any(r.get("ungradable") for r in rows)
     columns = ["#", "system", "accuracy % (correct/graded)", "[95%]"] + (["people % [95%]"] if labelled else [])
     columns += ["ungradable"] if ungradable else []
     columns += ["judged (tokens, cost)"] if judged else []
-    for column in columns + ["vs best [95%]", "p (Holm)"]:
-        table.add_column(column, overflow="fold")
+    columns += ["vs best [95%]", "p (Holm)"]
+    shown = []
     for r in rows:
         lead = (
             "best"
@@ -229,7 +230,7 @@ def leaderboard(
             else f"{r['vs_best']} {100 * r['diff']:+.1f} "
             + interval_text(100 * r["diff_low"], 100 * r["diff_high"], signed=True)
         )
-        table.add_row(
+        shown.append([
             str(r["rank"]),
             r["system"],
             f"{_pct(r['accuracy'])} ({r['correct']}/{r['n']})",
@@ -243,8 +244,8 @@ def leaderboard(
             ),
             lead,
             "" if r["p_holm"] is None else f"{r['p_holm']:.3f}",
-        )
-    console.print(table)
+        ])  # fmt: skip
+    print_fitted(console, title, columns, shown, names={"system"})
     if len({r["n"] for r in rows}) > 1:
         console.print(
             "the systems answered different numbers of questions: each test pairs the questions both answered"

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.fitted import print_fitted
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
 from ragpipe.cli.run import has_corpus, materialize_corpus_stages, say_missing_data
 from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
@@ -219,15 +220,15 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
 
         typer.echo(report_markdown(report))
         return
-    table = Table(title=f"agreement with people (grader {report['grader_version']}, n={report['n']})")
-    for column in ("scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"):
-        table.add_column(column)
+    title = f"agreement with people (grader {report['grader_version']}, n={report['n']})"
+    columns = ["scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"]
     scopes = [("overall", report)] + list(report["by_question_type"].items()) + list(report["by_file"].items())
     scopes += list(report.get("by_firmness", {}).items())
+    rows = []
     for name, r in scopes:
         cells = (r["accuracy"], r["kappa"], r["refusal"]["f1"], r["false_correct"], r["false_correct_numeric"])
-        table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
-    console.print(table)
+        rows.append([name, *("n/a" if c is None else str(c) for c in cells)])
+    print_fitted(console, title, columns, rows, names={"scope"})  # a file's name is never broken
     if report.get("by_rule"):
         _print_rules(report["by_rule"])
     if "judge" in report:

@@ -83,7 +83,14 @@ def test_messages_name_what_happened(tmp_path):
 def test_exempt_is_explained_where_it_appears():
     from ragpipe.cli.app import scorecard_notes
 
-    card = {"grader_version": "g-x", "judged_as": "question kind", "money_bar": "FAIL", "wrong_money": 2}
+    card = {
+        "corpus": "demo",
+        "config": "default",
+        "grader_version": "g-x",
+        "judged_as": "question kind",
+        "money_bar": "FAIL",
+        "wrong_money": 2,
+    }
     assert not any("exempt" in n for n in scorecard_notes([{**card, "blocked": True}]))
     (note,) = [n for n in scorecard_notes([{**card, "blocked": False}]) if n.startswith("exempt")]
     assert "people labelled" in note and "not blocked" in note
