@@ -68,21 +68,12 @@ def free_port() -> int:
 
 
 def start_dagster_dev(env: dict, port: int) -> subprocess.Popen:
-    """`dagster dev` (webserver, daemon, code server) on 127.0.0.1:`port`, in its own process group:
-    stop it with `os.killpg(process.pid, signal)`."""
+    """What `make dev` starts (assets/deploy/dev_ui.py: the webserver and the daemon) on 127.0.0.1:`port`,
+    in its own process group: stop it with `os.killpg(process.pid, signal)`."""
     return subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "dagster"),
-            "dev",
-            "-w",
-            "workspace.yaml",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            str(port),
-        ],
+        [sys.executable, "-m", "assets.deploy.dev_ui"],
         cwd=ROOT,
-        env=env,
+        env={**env, "PORT": str(port)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,

@@ -1,5 +1,6 @@
 """How runs execute: the named jobs the CLI launches in one process, and the jobs that fan a pair's or
-a corpus's shards out over processes (multiprocess) or Celery workers (docs/deploy.md)."""
+a corpus's shards out over processes (multiprocess) or Celery workers (docs/deploy.md); and the sensor that
+names a run the UI launched (run_names.py)."""
 
 from dagster import Definitions
 
@@ -11,6 +12,7 @@ from assets.deploy.jobs import (
     regrade_in_processes,
     regrade_on_celery,
 )
+from assets.deploy.run_names import name_ui_runs
 
 defs = Definitions(
     jobs=[
@@ -20,5 +22,6 @@ defs = Definitions(
         corpus_on_celery,
         pair_on_celery,
         regrade_on_celery,
-    ]
+    ],
+    sensors=[name_ui_runs],
 )

@@ -1,13 +1,17 @@
-"""`make dev`: the Dagster UI on 127.0.0.1:PORT (default 3000), its URL said once it answers.
+"""`make dev`: the Dagster UI on 127.0.0.1:PORT (default 3000) and the daemon beside it, the URL said once
+the UI answers.
 
-`dagster dev` picks another port when the one asked for is taken and says so in one warning among many
-log lines; here a taken port is refused at once, naming it and how to pick another, and once the UI
-answers its URL is printed as the last line of the start-up.
+Dagster 1.13 marks `dagster dev` superseded (by `dg dev`, of the `dg` tool this project does not install);
+what it ran is run here directly: the webserver (`dagster-webserver`) and the daemon (`dagster-daemon run`,
+which runs the sensors: after_grading, grader_watch), both on workspace.yaml and $DAGSTER_HOME. A taken
+port is refused at once, naming it and how to pick another (`dagster dev` picked another port and said so
+in one warning among many log lines); Ctrl-C stops both, and one that stops stops the other.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -46,17 +50,45 @@ def main() -> int:
             f"port {port} on 127.0.0.1 is taken: run `make dev PORT=<another>`, e.g. PORT={port + 1}", file=sys.stderr
         )
         return 2
-    dagster = str(Path(sys.executable).parent / "dagster")
-    ui = subprocess.Popen([dagster, "dev", "-w", "workspace.yaml", "-h", "127.0.0.1", "-p", str(port)])
+    if not os.environ.get("DAGSTER_HOME"):
+        print("DAGSTER_HOME is not set: `make dev` sets it (warehouse/dagster_home)", file=sys.stderr)
+        return 2
     url = f"http://127.0.0.1:{port}"
+    processes = start(port)
     try:
-        while ui.poll() is None and not answers(f"{url}/server_info"):
+        while all(p.poll() is None for p in processes) and not answers(f"{url}/server_info"):
             time.sleep(0.5)
-        if ui.poll() is None:
-            print(f"\nDagster UI: {url}  (Ctrl-C stops it)\n", flush=True)
-        return ui.wait()
-    except KeyboardInterrupt:  # the UI got the same Ctrl-C: let it shut down
-        return ui.wait()
+        if all(p.poll() is None for p in processes):
+            print(f"\nDagster UI: {url}  (Ctrl-C stops it and the daemon)\n", flush=True)
+        while all(p.poll() is None for p in processes):
+            time.sleep(0.5)
+    except KeyboardInterrupt:  # the two got the same Ctrl-C (one process group): let them shut down
+        pass
+    return stop(processes)
+
+
+def start(port: int) -> list[subprocess.Popen]:
+    """The webserver and the daemon, in this process's group (a Ctrl-C on the terminal reaches all three)."""
+    bin_dir = Path(sys.executable).parent
+    workspace = ["-w", "workspace.yaml"]
+    webserver = [str(bin_dir / "dagster-webserver"), *workspace, "-h", "127.0.0.1", "-p", str(port)]
+    daemon = [str(bin_dir / "dagster-daemon"), "run", *workspace]
+    return [subprocess.Popen(webserver), subprocess.Popen(daemon)]
+
+
+def stop(processes: list[subprocess.Popen]) -> int:
+    """Stop what still runs (asked first, killed after a minute); the first non-zero exit code, else 0."""
+    for p in processes:
+        if p.poll() is None:
+            p.send_signal(signal.SIGINT)
+    for p in processes:
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    codes = [p.returncode for p in processes]
+    return next((c for c in codes if c not in (0, -signal.SIGINT, -signal.SIGTERM)), 0)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,11 @@ POSTGRES, STORAGE = "RAGPIPE_POSTGRES_URL", "RAGPIPE_STORAGE_ROOT"
 
 
 def instance_yaml(env=os.environ) -> str:
-    parts = [MARK, "telemetry:\n  enabled: false  # this machine reaches no network but package registries"]
+    parts = [
+        MARK,
+        "telemetry:\n  enabled: false  # this machine reaches no network but package registries",
+        "nux:\n  enabled: false  # no first-visit pop-up in the UI",
+    ]
     if env.get(POSTGRES):
         parts.append(f"storage:\n  postgres:\n    postgres_url:\n      env: {POSTGRES}")
     if env.get(STORAGE):

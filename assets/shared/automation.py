@@ -32,6 +32,7 @@ after_grading = AutomationConditionSensorDefinition(
     "after_grading",
     target=AssetSelection.assets(*GRADED_FROM_VERDICTS, *READERS),
     default_status=DefaultSensorStatus.RUNNING,
+    run_tags={"ragpipe/command": "after_grading: what a grading from the UI makes stale"},
     description="Materializes a pair's judgments and grades after its rule verdicts, and its scorecards, agreement, "
     "delta and review report after its grades, were materialized without them (from the UI): the numbers never "
     "lag the verdicts.",

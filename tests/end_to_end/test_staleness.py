@@ -95,9 +95,11 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         # rule verdicts materialized alone, as the UI's Materialize launches them: the after_grading sensor
         # brings the pair's judgments, grades and their readers along in a run of its own, whose grades say
         # the flips by direction
-        _graphql(port, LAUNCH_RULE_VERDICTS)
+        launched = _graphql(port, LAUNCH_RULE_VERDICTS)["launchRun"]["run"]["runId"]
         followed = _run_by_sensor(port, "after_grading", time.monotonic() + 600)
         said = _latest_metadata(port, "grades")
+        named = _tags_once(port, launched, "ragpipe/command", time.monotonic() + 600)
+        follows = _tags_once(port, followed["runId"], "ragpipe/follows", time.monotonic() + 600)
     finally:
         # what the test checks is read; how `dagster dev` shuts down is not under test (in the suite its
         # graceful shutdown ran into the 300 s bound once set for it: the test took 324 s there, 25 s alone)
@@ -113,6 +115,9 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         "review_report",
     }
     assert said["flipped"] >= 4 and "correct -> wrong" in said["flips"]
+    # the click's run is named as the CLI's runs are, and the follow-up says whose grading it follows
+    assert named["ragpipe/command"] == "UI: materialize rule_verdicts [default|demo]"
+    assert follows["ragpipe/follows"] == launched and follows["ragpipe/command"].startswith("after_grading")
     # the pair's partition, selected in the partition list, says which grader made it and how to regrade
     assert observed["metadata"] == {"graded_by": old, "current_grader": new, "to_regrade": observed["to_regrade"]}
     assert "ragpipe regrade" in observed["to_regrade"]
@@ -203,10 +208,23 @@ LAUNCH_RULE_VERDICTS = """mutation { launchRun(executionParams: {
              jobName: "__ASSET_JOB", assetSelection: [{path: ["rule_verdicts"]}], assetCheckSelection: []},
   executionMetadata: {tags: [{key: "dagster/partition", value: "default|demo"},
     {key: "dagster/partition/config", value: "default"}, {key: "dagster/partition/corpus", value: "demo"}]},
-  mode: "default", runConfigData: "{}"}) { __typename } }"""
-RUNS = (
-    """{ runsOrError(limit: 20) { ... on Runs { results { status tags { key value } assetSelection { path } } } } }"""
-)
+  mode: "default", runConfigData: "{}"}) { __typename ... on LaunchRunSuccess { run { runId } } } }"""
+RUNS = """{ runsOrError(limit: 20) { ... on Runs { results { runId status tags { key value } assetSelection { path } } } } }"""
+RUN_TAGS = """query ($id: ID!) { runOrError(runId: $id) { ... on Run { tags { key value } } } }"""
+
+
+def _tags_once(port: int, run_id: str, tag: str, deadline: float) -> dict:
+    """The run's tags once `tag` is among them (the name_ui_runs sensor adds it as the run starts)."""
+    tags: dict = {}
+    while time.monotonic() < deadline:
+        run = _graphql(port, RUN_TAGS, {"id": run_id})["runOrError"]
+        tags = {t["key"]: t["value"] for t in run.get("tags", [])}
+        if tag in tags:
+            return tags
+        time.sleep(1)
+    raise AssertionError(f"run {run_id} never tagged {tag}: {tags}")
+
+
 METADATA = """query ($path: [String!]!) { assetNodeOrError(assetKey: {path: $path}) { ... on AssetNode {
   assetMaterializations(limit: 1) { metadataEntries { label ... on IntMetadataEntry { intValue }
     ... on MarkdownMetadataEntry { mdStr } } } } } }"""

@@ -11,7 +11,8 @@ URL = "postgresql+psycopg2://ragpipe:s3cret@db.internal:5432/ragpipe"
 
 
 def test_sqlite_by_default_postgres_and_a_shared_root_when_asked_never_a_value():
-    assert "storage" not in yaml.safe_load(instance_yaml({}))
+    plain = yaml.safe_load(instance_yaml({}))
+    assert "storage" not in plain and plain["nux"] == {"enabled": False} and plain["telemetry"] == {"enabled": False}
     both = yaml.safe_load(instance_yaml({"RAGPIPE_POSTGRES_URL": URL, "RAGPIPE_STORAGE_ROOT": "/shared/dagster"}))
     assert both["storage"] == {"postgres": {"postgres_url": {"env": "RAGPIPE_POSTGRES_URL"}}}
     assert both["local_artifact_storage"]["config"] == {"base_dir": {"env": "RAGPIPE_STORAGE_ROOT"}}
