@@ -73,7 +73,8 @@ def start(port: int) -> list[subprocess.Popen]:
     workspace = ["-w", "workspace.yaml"]
     webserver = [str(bin_dir / "dagster-webserver"), *workspace, "-h", "127.0.0.1", "-p", str(port)]
     daemon = [str(bin_dir / "dagster-daemon"), "run", *workspace]
-    return [subprocess.Popen(webserver), subprocess.Popen(daemon)]
+    env = {**os.environ, "RAGPIPE_UI": "1"}  # their definitions say on grades' first line when a regrade is due
+    return [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
 
 
 def stop(processes: list[subprocess.Popen]) -> int:

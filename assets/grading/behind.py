@@ -8,6 +8,7 @@ grader made it, which is current and how to regrade (beside Dagster's own "Unsyn
 """
 
 import json
+import os
 
 from dagster import (
     AssetCheckEvaluation,
@@ -82,6 +83,35 @@ def scorecards_by_current_grader(
 ) -> AssetCheckResult:
     with duckdb.get_connection() as conn:
         return _result(behind(conn, "scorecards", project.rules().version, loaded_graders(project)))
+
+
+UI_SETTING = "RAGPIPE_UI"  # set by `make dev` (assets/deploy/dev_ui.py) for the webserver and the daemon
+
+
+def said_at_load(project: Project, tables=("grades", "scorecards")) -> dict[str, str]:
+    """table -> a first line for its description when, as the definitions load, some pair's rows of it are by
+    another grader than the loaded one: the Catalog row and the asset's Overview show a description first,
+    and "Reload definitions" (what a rules edit asks for) is when it is read again. Read in the UI's processes
+    only (RAGPIPE_UI), without waiting on a busy warehouse: a command's own load reads nothing."""
+    path = project.root / "ragpipe.duckdb"
+    if not os.environ.get(UI_SETTING) or not path.exists():
+        return {}
+    try:
+        conn = open_read_only(path, wait=0)
+    except (WarehouseBusy, OSError):
+        return {}
+    try:
+        with conn:
+            graders = loaded_graders(project)
+            findings = [behind(conn, table, project.rules().version, graders) for table in tables]
+    except Exception:  # noqa: BLE001 - a banner that cannot be read is no banner; the check still says it
+        return {}
+    return {
+        f.table: f"\u26a0 As the definitions loaded: {f.description()} Reload definitions after regrading "
+        f"to clear this line; the check {CHECK} says it as it changes."
+        for f in findings
+        if not f.passed
+    }
 
 
 @sensor(minimum_interval_seconds=30, default_status=DefaultSensorStatus.RUNNING)

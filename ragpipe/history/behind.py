@@ -35,8 +35,8 @@ class Behind:
         more = f" and {len(self.behind) - 5} more" if len(self.behind) > 5 else ""
         return (
             f"{len(self.behind)} of {self.pairs} pairs' {self.table} are by another grader than the one loaded "
-            f"({self.current}): {named}{more}. `ragpipe regrade` (or materialize grades) grades them with the "
-            "loaded one."
+            f"({self.current}): {named}{more}. `ragpipe regrade` (or materialize rule_verdicts: the rest follows) "
+            "grades them with the loaded one."
         )
 
     def metadata(self) -> dict:
@@ -59,7 +59,7 @@ class Behind:
                 {
                     "graded_by": ", ".join(b["graded_by"]),
                     "current_grader": b["loaded"],
-                    "to_regrade": "ragpipe regrade, or Materialize this partition's grades, grades with the loaded one",
+                    "to_regrade": "ragpipe regrade, or Materialize this partition's rule_verdicts (the rest follows)",
                 },
             )
             for b in self.behind

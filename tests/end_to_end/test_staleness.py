@@ -92,6 +92,7 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
         old, new = load_rules(DEFAULT_RULES).version, load_rules(candidate).version
         said_on_panel = f"graded_by {old} current_grader {new} to_regrade ragpipe regrade"
         panel = _partition_panel(port, "grades", "default|demo", (said_on_panel, "Unsynced"))
+        catalog, overview = _where_a_user_looks_first(port)
         # rule verdicts materialized alone, as the UI's Materialize launches them: the after_grading sensor
         # brings the pair's judgments, grades and their readers along in a run of its own, whose grades say
         # the flips by direction
@@ -122,6 +123,12 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     assert observed["metadata"] == {"graded_by": old, "current_grader": new, "to_regrade": observed["to_regrade"]}
     assert "ragpipe regrade" in observed["to_regrade"]
     assert said_on_panel in panel and "Unsynced" in panel
+    # where a user looks first, at the default zoom: the Catalog's grades row and the asset's Overview lead with it
+    warning = (
+        f"\u26a0 As the definitions loaded: 1 of 1 pairs' grades are by another grader than the one loaded ({new})"
+    )
+    assert warning in catalog and "earlier" not in catalog
+    assert warning in overview and "ragpipe regrade" in overview
     for asset, execution in shown.items():
         assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution
@@ -280,6 +287,24 @@ def _partition_panel(port: int, asset: str, partition: str, shows: tuple[str, ..
         except Hang:
             pass
         return " ".join(page.inner_text("body").split())
+
+
+def _where_a_user_looks_first(port: int) -> tuple[str, str]:
+    """The Catalog's `grades` row and the grades asset's Overview, as Chromium shows them at the default zoom."""
+    from playwright.sync_api import TimeoutError as Hang
+
+    with chromium() as browser:
+        page = new_page(browser)  # the default viewport and zoom
+        page.goto(f"http://127.0.0.1:{port}/assets")
+        page.get_by_text("\u26a0 As the definitions loaded").first.wait_for()  # the row under `grades`
+        catalog = " ".join(page.inner_text("body").split())
+        page.goto(f"http://127.0.0.1:{port}/assets/grades")
+        try:  # the description arrives with the asset's definition, after the page's frame
+            page.get_by_text("Verdict (correct/partial/wrong)").first.wait_for(timeout=120_000)
+        except Hang:
+            pass  # the assertion then says what it did show
+        overview = " ".join(page.inner_text("body").split())
+    return catalog, overview
 
 
 def _warning_shown(port: int, deadline: float) -> dict[str, dict]:
