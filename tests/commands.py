@@ -70,14 +70,28 @@ def free_port() -> int:
 def start_dagster_dev(env: dict, port: int) -> subprocess.Popen:
     """What `make dev` starts (assets/deploy/dev_ui.py: the webserver and the daemon) on 127.0.0.1:`port`,
     in its own process group: stop it with `os.killpg(process.pid, signal)`."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "assets.deploy.dev_ui"],
-        cwd=ROOT,
-        env={**env, "PORT": str(port)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    log = open(dev_log(env), "ab")  # noqa: SIM115 - the child holds it; read by `dev_log_tail` when a test fails
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-m", "assets.deploy.dev_ui"],
+            cwd=ROOT,
+            env={**env, "PORT": str(port)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    finally:
+        log.close()
+
+
+def dev_log(env: dict) -> Path:
+    """Where `start_dagster_dev` writes what the webserver and daemon said: beside their DAGSTER_HOME."""
+    return Path(env["DAGSTER_HOME"]).parent / "make-dev.log"
+
+
+def dev_log_tail(env: dict, lines: int = 40) -> str:
+    path = dev_log(env)
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else "(no log)"
 
 
 def wait_until_open(process: subprocess.Popen, path: Path, bound: float = 300) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from ragpipe.warehouse.sql import SqlRefused, run_query
 from tests.chat_server import ChatServer
-from tests.commands import env_for, free_port, openai_run, ragpipe, start, start_dagster_dev
+from tests.commands import dev_log_tail, env_for, free_port, openai_run, ragpipe, start, start_dagster_dev
 
 
 @pytest.fixture(scope="module")
@@ -133,10 +133,10 @@ def test_dagster_dev_listens_on_localhost_only(tmp_path):
     dev = start_dagster_dev(env, port)
     try:
         deadline, addresses = time.time() + 600, []  # a bound for a hang: a loaded machine starts it slowly
-        while time.time() < deadline and not addresses:
+        while time.time() < deadline and not addresses and dev.poll() is None:
             addresses = [a for a in _listening(_tree(dev.pid)) if a.endswith(f":{port:04X}")]
             time.sleep(0.5)
-        assert addresses, "dagster dev never listened"
+        assert addresses, f"make dev never listened (exit {dev.poll()}):\n{dev_log_tail(env)}"
         assert all(a.startswith(("0100007F:", "00000000000000000000000001000000:")) for a in addresses), addresses
     finally:
         os.killpg(dev.pid, 9)
