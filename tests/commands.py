@@ -115,9 +115,11 @@ def wait_until_open(process: subprocess.Popen, path: Path, bound: float = 300) -
     raise AssertionError(f"process {process.pid} did not open {path} in {bound:.0f} s")
 
 
-def ragpipe_in_terminal(env: dict, *args: str, columns: int, timeout: float = 120) -> str:
-    """`ragpipe ARGS` on a terminal `columns` wide (a pseudo-terminal, as a person's), its output without
-    colour codes: what a table looks like where someone reads it."""
+def ragpipe_in_terminal(
+    env: dict, *args: str, columns: int = 80, timeout: float = 600, plain: bool = True, check: bool = False
+) -> str:
+    """`ragpipe ARGS` on a terminal `columns` wide (a pseudo-terminal, as a person's): everything it wrote,
+    without colour and cursor codes unless `plain` is False; with `check`, it must exit 0."""
     import fcntl
     import pty
     import re
@@ -127,8 +129,9 @@ def ragpipe_in_terminal(env: dict, *args: str, columns: int, timeout: float = 12
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
     process = subprocess.Popen(
-        [RAGPIPE, *args], env={**env, "TERM": "xterm"}, cwd=ROOT, stdin=follower, stdout=follower, stderr=follower
-    )
+        [RAGPIPE, *args], env={"TERM": "xterm", **env}, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=follower,
+        stderr=follower,
+    )  # fmt: skip
     os.close(follower)
     chunks = []
     while True:
@@ -139,7 +142,8 @@ def ragpipe_in_terminal(env: dict, *args: str, columns: int, timeout: float = 12
         if not chunk:
             break
         chunks.append(chunk)
-    process.wait(timeout=timeout)
     os.close(leader)
-    text = b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+    text = b"".join(chunks).decode("utf-8", "replace")
+    code = process.wait(timeout=timeout)
+    assert not check or code == 0, text[-2000:]
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text.replace("\r\n", "\n")) if plain else text

@@ -26,6 +26,7 @@ from ragpipe.grader_agreement.agreement import confusion_matrix, grader_class
 from ragpipe.history.delta import grade_delta, latest_flips
 from ragpipe.history.ledger import grader_versions, verdicts_at
 from ragpipe.inputs.fingerprint import answer_sha
+from ragpipe.review.cited import cited_passages
 from ragpipe.scoring.leaderboard import leaderboard
 from ragpipe.scoring.scorecard import people_text
 from ragpipe.scoring.slices import slice_rows
@@ -97,16 +98,9 @@ def _scorecards(conn, corpus: str, config: str, version: str, answer_set: str | 
 
 
 def _cited_pages(conn, corpus: str, config: str, cited: list[str]) -> dict[str, tuple[str, int, int]]:
-    """(document, first page, last page) of each chunk in `cited` (only those: a pair holds tens of
-    thousands of chunks, its answers cite a few dozen)."""
-    if not cited or not table_exists(conn, "chunks"):
-        return {}
-    rows = conn.execute(
-        "SELECT chunk_id, doc_id, page_start, page_end FROM chunks WHERE corpus = ? AND config = ? "
-        "AND chunk_id IN (SELECT unnest(?::VARCHAR[]))",
-        [corpus, config, sorted(cited)],
-    ).fetchall()
-    return {r[0]: (r[1], int(r[2]), int(r[3])) for r in rows}
+    """(document, first page, last page) of each chunk in `cited`."""
+    passages = cited_passages(conn, corpus, config, cited)
+    return {c: (p["doc_id"], int(p["page_start"]), int(p["page_end"])) for c, p in passages.items()}
 
 
 def _golden(docs, pages_json) -> list[tuple[str, list[int]]]:

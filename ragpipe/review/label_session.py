@@ -14,6 +14,7 @@ import threading
 from ragpipe.labels.label import HumanLabelRecord
 from ragpipe.labels.sample import recorded_sample
 from ragpipe.labels.store import add_labels, current_answers, latest_labels, remove_label
+from ragpipe.review.cited import cited_passages
 from ragpipe.review.label_page import Item, Session
 from ragpipe.warehouse.lock import open_for_writing, writing
 from ragpipe.warehouse.nulls import records
@@ -87,21 +88,6 @@ def open_session(corpus: str, config: str, answer_set: str, n: int, seed: int, l
                 conn.close()
 
     return Session(corpus, config, answer_set, labeller, items, labelled, store, remove)
-
-
-def cited_passages(conn, corpus: str, config: str, chunk_ids: set[str]) -> dict[str, dict]:
-    """chunk_id -> the chunk as the engine saw it (doc_id, page_start, page_end, text), for `chunk_ids`."""
-    from ragpipe.warehouse.tables import table_exists
-
-    if not chunk_ids or not table_exists(conn, "chunks"):
-        return {}
-    rows = conn.execute(
-        "SELECT chunk_id, doc_id, page_start, page_end, text FROM chunks WHERE corpus = ? AND config = ? "
-        "AND chunk_id IN (SELECT unnest(?::VARCHAR[]))",
-        [corpus, config, sorted(chunk_ids)],
-    ).fetchall()
-    names = ("chunk_id", "doc_id", "page_start", "page_end", "text")
-    return {row[0]: dict(zip(names, row)) for row in rows}
 
 
 def _listed(value) -> list[str]:

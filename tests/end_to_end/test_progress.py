@@ -5,7 +5,6 @@ Dagster log lines every tenth of the way once a second has passed (and the last 
 from __future__ import annotations
 
 import os
-import pty
 import re
 import subprocess
 
@@ -13,7 +12,7 @@ from dagster import DagsterInstance
 
 from assets.runs.runner import regrade_in_one_run, regrade_pair
 from assets.shared.progress import progress_reporter
-from tests.commands import RAGPIPE
+from tests.commands import RAGPIPE, ragpipe_in_terminal
 from tests.conftest import ROOT, warehouse_resources
 
 
@@ -80,23 +79,7 @@ def test_grading_reports_as_dagster_log_lines(demo_warehouse):
 
 def _on_a_terminal(env: dict, *args: str) -> str:
     """`ragpipe ARGS` with its output on a pseudo-terminal, as a person runs it; everything it wrote."""
-    primary, secondary = pty.openpty()
-    process = subprocess.Popen(
-        [RAGPIPE, *args], cwd=ROOT, env=env, stdout=secondary, stderr=secondary, stdin=subprocess.DEVNULL
-    )
-    os.close(secondary)
-    out = b""
-    while True:
-        try:
-            chunk = os.read(primary, 65536)
-        except OSError:  # the other end closed: the command is done
-            break
-        if not chunk:
-            break
-        out += chunk
-    os.close(primary)
-    assert process.wait(timeout=600) == 0, out.decode(errors="replace")[-2000:]
-    return out.decode(errors="replace")
+    return ragpipe_in_terminal(env, *args, columns=80, plain=False, check=True)
 
 
 def test_regrade_on_a_terminal_draws_a_bar_and_piped_does_not(demo_warehouse, tmp_path):
