@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ragpipe.corpus.manifest import ManifestError, list_corpora, load_configs, resolve_config
+from ragpipe.corpus.manifest import list_corpora, load_configs, resolve_config
 from ragpipe.judge.config import JudgeError, judge_named, rules_judged_by
 
 
@@ -17,10 +17,10 @@ def pair_judge(corpora: Path, corpus: str, config: str, override: str = "", over
     """(the judge's name, or "" for none; which verdicts it is asked about) for the pair."""
     if override:
         return override, override_on
-    try:
-        knobs = resolve_config(list_corpora(corpora)[corpus], config, load_configs(corpora))
-    except (KeyError, ManifestError):  # a pair of no declared corpus or configuration (answers imported alone)
+    manifests, configs = list_corpora(corpora), load_configs(corpora)
+    if corpus not in manifests or config not in configs:  # a pair no configuration declares (answers imported)
         return "", override_on
+    knobs = resolve_config(manifests[corpus], config, configs)  # a bad `judge_on:` is refused, never dropped
     return knobs.judge or "", knobs.judge_on or override_on
 
 

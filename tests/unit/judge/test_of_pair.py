@@ -49,3 +49,13 @@ def test_the_pair_grader_names_the_judge_and_refuses_an_unknown_one(corpora):
     judges.write_text(yaml.safe_dump(configs))
     with pytest.raises(JudgeError, match=r"configuration 'wide-k' of corpus 'demo': unknown judge 'nobody'; known: "):
         pair_grader(rules, judges, corpora, "demo", "wide-k")
+
+
+def test_a_bad_judge_on_is_refused_not_dropped(corpora):
+    from ragpipe.corpus.manifest import ManifestError
+
+    configs = yaml.safe_load((corpora / "configs.yaml").read_text())
+    configs["configs"]["wide-k"]["judge_on"] = "sometimes"
+    (corpora / "configs.yaml").write_text(yaml.safe_dump(configs))
+    with pytest.raises(ManifestError, match="configuration 'wide-k' for corpus 'demo'"):
+        pair_judge(corpora, "demo", "wide-k")
