@@ -48,13 +48,14 @@ def test_a_regrade_holds_the_warehouse_unless_it_asks_a_model_judge(tmp_path):
     regrade that will ask holds nothing, so other processes can use the warehouse meanwhile."""
     from assets.runs.runner import _held_unless_judging
     from assets.shared.resources import _HELD, resources_for
+    from tests.conftest import ROOT
 
     pairs = [("demo", "default")]
-    plain = resources_for(tmp_path, tmp_path)
+    plain = resources_for(tmp_path, ROOT / "corpora")
     with _held_unless_judging(plain, pairs):
         assert plain["duckdb"].database in _HELD
     assert plain["duckdb"].database not in _HELD
-    judging = resources_for(tmp_path, tmp_path, judge="local")
+    judging = resources_for(tmp_path, ROOT / "corpora", judge="local")
     with _held_unless_judging(judging, pairs):
         assert judging["duckdb"].database not in _HELD
 
