@@ -35,7 +35,8 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
     """The pair's stored rule verdicts with the judge's stored judgments applied (no grading here), stored
     into `grades` and `grade_history` in one transaction, with the flips against the grades replaced."""
     keys = {"corpus": corpus, "config": config}
-    rules = project.rules_of(corpus, config)
+    judging = project.judging_of(corpus, config)
+    rules = judging.rules
     with duckdb.get_connection() as conn:
         verdicts = read_partition(conn, "rule_verdicts", keys) if table_exists(conn, "rule_verdicts") else None
         answers = read_partition(conn, "answers", keys)
@@ -46,13 +47,11 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
                 "`regrade` job in the UI)"
             )
         frame = verdicts.assign(grader_version=rules.version)
-        judge = project.judge_config_of(corpus, config)
+        judge = judging.config
         if judge is not None:  # the judge's stored verdicts (the `judgments` asset asked for what was missing)
             questions = read_partition(conn, "questions", {"corpus": corpus})
             judgments = stored_judgments(conn, identity_of(judge).id)
-            frame = apply_judgments(
-                frame, answers, questions, judgments, project.judge_on_of(corpus, config), judge.keep
-            )
+            frame = apply_judgments(frame, answers, questions, judgments, judging.judge_on, judge.keep)
         before = read_partition(conn, "grades", keys) if table_exists(conn, "grades") else None
         path, event = store_grading(conn, project.root, frame, keys, rules, run_id, pd.Timestamp.now(tz="UTC"))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}

@@ -14,9 +14,10 @@ from ragpipe.warehouse.tables import read_partition
 
 
 def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
-    """Ask the pair's judge (`Project.judge_of`) about its tentative rule verdicts no stored judgment covers,
+    """Ask the pair's judge (`Project.judging_of`) about its tentative rule verdicts no stored judgment covers,
     and store what it says. The warehouse is let go while the judge is asked (minutes of HTTP calls)."""
-    config_ = project.judge_config_of(corpus, config)
+    judging = project.judging_of(corpus, config)
+    config_ = judging.config
     if config_ is None:
         return Made({"judge": "none configured", "calls": 0})
     identity = identity_of(config_)
@@ -26,7 +27,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
         answers = read_partition(conn, "answers", keys)
         questions = read_partition(conn, "questions", {"corpus": corpus})
         stored = stored_judgments(conn, identity.id)
-    missing = pending(verdicts, answers, questions, stored, project.judge_on_of(corpus, config), config_.keep)
+    missing = pending(verdicts, answers, questions, stored, judging.judge_on, config_.keep)
     said = progress_reporter(log, "judging", f"{corpus}/{config} by {config_.name}", project.progress_bar)
     progress = lambda asked, total: said(len(asked.judgments) + asked.errors, total)  # noqa: E731
     asked = ask_missing(config_, identity, missing, progress) if missing else Asked()

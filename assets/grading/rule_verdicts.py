@@ -22,7 +22,7 @@ TABLE = "rule_verdicts"
 def plan_rule_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, work: Path):
     """Export the pair's answers, cut by question-id hash, with its questions and needles, as Parquet."""
     corpus, config = pair_of(context.partition_key)
-    project.rules_of(corpus, config)  # rules that do not load, or an unknown judge, stop the run here
+    project.judging_of(corpus, config)  # rules that do not load, or an unknown judge, stop the run here
     with duckdb.get_connection() as conn:
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
         write(read_partition(conn, "questions", {"corpus": corpus}), work / "questions.parquet")

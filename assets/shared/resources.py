@@ -11,7 +11,7 @@ from pydantic import Field
 
 from ragpipe.corpus.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
 from ragpipe.grading.rules import Rules, load_rules
-from ragpipe.judge import JudgeConfig, judge_named, pair_grader, pair_judge, rules_judged_by
+from ragpipe.judge import PairJudging, pair_judge, pair_judging, rules_judged_by
 from ragpipe.warehouse.lock import open_for_writing
 from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path, warehouse_dir
 
@@ -93,37 +93,23 @@ class Project(ConfigurableResource):
 
     def rules(self) -> Rules:
         """The grader's rules with the judge named for every pair (`--judge`, RAGPIPE_JUDGE), if any: their
-        version names the judge too (a judge is part of the ruler). A pair's own: `rules_of`."""
+        version names the judge too (a judge is part of the ruler). A pair's own: `judging_of`."""
         return rules_judged_by(self.rules_alone(), judges_path(), self.judge)
 
     def rules_alone(self) -> Rules:
         """The rules without the judge: what the rule verdicts are graded by."""
         return load_rules(Path(self.rules_path) if self.rules_path else None)
 
-    def judge_config(self) -> JudgeConfig | None:
-        return judge_named(judges_path(), self.judge) if self.judge else None
-
     def judge_of(self, corpus: str, config: str) -> str:
-        """The judge the pair is graded with ("" for none): see `ragpipe.judge.pair_judge`."""
+        """The name of the judge the pair is graded with ("" for none), read from the configuration alone:
+        see `ragpipe.judge.pair_judge`."""
         return pair_judge(Path(self.corpora_dir), corpus, config, self.judge, self.judge_on)[0]
 
-    def judge_on_of(self, corpus: str, config: str) -> str:
-        return pair_judge(Path(self.corpora_dir), corpus, config, self.judge, self.judge_on)[1]
-
-    def judge_config_of(self, corpus: str, config: str) -> JudgeConfig | None:
-        name = self.judge_of(corpus, config)
-        if not name:
-            return None
-        self.rules_of(corpus, config)  # an unknown judge is refused here, naming the configuration
-        return judge_named(judges_path(), name)
-
-    def rules_of(self, corpus: str, config: str) -> Rules:
-        """The pair's grader: the rules, named for the pair's judge when it has one (an unknown one refused)."""
-        return pair_grader(self.rules_alone(), judges_path(), Path(self.corpora_dir), corpus, config, self.judge)
-
-    def graders(self, pairs) -> dict[tuple[str, str], str]:
-        """Each (corpus, configuration) pair's grader version (`rules_of`), for `pairs`."""
-        return {(c, k): self.rules_of(c, k).version for c, k in pairs}
+    def judging_of(self, corpus: str, config: str) -> PairJudging:
+        """The pair's judge, which verdicts it is asked about, and its grader, read once (an unknown judge
+        refused, naming the configuration): `ragpipe.judge.pair_judging`."""
+        corpora = Path(self.corpora_dir)
+        return pair_judging(self.rules_alone(), judges_path(), corpora, corpus, config, self.judge, self.judge_on)
 
     def index_dir(self, corpus: str, config: str) -> Path:
         return self.root / "index" / corpus / config

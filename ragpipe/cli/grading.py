@@ -301,13 +301,13 @@ def _print_judge(judge: dict) -> None:
 def _print_moved(rows: list[dict]) -> None:
     """Where the judge moved agreement with people, per kind and deciding rule: the numbers a `keep:` list
     is chosen from."""
-    table = Table(title="where the judge moved agreement with people (answers it decided)")
-    for column in ("kind", "rule before the judge", "n", "people agree: rules", "judge", "moved"):
-        table.add_column(column)
-    for r in rows:
-        moved = f"{r['moved']:+d}"
-        table.add_row(r["kind"], r["rule"], str(r["n"]), str(r["rules_agree"]), str(r["judge_agree"]), moved)
-    console.print(table)
+    columns = ["kind", "rule before the judge", "n", "people agree: rules", "judge", "moved"]
+    shown = [
+        [r["kind"], r["rule"], str(r["n"]), str(r["rules_agree"]), str(r["judge_agree"]), f"{r['moved']:+d}"]
+        for r in rows
+    ]
+    title = "where the judge moved agreement with people (answers it decided)"
+    print_fitted(console, title, columns, shown, names={"kind", "rule before the judge"})
     hurt = [f"{r['kind']}:{r['rule']}" for r in rows if r["moved"] < 0]
     if hurt:
         console.print(

@@ -80,13 +80,13 @@ def _rules(path: Path | None):
 def _graders_said(pairs: list[tuple[str, str]], rules_file: Path | None, judge: str | None) -> str:
     """ "grader g-..." when every pair has one grader, else each grader with its pairs: a pair whose
     configuration names a judge (corpora/configs.yaml) is graded with it, unless --judge names another."""
-    from ragpipe.judge import pair_grader
+    from ragpipe.judge import pair_judging
     from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path
 
     rules, override = _rules(rules_file), judge or judge_setting()[0]
     by: dict[str, list[str]] = {}
     for corpus, config in pairs:
-        version = pair_grader(rules, judges_path(), corpora_dir(), corpus, config, override).version
+        version = pair_judging(rules, judges_path(), corpora_dir(), corpus, config, override).rules.version
         by.setdefault(version, []).append(f"{corpus}/{config}")
     if len(by) == 1:
         return f"grader {next(iter(by))}"

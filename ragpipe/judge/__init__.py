@@ -31,7 +31,8 @@ _WHERE = {
     "KeepRule": "keep",
     "parse_keep": "keep",
     "pair_judge": "of_pair",
-    "pair_grader": "of_pair",
+    "PairJudging": "of_pair",
+    "pair_judging": "of_pair",
     # the walk: pending, ask, apply
     "JUDGE_ON": "verdicts",
     "UNPARSED": "verdicts",
@@ -67,8 +68,9 @@ __all__ = [
     "judge_table",
     "judged_rules",
     "judgments_frame",
-    "pair_grader",
+    "PairJudging",
     "pair_judge",
+    "pair_judging",
     "parse_keep",
     "pending",
     "read_judgments",
@@ -103,6 +105,6 @@ if TYPE_CHECKING:
     )
     from ragpipe.judge.judging import answer_keys, judge_rows, judge_table, pending
     from ragpipe.judge.keep import KeepRule, parse_keep
-    from ragpipe.judge.of_pair import pair_grader, pair_judge
+    from ragpipe.judge.of_pair import PairJudging, pair_judge, pair_judging
     from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments
     from ragpipe.judge.verdicts import JUDGE_ON, UNPARSED

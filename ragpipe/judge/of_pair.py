@@ -7,10 +7,11 @@ command, the UI and the sensors grade the pair with it; `--judge` overrides it f
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ragpipe.corpus.manifest import list_corpora, load_configs, resolve_config
-from ragpipe.judge.config import JudgeError, judge_named, rules_judged_by
+from ragpipe.judge.config import JudgeConfig, JudgeError, identity_of, judge_named, judged_rules
 
 
 def pair_judge(corpora: Path, corpus: str, config: str, override: str = "", override_on: str = "tentative"):
@@ -24,13 +25,28 @@ def pair_judge(corpora: Path, corpus: str, config: str, override: str = "", over
     return knobs.judge or "", knobs.judge_on or override_on
 
 
-def pair_grader(rules, judges: Path, corpora: Path, corpus: str, config: str, override: str = ""):
-    """`rules` named for the pair's judge (their version `g-...+j-...`), or as they are when it has none; a
-    configuration naming a judge `judges` does not know is refused, naming the configuration."""
-    name, _ = pair_judge(corpora, corpus, config, override)
-    if name and not override:
-        try:
-            judge_named(judges, name)
-        except JudgeError as exc:
-            raise JudgeError(f"configuration {config!r} of corpus {corpus!r}: {exc}") from None
-    return rules_judged_by(rules, judges, name)
+@dataclass(frozen=True)
+class PairJudging:
+    """A pair's judge, read once: its configuration (None: no judge), which rule verdicts it is asked about,
+    and the pair's grader (the rules, named for the judge and what it keeps)."""
+
+    config: JudgeConfig | None
+    judge_on: str
+    rules: object  # grading.rules.Rules
+
+
+def pair_judging(
+    rules, judges: Path, corpora: Path, corpus: str, config: str, override: str = "", override_on: str = "tentative"
+) -> PairJudging:
+    """The pair's judge and grader (`pair_judge` names it); a configuration naming a judge `judges` does not
+    know is refused, naming the configuration."""
+    name, judge_on = pair_judge(corpora, corpus, config, override, override_on)
+    if not name:
+        return PairJudging(None, judge_on, rules)
+    try:
+        judge = judge_named(judges, name)
+    except JudgeError as exc:
+        if override:
+            raise
+        raise JudgeError(f"configuration {config!r} of corpus {corpus!r}: {exc}") from None
+    return PairJudging(judge, judge_on, judged_rules(rules, identity_of(judge), judge.keep))

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ragpipe.grading.rules import load_rules
-from ragpipe.judge import JudgeError, pair_grader, pair_judge
+from ragpipe.judge import JudgeError, pair_judge, pair_judging
 from tests.conftest import ROOT
 
 
@@ -41,14 +41,14 @@ def test_a_corpus_override_names_its_own_judge(corpora):
 def test_the_pair_grader_names_the_judge_and_refuses_an_unknown_one(corpora):
     rules = load_rules()
     judges = corpora / "configs.yaml"
-    judged = pair_grader(rules, judges, corpora, "demo", "default")
+    judged = pair_judging(rules, judges, corpora, "demo", "default").rules
     assert judged.version.startswith(rules.version + "+j-")
-    assert pair_grader(rules, judges, corpora, "demo", "wide-k").version == rules.version
+    assert pair_judging(rules, judges, corpora, "demo", "wide-k").rules.version == rules.version
     configs = yaml.safe_load(judges.read_text())
     configs["configs"]["wide-k"]["judge"] = "nobody"
     judges.write_text(yaml.safe_dump(configs))
     with pytest.raises(JudgeError, match=r"configuration 'wide-k' of corpus 'demo': unknown judge 'nobody'; known: "):
-        pair_grader(rules, judges, corpora, "demo", "wide-k")
+        pair_judging(rules, judges, corpora, "demo", "wide-k")
 
 
 def test_a_bad_judge_on_is_refused_not_dropped(corpora):
