@@ -8,7 +8,6 @@ grader made it, which is current and how to regrade (beside Dagster's own "Unsyn
 """
 
 import json
-import os
 
 from dagster import (
     AssetCheckEvaluation,
@@ -92,10 +91,10 @@ UI_SETTING = "RAGPIPE_UI"  # set by `make dev` (assets/deploy/dev_ui.py) for the
 def said_at_load(project: Project, tables=("grades", "scorecards")) -> dict[str, str]:
     """table -> a first line for its description when, as the definitions load, some pair's rows of it are by
     another grader than the loaded one: the Catalog row and the asset's Overview show a description first,
-    and "Reload definitions" (what a rules edit asks for) is when it is read again. Read in the UI's processes
-    only (RAGPIPE_UI), without waiting on a busy warehouse: a command's own load reads nothing."""
+    and "Reload definitions" (what a rules edit asks for) is when it is read again. Read without waiting on a
+    busy warehouse, and in the UI's processes only (RAGPIPE_UI: assets/grading/definitions.py asks)."""
     path = project.root / "ragpipe.duckdb"
-    if not os.environ.get(UI_SETTING) or not path.exists():
+    if not path.exists():
         return {}
     try:
         conn = open_read_only(path, wait=0)
