@@ -58,6 +58,10 @@ from ragpipe.warehouse.lock import WarehouseBusy
 
 Body = Callable[..., Made]
 
+# what a regrade reads and never writes (its stages write verdicts, grades and what is computed from them):
+# held for the run, each partition is read once, not once a stage
+REGRADE_INPUTS = ("answers", "questions", "needles", "documents", "failed_documents", "question_problems", "retrieval")
+
 
 class Pairs(Config):
     """Which pairs to regrade, as partition keys (`default|demo`); empty: every pair with stored answers."""

@@ -23,7 +23,7 @@ from assets.definitions import (
     regrade_on_celery_job,
 )
 from assets.deploy.jobs import IN_PROCESS
-from assets.regrade.over_pairs import regrade_pairs
+from assets.regrade.over_pairs import REGRADE_INPUTS, regrade_pairs
 from assets.shared.liveness import HOST_TAG, PID_TAG
 from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_of, pair_partitions
 from assets.shared.resources import default_resources
@@ -111,7 +111,7 @@ def regrade_in_one_run(pairs: list[tuple[str, str]], instance: DagsterInstance |
     each stage a step over the pairs, so a regrade costs by answers, not by pairs."""
     resources = resources or default_resources()
     config = {"ops": {"pairs_to_regrade": {"config": {"pairs": [str(pair_key(c, g)) for c, g in pairs]}}}}
-    with _held_unless_judging(resources, pairs):
+    with _held_unless_judging(resources, pairs, inputs=REGRADE_INPUTS):
         return _in_process("regrade_pairs", None, instance, resources, raise_on_error=False, run_config=config)
 
 
@@ -128,13 +128,13 @@ def _in_process_held(job: str, partition_key: str, instance: DagsterInstance | N
         return _in_process(job, partition_key, instance, resources, raise_on_error=False)
 
 
-def _held_unless_judging(resources: dict, pairs: list[tuple[str, str]]):
-    """The warehouse held for the run (`Warehouse.held`), unless its judgments step will ask a model judge
-    about one of `pairs`: minutes of HTTP calls, during which the step lets go of the file and other
-    processes may use it."""
+def _held_unless_judging(resources: dict, pairs: list[tuple[str, str]], inputs: tuple[str, ...] = ()):
+    """The warehouse held for the run (`Warehouse.held`, each partition of `inputs` read once), unless its
+    judgments step will ask a model judge about one of `pairs`: minutes of HTTP calls, during which the
+    step lets go of the file and other processes may use it."""
     if any(resources["project"].judge_of(c, k) for c, k in pairs):
         return nullcontext()
-    return resources["duckdb"].held()
+    return resources["duckdb"].held(inputs)
 
 
 def _failed_steps(results: list):

@@ -2,6 +2,7 @@
 
 import json
 import os
+from collections.abc import Collection
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from ragpipe.grading.rules import Rules, load_rules
 from ragpipe.judge import PairJudging, pair_judge, pair_judging, rules_judged_by
 from ragpipe.warehouse.lock import open_for_writing
 from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path, warehouse_dir
+from ragpipe.warehouse.tables import inputs_kept
 
 
 class Warehouse(DuckDBResource):
@@ -38,17 +40,19 @@ class Warehouse(DuckDBResource):
             conn.close()
 
     @contextmanager
-    def held(self):
+    def held(self, inputs: Collection[str] = ()):
         """The warehouse opened once for a run of short steps in this process, the steps taking turns on
         that connection: a regrade's ten steps each opened and closed the file, 15 ms a time here, a tenth
         of a regrade. For runs in this process only (a step in another process would find the file held),
-        and short ones: other processes wait for the whole run, not for one step."""
+        and short ones: other processes wait for the whole run, not for one step. `inputs`: tables the run
+        reads and never writes, each partition read once (`inputs_kept`)."""
         if self.database in _HELD:  # already held further up: that holder closes it
             yield
             return
-        _HELD[self.database] = self._open()
+        _HELD[self.database] = conn = self._open()
         try:
-            yield
+            with inputs_kept(conn, inputs):
+                yield
         finally:
             _HELD.pop(self.database).close()
 

@@ -8,7 +8,9 @@ a named set of knobs (chunking, retrieval depth, engine) from
 
 from __future__ import annotations
 
+import copy
 import os
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -137,11 +139,19 @@ def _read_yaml(path: Path) -> Any:
         line = path.read_bytes()[: exc.start].count(b"\n") + 1
         raise ManifestError(f"{path}: line {line}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     try:
-        return valid_json(yaml.safe_load(text))
+        return copy.deepcopy(_parsed(text))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
         raise ManifestError(f"{path}:{where} invalid YAML: {exc}") from exc
+
+
+@lru_cache(maxsize=64)
+def _parsed(text: str) -> Any:
+    """A YAML text parsed once per process: every pair's stages read configs.yaml and every manifest (a
+    judge's, a partition's, a resource's), 30 parses a pair in a regrade, most of its per-pair cost after
+    the warehouse's. Keyed by the text, not by the file's time: a file rewritten is read afresh."""
+    return valid_json(yaml.safe_load(text))
 
 
 def _fields(err: ValidationError, text: str | None = None) -> str:

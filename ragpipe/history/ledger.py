@@ -30,6 +30,7 @@ from ragpipe.warehouse.tables import (
     read_partition,
     replace_partition,
     table_exists,
+    to_arrow,
     transaction,
     write_parquet,
 )
@@ -106,10 +107,11 @@ def store_grading(
     new and the history old (no stale warning, `delta` saying 0 changed). Then the Parquet copy.
     Returns (Parquet path, grading event)."""
     answers = read_partition(conn, "answers", keys)
+    arrow = to_arrow(grades)
     with transaction(conn):
-        replace_partition(conn, "grades", grades, keys)
+        replace_partition(conn, "grades", grades, keys, arrow)
         event = record_grading(conn, keys["corpus"], keys["config"], grades, answers, rules, run_id, graded_at)
-    return write_parquet(root, "grades", grades, keys), event
+    return write_parquet(root, "grades", arrow, keys), event
 
 
 def record_scorecards(

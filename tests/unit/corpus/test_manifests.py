@@ -76,3 +76,15 @@ def test_every_bad_row_is_reported_with_file_line_and_field(tmp_path):
     assert "ghost" in str(loaded.problems[0]) and str(loaded.problems[0]).startswith(f"{path}:2: field golden_docs")
     with pytest.raises(QuestionError, match=r"q.jsonl:2: field golden_docs"):
         load_questions(path, {"lease"})
+
+
+def test_a_configuration_file_rewritten_is_read_afresh_and_a_read_cannot_change_the_next(tmp_path):
+    """The YAML parse is kept per text (a regrade read configs.yaml some thirty times a pair): a file
+    rewritten, even in the same second and at the same size, is read as it now is."""
+    path = tmp_path / "configs.yaml"
+    path.write_text("configs:\n  default: {top_k: 5}\n")
+    first = load_configs(tmp_path)
+    first["default"]["top_k"] = 99  # a caller changing what it got
+    assert load_configs(tmp_path) == {"default": {"top_k": 5}}
+    path.write_text("configs:\n  default: {top_k: 7}\n")
+    assert load_configs(tmp_path) == {"default": {"top_k": 7}}
