@@ -13,9 +13,6 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pypdfium2 as pdfium
-import pypdfium2.raw as pdfium_c
-
 from ragpipe.inputs.text import valid_text
 
 logging.getLogger("pypdf").setLevel(logging.CRITICAL)  # we report failures ourselves, in words
@@ -63,6 +60,8 @@ def _check_size(pages: int) -> None:
 
 
 def _with_pdfium(data: bytes) -> ExtractedPdf:
+    import pypdfium2 as pdfium  # here, not at the top: every command loads the definitions, few parse a PDF (70 ms)
+
     doc = pdfium.PdfDocument(data)
     try:
         _check_size(len(doc))  # counted from the page tree, before any page is read
@@ -116,6 +115,8 @@ def _empty_pages(doc, data: bytes, pages: list[str]) -> list[str]:
     empty = [i for i, text in enumerate(pages) if not text.strip()]
     if not empty:
         return []
+    import pypdfium2.raw as pdfium_c
+
     images, damaged, reader = [], [], None
     for i in empty:
         page = doc[i]
