@@ -13,6 +13,7 @@ from collections import Counter
 import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
+from ragpipe.grading.grade import Verdict
 
 CORRECT, INCORRECT, REFUSAL = HUMAN_CLASSES
 
@@ -20,7 +21,7 @@ CORRECT, INCORRECT, REFUSAL = HUMAN_CLASSES
 def grader_class(verdict: str, declined: bool) -> str:
     if declined:
         return REFUSAL
-    return CORRECT if verdict == "correct" else INCORRECT
+    return CORRECT if verdict == Verdict.CORRECT else INCORRECT
 
 
 def confusion_matrix(human, grader) -> dict[str, dict[str, int]]:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.grader_agreement.agreement import confusion_matrix, grader_class
+from ragpipe.grading.grade import Verdict
 from ragpipe.history.delta import grade_delta, latest_flips
 from ragpipe.history.ledger import grader_versions, verdicts_at
 from ragpipe.inputs.fingerprint import answer_sha
@@ -227,7 +228,7 @@ def load_review(
         if answer_set is not None:
             old = old[old["answer_set"] == answer_set]
         flips = grade_delta(old, grades)["flips"] if len(old) else []
-    passed = sorted(r["answer_id"] for r in rows if r["verdict"] == "correct")
+    passed = sorted(r["answer_id"] for r in rows if r["verdict"] == Verdict.CORRECT)
     sample = random.Random(seed).sample(passed, min(audit_size, len(passed)))
     return Review(
         corpus=corpus,

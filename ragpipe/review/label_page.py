@@ -34,6 +34,7 @@ from urllib.parse import parse_qs
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ragpipe.corpus.kinds import declining_is_right
+from ragpipe.grading.grade import Verdict
 from ragpipe.labels.label import LABELS, HumanLabelRecord
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2"]))
@@ -112,7 +113,7 @@ def render(
 def _agrees(label: str, item: Item) -> bool:
     """Does the person's label say what the grader's verdict says (a refusal is right where declining is)?"""
     right = label == "correct" or (label == "refusal" and declining_is_right(item.kind))
-    return right == (item.verdict == "correct")
+    return right == (item.verdict == Verdict.CORRECT)
 
 
 @dataclass
