@@ -2,10 +2,11 @@
 the UI answers.
 
 Dagster 1.13 marks `dagster dev` superseded (by `dg dev`, of the `dg` tool this project does not install);
-what it ran is run here directly: the webserver (`dagster-webserver`) and the daemon (`dagster-daemon run`,
-which runs the sensors: after_grading, grader_watch), both on workspace.yaml and $DAGSTER_HOME. A taken
+what it ran is run here directly: the webserver (Dagster's UI app behind a guard that takes requests from
+its own page on this machine only: assets/deploy/guarded_webserver.py) and the daemon (`dagster-daemon
+run`, which runs the sensors: after_grading, grader_watch), both on workspace.yaml and $DAGSTER_HOME. A taken
 port is refused at once, naming it and how to pick another (`dagster dev` picked another port and said so
-in one warning among many log lines); Ctrl-C stops both, and one that stops stops the other.
+in one warning among many log lines); Ctrl-C, SIGTERM or SIGHUP stops both, and one that stops stops the other.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def main() -> int:
         print("DAGSTER_HOME is not set: `make dev` sets it (warehouse/dagster_home)", file=sys.stderr)
         return 2
     url = f"http://127.0.0.1:{port}"
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # a `kill` or a closed terminal stops both, as Ctrl-C does
+        signal.signal(signum, _interrupted)
     processes = start(port)
     try:
         while all(p.poll() is None for p in processes) and not answers(f"{url}/server_info"):
@@ -67,11 +70,16 @@ def main() -> int:
     return stop(processes)
 
 
+def _interrupted(signum, frame) -> None:
+    """SIGTERM or SIGHUP to this process alone: stop the webserver and the daemon rather than orphan them."""
+    raise KeyboardInterrupt
+
+
 def start(port: int) -> list[subprocess.Popen]:
     """The webserver and the daemon, in this process's group (a Ctrl-C on the terminal reaches all three)."""
     bin_dir = Path(sys.executable).parent
     workspace = ["-w", "workspace.yaml"]
-    webserver = [str(bin_dir / "dagster-webserver"), *workspace, "-h", "127.0.0.1", "-p", str(port)]
+    webserver = [sys.executable, "-m", "assets.deploy.guarded_webserver", "workspace.yaml", str(port)]
     daemon = [str(bin_dir / "dagster-daemon"), "run", *workspace]
     env = {**os.environ, "RAGPIPE_UI": "1"}  # their definitions say on grades' first line when a regrade is due
     return [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
@@ -79,6 +87,8 @@ def start(port: int) -> list[subprocess.Popen]:
 
 def stop(processes: list[subprocess.Popen]) -> int:
     """Stop what still runs (asked first, killed after a minute); the first non-zero exit code, else 0."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # a second signal never cuts the stop short
+        signal.signal(signum, signal.SIG_IGN)
     for p in processes:
         if p.poll() is None:
             p.send_signal(signal.SIGINT)

@@ -23,10 +23,19 @@ from ragpipe.corpus.questions import Question
 from ragpipe.judge.config import JudgeConfig, JudgeIdentity
 from ragpipe.judge.judgment import JudgmentRecord, gold_for_judge
 from ragpipe.judge.prompt import messages
-from ragpipe.judge.reply import MAX_REPLY_CHARS, JudgeReply, Unparsed, allowed_verdicts, read_reply
+from ragpipe.judge.reply import MAX_REPLY_CHARS, JudgeReply, allowed_verdicts, no_reply, read_reply
 
 MAX_STORED_CHARS = MAX_REPLY_CHARS  # of a raw reply: what was not read is not kept either
 DECIDES_NO_VERDICT = "transport: what the judge replied is stored data; apply.py decides what it makes of it"
+
+
+class NoReply(EngineFailure):
+    """A 200 that is no finished reply (cut short, no choice, no content): a glitch, not a judgment. Nothing
+    is stored, so the answer is asked about again on the next run. `tokens`: what the call still cost."""
+
+    def __init__(self, reason: str, tokens: tuple[int | None, int | None] = (None, None)):
+        super().__init__(reason)
+        self.tokens = tokens
 
 
 @dataclass
@@ -100,13 +109,15 @@ def judgment_of(
     kind: str | None = None,
 ) -> JudgmentRecord:
     """A chat-completions reply `body` as a judgment (unparsed, saying why, when it decides nothing;
-    `kind`, when known, refuses a verdict the question's kind does not allow: apply.py does it again)."""
-    try:
-        content = body["choices"][0]["message"]["content"]
-    except (KeyError, IndexError, TypeError):
-        content = None
-    raw = content if isinstance(content, str) else str(body)
-    reply = read_reply(content, kind) if isinstance(content, str) else Unparsed("the reply holds no message content")
+    `kind`, when known, refuses a verdict the question's kind does not allow: apply.py does it again).
+    Raises NoReply for a body that is no finished reply: that is not stored as a judgment."""
+    why = no_reply(body)
+    if why is not None:
+        raise NoReply(why, usage_of(body) if isinstance(body, dict) else (None, None))
+    content = body["choices"][0]["message"]["content"]
+    enforced = config is not None and config.response_format == "json_schema"
+    reply = read_reply(content, kind, enforced)
+    raw = content
     prompt, completion = usage_of(body)
     return JudgmentRecord(
         judge_id=identity.id,
@@ -172,6 +183,10 @@ def ask_missing(
                 try:
                     judgment = future.result()
                 except EngineFailure as exc:
+                    if isinstance(exc, NoReply):  # paid for, though it decides nothing
+                        asked.prompt_tokens += exc.tokens[0] or 0
+                        asked.completion_tokens += exc.tokens[1] or 0
+                        asked.cost = config.cost(asked.prompt_tokens, asked.completion_tokens)
                     asked.errors += 1
                     asked.first_error = asked.first_error or redact(str(exc), secrets)
                     continue

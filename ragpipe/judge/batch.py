@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ragpipe.corpus.questions import Question, validation_problems
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
-from ragpipe.judge.ask import judgment_of, request_body
+from ragpipe.judge.ask import NoReply, judgment_of, request_body
 from ragpipe.judge.config import JudgeConfig, JudgeIdentity, recorded_identity
 from ragpipe.judge.judgment import JudgmentRecord, input_key
 from ragpipe.judge.reply import DECLINED, VERDICTS
@@ -103,7 +103,11 @@ def _batch_output(raw: dict, exporter, file: str, line: int, problems: list[Prob
     if not isinstance(body, dict) or response.get("status_code", 200) != 200:
         problems.append(Problem(file, line, "response", f"no successful reply: {str(raw.get('error'))[:200]}"))
         return None
-    return judgment_of(identity, "", key, body, None, "batch", config)
+    try:
+        return judgment_of(identity, "", key, body, None, "batch", config)
+    except NoReply as exc:
+        problems.append(Problem(file, line, "response", f"{exc}: not imported, asked again by the next export"))
+        return None
 
 
 def _recorded(raw: dict, questions: dict[str, Question], file: str, line: int, problems) -> JudgmentRecord | None:

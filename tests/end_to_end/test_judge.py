@@ -223,15 +223,20 @@ def test_batch_export_then_import_round_trip_asks_nothing(demo_warehouse, tmp_pa
         # what OpenAI's batch service returns: one output line per request, a chat completion as its body
         outputs = [
             {"custom_id": r["custom_id"], "response": {"status_code": 200, "body": {"choices": [{"message": {
-                "content": json.dumps({"verdict": "incorrect", "reason": "batch"})}}]}}}
+                "content": json.dumps({"verdict": "incorrect", "reason": "batch"})}, "finish_reason": "stop"}]}}}
             for r in requests
         ]  # fmt: skip
+        cut = {"message": {"content": '{"verdict": "incorr'}, "finish_reason": "length"}
+        outputs.append({"custom_id": requests[0]["custom_id"], "response": {"status_code": 200, "body": {
+            "choices": [cut]}}})  # fmt: skip
         outputs.append({"custom_id": "j-someoneelse:abc", "response": {"status_code": 200, "body": {}}})
         result = tmp_path / "batch-out.jsonl"
         result.write_text("".join(json.dumps(o) + "\n" for o in outputs))
         imported = ragpipe(env, "judge", "import", str(result), "--judge", "scripted")
         assert imported.returncode == 0, imported.stderr
         assert f"batch-out.jsonl:{len(outputs)}: field custom_id" in imported.stderr
+        assert f"batch-out.jsonl:{len(outputs) - 1}: field response" in imported.stderr  # cut short: not imported
+        assert "finish_reason 'length'" in imported.stderr
         assert f"imported {len(requests)} judgment(s)" in imported.stdout
         regraded = ragpipe(env, "regrade", "--judge", "scripted")
         assert regraded.returncode == 0 and server.requests == []  # every judgment came from the batch
