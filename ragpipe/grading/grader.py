@@ -34,7 +34,7 @@ from ragpipe.grading.readings import RuleReadings, readings_for
 from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import question_scale
-from ragpipe.text.money import is_money_question, money_key_value
+from ragpipe.text.money import is_money_question, key_of, money_key_value
 from ragpipe.text.repair import repaired
 from ragpipe.text.sentences import sentences
 from ragpipe.text.voice import voiced
@@ -71,6 +71,8 @@ def answer_view(
 ) -> AnswerView:
     """The answer as every check reads it (checks/view.py)."""
     whole = blank_citations(answer, rules.citations.marker_pattern)
+    # the money key: authored, or the gold's one money figure where the question asks what an amount is
+    key = key_of(question.money_key, question.gold_answer, question.kind, question.text)
 
     return AnswerView(
         question=question,
@@ -80,12 +82,13 @@ def answer_view(
         readings=readings_for(rules),
         mined=mined,
         money_question=is_money_question(
-            question.text, question.kind, question.money_key, question.gold_answer, tuple(rules.money.question_patterns)
+            question.text, question.kind, key, question.gold_answer, tuple(rules.money.question_patterns)
         ),
         voice=lambda: voiced(whole, rules.attribution),  # figures and needles count only in the own voice
         tolerance=Decimal(str(rules.money.relative_tolerance)),
         scale=question_scale(question.text),
-        key=None if question.money_key is None else money_key_value(question.money_key, question.text),
+        key=None if key is None else money_key_value(key, question.text),
+        key_text=key,
         off=off,
     )
 

@@ -39,6 +39,7 @@ from functools import cached_property, lru_cache
 from ragpipe.text.figures import Figure
 from ragpipe.text.sentences import sentences
 from ragpipe.text.tokenize import _stemmer
+from ragpipe.text.unasserted import retracted_figures
 
 # Qualifiers that tell measures of one kind apart: two different ones of a family are two measures.
 QUALIFIER_FAMILIES: tuple[frozenset[str], ...] = (
@@ -46,7 +47,10 @@ QUALIFIER_FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"declare", "pay", "authorize", "approve", "spend", "accrue", "propose"}),  # a payment's stage
     frozenset({"basic", "diluted"}),  # per-share figures
 )
-_IRREGULAR = {"paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell", "made": "make", "grew": "grow"}
+_IRREGULAR = {
+    "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell", "made": "make", "grew": "grow", "owed": "owe",
+    "owes": "owe", "refunded": "refund", "charged": "charge", "billed": "bill",
+}  # fmt: skip
 _WORD = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z'\u2019-]*")
 _OPENS = re.compile(r"(?:^|[.!?;:(\n])\s*$")  # what stands before a sentence's (or a clause's) first word
 
@@ -57,6 +61,8 @@ _ASKING = frozenset(
     quarter fy usd us dollars dollar million millions billion billions thousand thousands amount value figure
     company company's reported report according end ending ended as total""".split()
 )
+# what a phrase an answer states a figure for drops: the asking words, but "total" and "amount", which name it
+_PHRASE_ASKING = _ASKING - {"total", "amount"}
 # verbs (and a colon) that put a measure before its figure: "operating income was $717 million"
 _LINKS = (
     r"(?:was|were|is|are|totall?ed|totals|came\s+to|comes\s+to|amounted\s+to|amounts\s+to|reached|stood\s+at"
@@ -64,10 +70,13 @@ _LINKS = (
 )
 _HEDGE = r"(?:\s+(?:approximately|about|around|roughly|nearly|almost|some|just|over|under))*"
 _LINK_BEFORE = re.compile(rf"(?:^|\s){_LINKS}{_HEDGE}\s*$", re.IGNORECASE)
+_LABEL_BEFORE = re.compile(r"(?<=\w):\s*$")  # a label's colon right before a money figure
+_LIST_AFTER = re.compile(r"\s*[,;]\s*[-$(\u20ac\u00a3\d]")  # ... that does not open a list of figures
 # verbs that are themselves a measure: "paid $0.9 billion", "declared $1.2 billion of dividends"
 _MEASURE_VERBS = re.compile(
     r"(?:^|\s)(paid|pays|pay|declared|declares|spent|spends|authorized|authorised|approved|accrued|proposed"
-    r"|repurchased|returned|distributed|earned|generated|raised|borrowed|issued|invested)\s*$",
+    r"|repurchased|returned|distributed|earned|generated|raised|borrowed|issued|invested|owe|owes|owed|refunded"
+    r"|charged|billed)\s*$",
     re.IGNORECASE,
 )
 _OF_AFTER = re.compile(r"\s*(?:of|in)\s+((?:[A-Za-z][A-Za-z'\u2019-]*\s*){1,4})", re.IGNORECASE)
@@ -133,8 +142,14 @@ class MeasureReading:
         return clause_ends(self._text)
 
     @cached_property
+    def _retracted(self) -> set[int]:
+        return retracted_figures(self._text, self._figures, self._ends)
+
+    @cached_property
     def bound(self) -> tuple[Binding, ...]:
-        return tuple(b for b in (self.of(f) for f in self._figures) if b is not None)
+        """The bindings of the figures the answer states: one it denies or withdraws states nothing."""
+        found = (self.of(f) for f in self._figures)
+        return tuple(b for b in found if b is not None and b.figure.start not in self._retracted)
 
     def of(self, f: Figure) -> Binding | None:
         """The binding of `f`, read once (a check may ask of one figure only)."""
@@ -227,6 +242,9 @@ def _measure_before(text: str, f: Figure, ends: list[int]) -> tuple[set[str], st
     if _OPERATOR_AFTER.match(text, f.end):  # "was $19,815 million - $13,997 million = ...": an operand
         return None
     head = text[_clause_start(f.start, ends) : f.start]
+    label = _LABEL_BEFORE.search(text, 0, f.start) if f.is_money and not head.strip() else None
+    if label is not None and not _LIST_AFTER.match(text, f.end):  # "Net pay: $2,231.60", never "series: 1, 16, 81"
+        return _phrase(text, _clause_start(label.start(), ends), label.start(), last=6)
     link = _LINK_BEFORE.search(head)
     if link is not None:
         start = f.start - len(head)
@@ -257,11 +275,12 @@ def _phrase(text: str, start: int, end: int, last: int | None = None) -> tuple[s
     kept, written = [], []
     for i, m in enumerate(found):
         word = m.group(0).strip("'\u2019-")
-        if not word or word.lower() in _ASKING or word.lower() in _PHRASE_STOP:
+        if not word or word.lower() in _PHRASE_ASKING or word.lower() in _PHRASE_STOP:
             continue
         if word[0].isupper() and not word.isupper():
             opens = _OPENS.search(text, 0, m.start()) is not None
-            lower_next = i + 1 < len(found) and found[i + 1].group(0)[0].islower()
+            # a lowercase word follows, or none does: "Rent is $390", "Segment profit was ..."
+            lower_next = i + 1 == len(found) or found[i + 1].group(0)[0].islower()
             if not (opens and lower_next):
                 continue
         kept.append(stem(word))

@@ -17,6 +17,52 @@ from functools import lru_cache
 
 from ragpipe.text.calculation import concludes_calculation
 from ragpipe.text.figures import Figure, find_figures, parse_figure, question_scale
+from ragpipe.text.sentences import sentences
+
+
+@lru_cache(maxsize=4096)  # a question is asked of many answers
+def gold_money_key(gold: str) -> str | None:
+    """The money key a gold answer gives by itself: its one money figure, when that is the only figure it
+    states besides years and it stands in the gold's first sentence ("$1,850", "$1,850 per month", "The
+    deposit is $3,700."). A gold of two figures, of a money figure beside a count or a rate, or one that
+    opens with something else ("Yes. ... $1.6 billion", "Corporate. Its net revenue was ...": the amount
+    supports the answer, it is not the answer) names no key."""
+    figures = find_figures(gold)
+    money = [f for f in figures if f.is_money]
+    if len(money) != 1 or any(not f.is_money and not f.in_year_range for f in figures):
+        return None
+    first = sentences(gold)[0] if gold.strip() else (0, 0)
+    return money[0].text if first[0] <= money[0].start < first[1] else None
+
+
+# what a question asks first: an amount ("what", "how much") rather than a yes or no, a choice or a name
+_ASKS_FIRST = re.compile(
+    r"\b(what|which|who|whom|whose|where|when|why|how much|how many|by how much|how)\b|^\s*(?:is|are|was|were|do|does"
+    r"|did|has|have|had|can|could|will|would|should)\b",
+    re.IGNORECASE,
+)
+_CHANGE = re.compile(r"\b(?:increase|decrease|rise|rose|fall|fell|grow|grew|change|differ|difference)", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def asks_an_amount(question: str) -> bool:
+    """The question asks what an amount is ("What is the monthly rent?", "How much is the cleaning fee?"):
+    not a yes or no ("Does ... have positive working capital?"), a choice or a name ("Which segment ..."),
+    nor by how much something changed (its answer restates the amounts it changed between)."""
+    m = _ASKS_FIRST.search(question)
+    if m is None or m.group(1) is None or m.group(1).lower() not in ("what", "how much"):
+        return False
+    return _CHANGE.search(question) is None
+
+
+def key_of(money_key: str | None, gold: str, kind: str, question: str) -> str | None:
+    """A question's money key: the one its author wrote (`money_key`), else the one its gold gives when the
+    question asks what an amount is; none on a negative question (nothing in the documents answers it)."""
+    if money_key is not None:
+        return money_key
+    if kind == "negative" or not asks_an_amount(question):
+        return None
+    return gold_money_key(gold)
 
 
 @lru_cache(maxsize=4096)  # a question is asked of many answers

@@ -17,13 +17,21 @@ clause ", I mean ..." / ", sorry, I meant ..." (the clause before it, back to it
 A denial is the contrast "A, not B": "French fries come from Belgium, not France or Switzerland" names
 Switzerland to deny it. Only a name or a figure is read as denied (the word after "not" opens with a
 capital, a digit or a currency sign): ", not get him wet" is an instruction, not a contrast.
+
+A figure is taken back, figure by figure, where an answer binds figures to what it states them as
+(text/measures.py, text/money_statement.py): denied in its own clause ("They do not owe $44,322; they owe
+$50,123", "not $X but $Y"), or withdrawn by a correction between it and the next figure ("$44,322,
+actually no, they owe $51,377", "$48.75, sorry, $61.20"). These are read only where figures are bound,
+not blanked for every check as the spans above are.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
+from ragpipe.text.figures import Figure
 from ragpipe.text.sentences import iter_sentences
 
 # "either" opens a hedge when "or" follows inside the same clause (read one sentence at a time: a stop
@@ -100,3 +108,44 @@ def unasserted(text: str) -> tuple[list[Hedge], list[tuple[int, int]]]:
     taken_back = corrected(text) if "correction" in lowered or " mean" in lowered else []
     denials = denied(text) if "not " in lowered else []  # ", not B" and an em dash's "not B" alike
     return found, [(h.start, h.end) for h in found] + taken_back + denials
+
+
+# a denial in the figure's own clause, before it: "do not owe $44,322", "not $X but $Y", "never paid $X"
+_FIGURE_DENIAL = re.compile(r"\b(?:not|never|no\s+longer|isn't|wasn't|aren't|weren't|don't|doesn't|didn't|n't)\b", re.I)
+_NOT_A_FIGURE_DENIAL = re.compile(r"\b(?:not|n't)\s+(?:only|just|less|more|over|under|below|above|including)\b", re.I)
+# a correction after a figure, before the next one: the first figure is withdrawn
+_FIGURE_CORRECTION = re.compile(
+    r"^[\s,;:.\u2014\u2013-]*(?:(?:no|nope|wait|oops|sorry|correction|rather|or rather|i mean|i meant|make that"
+    r"|scratch that|actually|that is wrong|that's wrong|my mistake|err?)\b[\s,;:.!\u2014\u2013-]*)+",
+    re.IGNORECASE,
+)
+_MAX_CORRECTION = 80  # characters between a figure and the one that corrects it
+
+
+def _figure_clause_start(offset: int, ends: list[int]) -> int:
+    i = bisect_right(ends, offset) - 1
+    return ends[i] if i >= 0 else 0
+
+
+def figure_denied(text: str, f: Figure, ends: list[int]) -> bool:
+    """A denial stands in the figure's own clause before it ("They do not owe $44,322", "not $X but $Y")."""
+    head = text[_figure_clause_start(f.start, ends) : f.start]
+    # "not" ends no clause, but "but" does: "not $X but $Y" denies X only
+    return _FIGURE_DENIAL.search(head) is not None and _NOT_A_FIGURE_DENIAL.search(head) is None
+
+
+def figure_withdrawn(text: str, f: Figure, following: Figure | None) -> bool:
+    """A correction follows the figure, and another money figure follows the correction: "$44,322,
+    actually no, they owe $51,377", "$48.75, sorry, $61.20"."""
+    if following is None or following.start - f.end > _MAX_CORRECTION:
+        return False
+    return _FIGURE_CORRECTION.match(text[f.end : following.start]) is not None
+
+
+def retracted_figures(text: str, figures: list[Figure], ends: list[int]) -> set[int]:
+    """The starts of the figures of `text` it denies or withdraws (`figures` in order, `ends`: its clause ends)."""
+    return {
+        f.start
+        for i, f in enumerate(figures)
+        if figure_denied(text, f, ends) or figure_withdrawn(text, f, figures[i + 1] if i + 1 < len(figures) else None)
+    }

@@ -16,6 +16,7 @@ from ragpipe.grading.checks.view import AnswerView, Check, Finding
 from ragpipe.grading.grade import Verdict
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import asserted_money, matches_key
+from ragpipe.text.money_statement import Stated, asked_money_measure, currency_of, period_in, read_statements, states
 from ragpipe.text.patterns import valid_regex
 
 
@@ -39,6 +40,9 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
         return matches_key(key, f, view.scale, view.tolerance)
 
     money = [f for f in view.figures if f.is_money]
+    stated = _stated_for_asked(view, money, is_key)
+    if stated is not None:
+        return None if stated is KEY_STATED else stated
     stated = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
     if stated:
         return _wrong(view, money, stated, outcomes.MONEY_OTHER_VALUE, is_key)
@@ -51,6 +55,39 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
     if asserted:  # where the key is asserted, it is stated as another measure: by a reading of its clause
         return _wrong(view, money, wrong, outcomes.MONEY_KEY_OTHER_MEASURE, is_key)
     return _wrong(view, money, wrong, outcomes.MONEY_WRONG_FIGURE, is_key, firm=True)
+
+
+KEY_STATED = Finding("money_guard")  # the asked measure stated as the key: nothing more to read
+
+
+def _stated_for_asked(view: AnswerView, money: list, is_key) -> Finding | None:
+    """The answer's money statements read against the asked measure (text/money_statement.py), firm either
+    way: the asked measure stated as the key is KEY_STATED (no money violation); stated only as other
+    amounts, it is wrong; the key denied, withdrawn, conceded, or in another currency or period while the
+    answer asserts another amount, it is wrong. None: the statements decide nothing, the readings below go on."""
+    if not money:
+        return None
+    statements = read_statements(view.text, money)
+    key_text = view.key_text or ""
+    currency = currency_of(key_text, key_text[len(key_text.split()[0]) :] if key_text.split() else "") or "USD"
+    asked = asked_money_measure(view.question.text)
+    period = (asked.period if asked else None) or period_in(view.question.gold_answer)
+
+    def the_key(s: Stated) -> bool:
+        return is_key(s.figure) and s.currency in (currency, "") and (period is None or s.period in (None, period))
+
+    if asked is not None:
+        for_asked = [s for s in statements if s.asserted and s.main and not s.compares and states(s, asked)]
+        if any(the_key(s) for s in for_asked):
+            return KEY_STATED
+        if for_asked:
+            return _wrong(view, money, [s.figure for s in for_asked], outcomes.MONEY_OTHER_VALUE, is_key, firm=True)
+    others = [s for s in statements if s.asserted and s.main and not the_key(s)]
+    keys = [s for s in statements if the_key(s)]
+    if others and not any(s.asserted and s.main for s in keys) and any(is_key(s.figure) for s in statements):
+        # the key's value is there, but denied, withdrawn, or in another currency or period, beside another amount
+        return _wrong(view, money, [s.figure for s in others], outcomes.MONEY_WRONG_FIGURE, is_key, firm=True)
+    return None
 
 
 def _wrong(view: AnswerView, money: list, figures: list, rule: str, is_key, firm: bool = False) -> Finding:

@@ -329,9 +329,9 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
     if view.key is not None:
         span = _key_span(view)
         if span:
-            spans.append({"kind": MONEY_KEY, "needle": view.question.money_key, "start": span[0], "end": span[1]})
+            spans.append({"kind": MONEY_KEY, "needle": view.key_text, "start": span[0], "end": span[1]})
         else:
-            missing.append(Requirement(MONEY_KEY, ((view.question.money_key, MatchKind.MINED_FIGURE),)))
+            missing.append(Requirement(MONEY_KEY, ((view.key_text, MatchKind.MINED_FIGURE),)))
     figures_asked = False
     for req in reqs:
         met = _meet(req, view, n, stated)

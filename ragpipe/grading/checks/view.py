@@ -117,6 +117,7 @@ class AnswerView:
     tolerance: Decimal
     scale: Decimal  # the unit the question declares ("in USD millions")
     key: Figure | None  # the money key as a value
+    key_text: str | None = None  # the money key as written: authored (`money_key`) or the gold's one money figure
     off: frozenset[str] = frozenset()  # checks switched off, only to measure what each earns
     declines_read: bool = True  # False: read as if it had not declined (no decline phrase; grader.py)
     yes_no_read: bool = True  # False: a part read alone, its yes/no not looked for (`read_alone`)

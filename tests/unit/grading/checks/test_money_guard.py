@@ -10,7 +10,7 @@ OWED = {"text": "How much tax do they owe?", "gold_answer": "They owe $44,322.",
 CASES = [
     # (question, answer, verdict, rule)
     (DUE, "The ending balance is $42.99, but the amount due is $26.99.", "correct", None),
-    (DUE, "The amount due is $42.99.", "wrong", "money.wrong_figure"),
+    (DUE, "The amount due is $42.99.", "wrong", "money.asked_measure_other_figure"),
     (OWED, "They owe $44,322.", "correct", None),
     (OWED, "Total income was $512,480 and they owe $450,658.", "wrong", "money.wrong_figure"),
 ]

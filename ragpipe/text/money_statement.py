@@ -1,0 +1,243 @@
+"""What an answer states each money figure as: the measure, its period and currency, and whether it asserts it.
+
+A money question asks for one amount ("What is the balance due on the water bill?"). A bill, lease or
+filing gives several, so an answer that carries the key may still state another amount for what was
+asked ("The balance due is $48.75; last month's charges were $61.20."). This reads, for each money
+figure of the answer's own voice:
+
+- the measure it is stated for (text/measures.py `bind`: "the balance due is $48.75", "$311.08 of new
+  charges", "Net pay: $2,231.60", "they owe $50,123", "a $75 late fee");
+- its period ("$390 a week", "$2,150 per month", "weekly rent") and currency ($, US$, USD; €, EUR; £);
+- whether the answer asserts it: not denied ("do not owe $44,322", "not $X but $Y"), not withdrawn by a
+  correction after it ("$44,322, actually no, $51,377", "$48.75, sorry, $61.20"), and in a main clause
+  ("While line 33 lists $1,145 of payments, the refund due is $845": the concessive clause concedes).
+
+And the measure a money question asks, as a head with its qualifiers and period, read from the question's
+shape ("What is the weekly rent for the unit?" asks rent, weekly; "What total did the March statement
+show?" asks total; "How much do they owe?" asks owe), not as every word of the question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ragpipe.text.figures import Figure
+from ragpipe.text.measures import Binding, bind, clause_ends, stem
+from ragpipe.text.unasserted import figure_denied, figure_withdrawn
+
+PERIODS = {
+    "hour": "hour", "hourly": "hour", "hr": "hour",
+    "day": "day", "daily": "day",
+    "week": "week", "weekly": "week", "wk": "week",
+    "month": "month", "monthly": "month", "mo": "month",
+    "quarter": "quarter", "quarterly": "quarter", "qtr": "quarter",
+    "year": "year", "yearly": "year", "annual": "year", "annually": "year", "annum": "year", "yr": "year",
+}  # fmt: skip
+_PERIOD_AFTER = re.compile(
+    r"\s*(?:(?:a|an|per|each|every|/)\s*(?P<unit>hour|hr|day|week|wk|month|mo|quarter|qtr|year|yr|annum)\b"
+    r"|(?P<adverb>hourly|daily|weekly|monthly|quarterly|yearly|annually)\b)",
+    re.IGNORECASE,
+)
+_PERIOD_WORD = re.compile(r"\b(hourly|daily|weekly|monthly|quarterly|yearly|annual|annually)\b", re.IGNORECASE)
+_CURRENCY_MARK = (("US$", "USD"), ("USD", "USD"), ("$", "USD"), ("EUR", "EUR"), ("\u20ac", "EUR"), ("\u00a3", "GBP"))
+_CURRENCY_AFTER = re.compile(r"\s*(dollars?|euros?|pounds?(?: sterling)?|yen|usd|eur|gbp)\b", re.IGNORECASE)
+_CURRENCY_WORDS = {
+    "dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "pound": "GBP", "gbp": "GBP", "yen": "JPY"
+}  # fmt: skip
+
+# a clause that concedes or sets aside: its figures are context, not what the answer asserts
+_CONCESSIVE = re.compile(
+    r"(?:^|[.;!?\n]\s*)(?:while|whilst|although|though|even though|whereas|despite|besides|apart from|aside from"
+    r"|if|unless|before|after)\b[^,;.]*$",
+    re.IGNORECASE,
+)
+# words that compare or date a clause: its figure may be another period's
+_COMPARES = re.compile(
+    r"\b(?:compared|comparison|versus|vs|prior|previous|last|preceding|earlier|before|increased?|decreased?"
+    r"|rose|fell|grew|declined|changed?|up|down|from|year-over-year|yoy|respectively|budget|estimated?)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The measure a money question asks: its words' stems (head and qualifiers) and its period, if any."""
+
+    words: frozenset[str]
+    period: str | None = None
+
+
+@dataclass(frozen=True)
+class Stated:
+    """One money figure of an answer, read for what the answer states it as."""
+
+    figure: Figure
+    binding: Binding | None  # the measure its clause states it for, if a shape binds one
+    period: str | None
+    currency: str
+    asserted: bool  # neither denied nor withdrawn
+    main: bool  # in a main clause: not a concessive or conditional one
+    compares: bool  # its clause compares or dates: it may be another period's figure
+
+
+def currency_of(text: str, after: str = "") -> str:
+    """The currency a figure is written in ("USD" for $ and US$, "EUR", "GBP"), "" where it names none."""
+    head = text.lstrip("-\u2212( ")
+    for mark, code in _CURRENCY_MARK:
+        if head.upper().startswith(mark):
+            return code
+    word = _CURRENCY_AFTER.match(after)
+    return _CURRENCY_WORDS.get(word.group(1).lower().split()[0].rstrip("s"), "") if word else ""
+
+
+def period_after(text: str, end: int) -> str | None:
+    """The period written right after a figure ("$390 a week", "$2,150 per month", "$75/mo", "$12 hourly")."""
+    m = _PERIOD_AFTER.match(text, end)
+    if m is None:
+        return None
+    return PERIODS[(m.group("unit") or m.group("adverb")).lower()]
+
+
+_PERIOD_LATER = re.compile(r"\b(?:a|an|per|each|every)\s+(hour|day|week|month|quarter|year|annum)\b", re.IGNORECASE)
+
+
+def _period_later(rest: str) -> str | None:
+    """A period later in the figure's clause ("$878.05 of rent a month")."""
+    m = _PERIOD_LATER.search(rest) or _PERIOD_WORD.search(rest)
+    return PERIODS[m.group(1).lower()] if m else None
+
+
+def period_in(words: str) -> str | None:
+    """The period a measure phrase names ("weekly rent", "annual premium"), if one."""
+    m = _PERIOD_WORD.search(words)
+    return PERIODS[m.group(1).lower()] if m else None
+
+
+def _clause_start(text: str, offset: int, ends: list[int]) -> int:
+    before = [e for e in ends if e <= offset]
+    return before[-1] if before else 0
+
+
+def main_clause(text: str, f: Figure) -> bool:
+    """The figure is not in a concessive or conditional clause opening its sentence ("While line 33 lists
+    $1,145 of payments, the refund due is $845": $1,145 is conceded, $845 asserted)."""
+    return _CONCESSIVE.search(text, 0, f.start) is None
+
+
+def read_statements(text: str, money: list[Figure]) -> list[Stated]:
+    """What `text` states each of its `money` figures as (in order of the text)."""
+    ends = clause_ends(text)
+    out: list[Stated] = []
+    for i, f in enumerate(money):
+        binding = bind(text, f, ends)
+        if binding is None and out and not out[-1].asserted and out[-1].binding is not None:
+            binding = out[-1].binding  # a correction states its figure for what the withdrawn one was stated for
+        clause_end = next((e for e in ends if e > f.end), len(text))
+        clause = text[_clause_start(text, f.start, ends) : clause_end]
+        period = (
+            period_after(text, f.end)
+            or (period_in(binding.phrase) if binding else None)
+            or _period_later(text[f.end : clause_end])  # "$878.05 of rent a month"
+        )
+        taken_back = figure_denied(text, f, ends) or figure_withdrawn(
+            text, f, money[i + 1] if i + 1 < len(money) else None
+        )
+        out.append(
+            Stated(
+                figure=f,
+                binding=binding,
+                period=period,
+                currency=currency_of(f.text, text[f.end : f.end + 24]),
+                asserted=not taken_back,
+                main=main_clause(text, f),
+                compares=_COMPARES.search(clause) is not None,
+            )
+        )
+    return out
+
+
+# the shapes a money question asks in: the measure is the noun phrase they name, or the verb they ask of
+_ASKS = (
+    re.compile(
+        r"^\s*(?:what|which)\s+(?:is|was|are|were|will\s+be|would\s+be)\s+(?P<np>.+?)"
+        r"(?=\s+(?:on|for|in|at|during|from|under|to|by|that|which|as|after|before|with|according|of\s+the|of\s+this"
+        r"|of\s+their|of\s+its)\b|\s*[?(,]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*(?:what|which)\s+(?P<np>[\w'\u2019 -]+?)\s+(?:is|was|are|were|did|does|do|has|have|had|will|would|can)\b"
+        r"(?P<rest>[^?]*)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*how\s+much\s+(?:is|was|are|were|will\s+be)\s+(?P<np>.+?)"
+        r"(?=\s+(?:on|for|in|at|during|from|under|to|by|that|which|as|after|before|with|according)\b|\s*[?(,]|$)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*how\s+much\s+(?:do|does|did|will|would|should|can)\s+.+?\s+(?P<verb>owe|pay|earn|spend|receive|get"
+        r"|charge|refund|save|lose|make|collect|bill|deposit)\b(?P<rest>[^?]*)",
+        re.IGNORECASE,
+    ),
+)
+_DETERMINERS = frozenset("the a an this that these those its their his her your my our".split())
+_ASKING = frozenset("amount value figure sum much".split())
+_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
+
+
+@lru_cache(maxsize=4096)  # a question is asked of many answers
+def asked_money_measure(question: str) -> Asked | None:
+    """The measure a money question asks, as its shape names it; None for a shape not read here."""
+    first = re.split(r"(?<=[?.])\s", question.strip(), maxsplit=1)[0]
+    for shape in _ASKS:
+        m = shape.match(first)
+        if m is None:
+            continue
+        if "verb" in m.groupdict() and m.group("verb"):
+            return Asked(frozenset({stem(m.group("verb"))}), period_in(first))
+        phrase = m.group("np")
+        trailing = (m.groupdict().get("rest") or "").strip().rstrip("?").split()
+        if trailing and trailing[-1].lower() in ("due", "owed", "payable"):  # "What refund is the taxpayer due?"
+            phrase = f"{phrase} {trailing[-1]}"
+        words = _measure_words(phrase)
+        if words:
+            return Asked(words, period_in(phrase) or period_in(first))
+    return None
+
+
+def _measure_words(phrase: str) -> frozenset[str]:
+    """The stems of a measure phrase less determiners, possessors, names, periods and asking words."""
+    kept = []
+    for m in _WORD.finditer(phrase):
+        word = m.group(0)
+        low = word.lower().replace("\u2019", "'")
+        if low in _DETERMINERS or low in _ASKING or low.rstrip("s") in PERIODS or low in PERIODS:
+            continue
+        if low.endswith("'s") or low.endswith("'"):  # a possessor: "the statement's total", "Keswick Mills'"
+            continue
+        if word[0].isupper() and not word.isupper():
+            continue  # a name: the phrase never opens the question ("What was Ostrander Tools' operating income")
+        kept.append(stem(word))
+    return frozenset(kept)
+
+
+def states(s: Stated, asked: Asked) -> bool:
+    """The figure is stated for the asked measure: its binding holds every asked word (a period the phrase
+    names is the figure's period, not a word of it), or every one but "due", "owed" or "payable" and
+    nothing the question does not ask ("the refund is $845" for "What refund is the taxpayer due?", never
+    "the previous balance is $X" for the balance due)."""
+    if s.binding is None or not asked.words:
+        return False
+    words = frozenset(w for w in s.binding.words if w not in _PERIOD_STEMS)
+    if asked.words <= words:
+        return True
+    core = asked.words - _OPTIONAL
+    return bool(core) and core <= words <= asked.words
+
+
+_OPTIONAL = frozenset(stem(w) for w in ("due", "owed", "payable"))
+
+
+_PERIOD_STEMS = frozenset(stem(w) for w in PERIODS)
