@@ -71,6 +71,7 @@ _LINKS = (
 _HEDGE = r"(?:\s+(?:approximately|about|around|roughly|nearly|almost|some|just|over|under))*"
 _LINK_BEFORE = re.compile(rf"(?:^|\s){_LINKS}{_HEDGE}\s*$", re.IGNORECASE)
 _LABEL_BEFORE = re.compile(r"(?<=\w):\s*$")  # a label's colon right before a money figure
+_CORRECTING = re.compile(r"\b(?:correction|rather|mean|meant|sorry|actually|no)\s*$", re.IGNORECASE)
 _LIST_AFTER = re.compile(r"\s*[,;]\s*[-$(\u20ac\u00a3\d]")  # ... that does not open a list of figures
 # verbs that are themselves a measure: "paid $0.9 billion", "declared $1.2 billion of dividends"
 _MEASURE_VERBS = re.compile(
@@ -80,9 +81,10 @@ _MEASURE_VERBS = re.compile(
     re.IGNORECASE,
 )
 _OF_AFTER = re.compile(r"\s*(?:of|in)\s+((?:[A-Za-z][A-Za-z'\u2019-]*\s*){1,4})", re.IGNORECASE)
-# where a clause (and with it a measure phrase) ends, reading back from a figure or on after it
+# where a clause (and with it a measure phrase) ends, reading back from a figure or on after it (a comma or a
+# stop between digits is inside a figure: "$9,454.50")
 _CLAUSE_END = re.compile(
-    r"[,;:()\[\].!?\n]|\b(?:but|while|whereas|and|after|before|which|that|because|since|although|with|versus|vs"
+    r"(?<!\d)[,.]|[,.](?!\d)|[;:()\[\]!?\n]|\b(?:but|while|whereas|and|after|before|which|that|because|since|although|with|versus|vs"
     r"|compared|including|less|plus|minus|from)\b",
     re.IGNORECASE,
 )
@@ -244,6 +246,8 @@ def _measure_before(text: str, f: Figure, ends: list[int]) -> tuple[set[str], st
     head = text[_clause_start(f.start, ends) : f.start]
     label = _LABEL_BEFORE.search(text, 0, f.start) if f.is_money and not head.strip() else None
     if label is not None and not _LIST_AFTER.match(text, f.end):  # "Net pay: $2,231.60", never "series: 1, 16, 81"
+        if _CORRECTING.search(text, 0, label.start()):  # "correction: $496.15" names no measure
+            return None
         return _phrase(text, _clause_start(label.start(), ends), label.start(), last=6)
     link = _LINK_BEFORE.search(head)
     if link is not None:

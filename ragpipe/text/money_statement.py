@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ragpipe.text.figures import Figure
+from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.measures import Binding, bind, clause_ends, stem
 from ragpipe.text.unasserted import figure_denied, figure_withdrawn
 
@@ -120,20 +120,38 @@ def _clause_start(text: str, offset: int, ends: list[int]) -> int:
     return before[-1] if before else 0
 
 
+def _corrected_binding(whole: str, f: Figure) -> Binding | None:
+    """The binding of the money figure before `f` in `whole`, as `f`'s (a correction restates the figure
+    for the measure the corrected one was stated for)."""
+    before = [g for g in find_figures(whole[: f.start]) if g.is_money]
+    if not before:
+        return None
+    found = bind(whole, before[-1], clause_ends(whole))
+    return None if found is None else Binding(f, found.words, found.phrase)
+
+
 def main_clause(text: str, f: Figure) -> bool:
     """The figure is not in a concessive or conditional clause opening its sentence ("While line 33 lists
     $1,145 of payments, the refund due is $845": $1,145 is conceded, $845 asserted)."""
     return _CONCESSIVE.search(text, 0, f.start) is None
 
 
-def read_statements(text: str, money: list[Figure]) -> list[Stated]:
-    """What `text` states each of its `money` figures as (in order of the text)."""
+_CORRECTS = re.compile(
+    r"(?:\b(?:correction|sorry|actually(?:\s+no)?|i\s+mean|i\s+meant|rather|make\s+that)\b[\s,:;.!\u2014\u2013-]*)$",
+    re.IGNORECASE,
+)
+
+
+def read_statements(text: str, money: list[Figure], whole: str | None = None) -> list[Stated]:
+    """What `text` states each of its `money` figures as (in order of the text). `whole`: the answer before
+    its corrected statements were blanked out of `text` (offsets alike), where a correction's figure finds
+    what the figure it corrects was stated for ("The deductible is $95,463; correction: $496.15")."""
     ends = clause_ends(text)
     out: list[Stated] = []
     for i, f in enumerate(money):
         binding = bind(text, f, ends)
-        if binding is None and out and not out[-1].asserted and out[-1].binding is not None:
-            binding = out[-1].binding  # a correction states its figure for what the withdrawn one was stated for
+        if binding is None and _CORRECTS.search(text, max(0, f.start - 40), f.start):
+            binding = _corrected_binding(whole or text, f)  # stated for what the figure it corrects was
         clause_end = next((e for e in ends if e > f.end), len(text))
         clause = text[_clause_start(text, f.start, ends) : clause_end]
         period = (

@@ -54,7 +54,9 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
         return None
     if asserted:  # where the key is asserted, it is stated as another measure: by a reading of its clause
         return _wrong(view, money, wrong, outcomes.MONEY_KEY_OTHER_MEASURE, is_key)
-    return _wrong(view, money, wrong, outcomes.MONEY_WRONG_FIGURE, is_key, firm=True)
+    # firm on an authored key: the author says this figure must be stated. A key read from a gold sentence
+    # ("Total ... = $8,400,000,000") may be met in parts ("$4,200,000,000 under each of its two agreements")
+    return _wrong(view, money, wrong, outcomes.MONEY_WRONG_FIGURE, is_key, firm=view.question.money_key is not None)
 
 
 KEY_STATED = Finding("money_guard")  # the asked measure stated as the key: nothing more to read
@@ -67,7 +69,7 @@ def _stated_for_asked(view: AnswerView, money: list, is_key) -> Finding | None:
     answer asserts another amount, it is wrong. None: the statements decide nothing, the readings below go on."""
     if not money:
         return None
-    statements = read_statements(view.text, money)
+    statements = read_statements(view.text, money, view.whole)
     key_text = view.key_text or ""
     currency = currency_of(key_text, key_text[len(key_text.split()[0]) :] if key_text.split() else "") or "USD"
     asked = asked_money_measure(view.question.text)

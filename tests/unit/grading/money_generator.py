@@ -206,15 +206,11 @@ def case(seed: int) -> Case:
         answer = f"They {measure.verb} {money(value)}."
         answer = _both(answer, other_clause, first) if rng.random() < 0.5 else answer
         truth = "correct" if plan == "verb_key" else "wrong"
-    else:  # a written calculation ending on its result
-        a = (key if plan == "calculation_key" else wrong) - other
-        if a <= 0:
-            a, other = other, (key if plan == "calculation_key" else wrong) - other
+    else:  # a written calculation ending on its result: two positive parts that add up to it
         result = key if plan == "calculation_key" else wrong
-        answer = f"The {head} is {money(other)} + {money(abs(a))} = {money(result)}{period}."
+        part = (result * Decimal(rng.randint(20, 80)) / 100).quantize(Decimal("0.01"))
+        answer = f"The {head} is {money(part)} + {money(result - part)} = {money(result)}{period}."
         truth = "correct" if plan == "calculation_key" else "wrong"
-        if abs(a) + other != result:  # the operands did not add up: the sentence is what it is, not a sum
-            answer = f"The {head} is {money(result)}{period}."
     return Case(measure.question, gold, answer, truth, plan if plan not in ("key", "wrong") else f"{plan}:{shape}",
                 document.kind)  # fmt: skip
 
