@@ -282,6 +282,12 @@ def _print_calibration(sim: dict) -> None:
     console.print(f"grader order vs people's order: Kendall tau {sim['ranking']['kendall_tau']}")
 
 
+ZERO_WRONG_MONEY_KEPT = (
+    'ZERO-WRONG-MONEY stays the rules\': the judge is never asked about a money.* verdict, and its "correct" '
+    "on a money answer that does not state the key decides nothing (docs/judge.md)"
+)
+
+
 def _print_judge(judge: dict) -> None:
     title = f"judge {judge['name']} ({judge['id']}): {judge['judged']} of {judge['n']} answers judged"
     table = Table(title=title + (f", {judge['unparsed']} unparsed" if judge["unparsed"] else ""))
@@ -294,6 +300,7 @@ def _print_judge(judge: dict) -> None:
             cells = (r["n"], r["accuracy"], r["kappa"], r["refusal_f1"], r["false_correct"])
             table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
     console.print(table)
+    console.print(Text(ZERO_WRONG_MONEY_KEPT), soft_wrap=True)
     if judge.get("by_kind_rule"):
         _print_moved(judge["by_kind_rule"])
 

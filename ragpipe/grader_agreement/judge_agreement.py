@@ -16,6 +16,7 @@ import pandas as pd
 from ragpipe.corpus.questions import question_from_row
 from ragpipe.grader_agreement.agreement import FIRMNESS, agreement, labelled_frame, on_the_labels_scale
 from ragpipe.judge import (
+    MONEY_CORRECT_REFUSED,
     UNPARSED,
     Asked,
     JudgeConfig,
@@ -82,6 +83,10 @@ def judged_report(rules_grades: pd.DataFrame, combined: pd.DataFrame, answers, q
         "judged": int(judged.sum()),
         "share_judged": round(float(judged.mean()), 4) if len(both) else 0.0,
         "unparsed": int((both["judge_verdict"] == UNPARSED).sum()),
+        # the judge's "correct" on a money answer without the key, refused (judge/apply.py: ZERO-WRONG-MONEY)
+        "money_refused": int(both["judge_reason"].astype(str).str.startswith(MONEY_CORRECT_REFUSED).sum())
+        if "judge_reason" in both
+        else 0,
         "rules": _figures(by_rules),
         "combined": _figures(both),
     }

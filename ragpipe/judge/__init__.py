@@ -43,6 +43,7 @@ _WHERE = {
     "Asked": "ask",
     "ask_missing": "ask",
     "apply_judgments": "apply",
+    "MONEY_CORRECT_REFUSED": "apply",
     # storage and files
     "judgments_frame": "store",
     "stored_judgments": "store",
@@ -57,6 +58,7 @@ __all__ = [
     "JudgeConfig",
     "JudgeError",
     "JudgeIdentity",
+    "MONEY_CORRECT_REFUSED",
     "UNPARSED",
     "answer_keys",
     "apply_judgments",
@@ -90,7 +92,7 @@ def __getattr__(name: str):
 
 
 if TYPE_CHECKING:
-    from ragpipe.judge.apply import apply_judgments
+    from ragpipe.judge.apply import MONEY_CORRECT_REFUSED, apply_judgments
     from ragpipe.judge.ask import Asked, ask_missing
     from ragpipe.judge.batch import batch_requests, read_judgments
     from ragpipe.judge.config import (

@@ -10,6 +10,11 @@ unparsed reply changes nothing but `judge_verdict`, and so does a verdict the qu
 allow ("correct" on a negative question, however it came: asked, batch or recorded). A judged grade is a
 reading, not a quote: tentative. A verdict the judge's `keep:` list holds (judge/keep.py: by question kind
 and deciding rule) is neither asked about nor overturned.
+
+ZERO-WRONG-MONEY stays the rules': whatever a configuration keeps, no judge is asked about a `money.*`
+verdict (firm or tentative) nor overturns one, and a judge's "correct" on a money question whose answer
+does not state the key decides nothing (stored, and read as `unparsed`, saying why). A lenient judge once
+turned "The cleaning fee is $175" (key $150) into a correct verdict.
 """
 
 from __future__ import annotations
@@ -27,15 +32,20 @@ from ragpipe.judge.keep import KeepRule, kept
 from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, JUDGE_ON, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
 
+MONEY_KEPT = KeepRule(rule="money.*")  # built in: a money violation is the rules', whatever a configuration keeps
+MONEY_CORRECT_REFUSED = (
+    "the judge said 'correct' of a money answer that does not state the key: ZERO-WRONG-MONEY keeps the rules' verdict"
+)
+
 
 def eligible(grades: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = ()) -> pd.Series:
     """Which grade rows the judge is asked about: tentative ones (or all), never an engine's error, never one
-    `keep` holds."""
+    `keep` holds, never a money violation (MONEY_KEPT)."""
     if judge_on not in JUDGE_ON:
         raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
     asked = grades["error"].isna()
     asked = asked if judge_on == "all" else asked & ~grades["firm"].astype(bool)
-    keep = tuple(keep)
+    keep = (*tuple(keep), MONEY_KEPT)
     if keep:
         held = [kept(keep, kind, rule) for kind, rule in zip(grades["kind"], grades["rule"])]
         asked = asked & ~pd.Series(held, index=grades.index, dtype=bool)
@@ -84,6 +94,8 @@ def apply_judgments(
         if verdict != UNPARSED and verdict not in allowed_verdicts(question.kind):  # recorded or batch verdicts too
             verdict, reason = UNPARSED, f"the judge said {verdict!r}, which a {question.kind} question does not allow"
         row = out.iloc[pos]
+        if verdict == CORRECT and _money_without_key(row):
+            verdict, reason = UNPARSED, f"{MONEY_CORRECT_REFUSED} ({reason})"
         cells = {"judge_verdict": verdict, "judge_reason": reason, "judge_key": key}
         if verdict != UNPARSED:
             cells |= {"rules_verdict": row["verdict"], "rules_rule": row["rule"], "firm": False}
@@ -91,6 +103,13 @@ def apply_judgments(
         for column, value in cells.items():
             out.iat[pos, positions[column]] = value
     return out
+
+
+def _money_without_key(row: pd.Series) -> bool:
+    """A money question's grade whose answer does not state the key (no `money_key` span among its marks)."""
+    if not bool(row.get("money_question", False)):
+        return False
+    return '"kind": "money_key"' not in str(row.get("matched") or "")
 
 
 def _decided(kind: str, verdict: str) -> dict:

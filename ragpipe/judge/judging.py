@@ -8,6 +8,7 @@ writes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 
 import pandas as pd
@@ -99,6 +100,9 @@ def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], ru
             "error": [None] * len(rows),
             **{c: [r[c] for r in rows] for c in ("verdict", "declined", "failure", "rule", "firm")},
             "ungradable": [r["verdict"] == "ungradable" for r in rows],
+            # what ZERO-WRONG-MONEY reads (judge/apply.py): a money question, and whether the key was stated
+            "money_question": [bool(r.get("money_question")) for r in rows],
+            "matched": [json.dumps(r.get("matched") or [], sort_keys=True) for r in rows],
         }
     )
     answers = pd.DataFrame({"answer_id": ids, "answer": texts})

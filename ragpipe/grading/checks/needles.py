@@ -46,6 +46,7 @@ from ragpipe.text.needle_kinds import (
 )
 from ragpipe.text.patterns import DeclinePattern
 from ragpipe.text.slot import slot_filler
+from ragpipe.text.units import other_unit
 
 MONEY_KEY = "money_key"
 
@@ -216,10 +217,15 @@ def _figure_at(view: AnswerView, start: int):
 
 
 def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> bool:
-    """A needle met by a figure the answer states as a measure the question did not ask."""
-    if (kind not in _BY_VALUE and kind != MatchKind.FORM) or not view.measures.qualified:
-        return False  # no qualifier asked: no figure can be stated as another measure
+    """A needle met by a figure the answer states as a measure the question did not ask, or in another unit
+    of the quantity than the gold gives it ("842 MWh" for "842 kWh": text/units.py)."""
+    if kind not in _BY_VALUE and kind != MatchKind.FORM:
+        return False
     figure = _figure_at(view, span[0])
+    if figure is not None and other_unit(view.question.gold_answer, view.text, figure) is not None:
+        return True
+    if not view.measures.qualified:
+        return False  # no qualifier asked: no figure can be stated as another measure
     return figure is not None and view.measures.other(figure) is not None
 
 
