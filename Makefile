@@ -33,12 +33,14 @@ lock:
 	  .venv-lock/bin/pip freeze --exclude-editable; } > requirements.lock
 	rm -rf .venv-lock
 
-# the demo end to end, then a second system beside the first (the built-in engine, stricter) and the two compared
+# the demo end to end, then a second system beside the first (the built-in engine, stricter) and the two compared;
+# last, a system that misreads the bills (wrong amounts due) graded on its own: its ZERO-WRONG-MONEY bar fails
 run: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)
 	$(BIN)/ragpipe run --corpus demo
 	$(BIN)/ragpipe run --corpus demo --config default --engine extractive --setting min_support=0.8 --answer-set extractive-strict
 	$(BIN)/ragpipe compare --corpus demo --config default --a extractive --b extractive-strict --limit 0
+	$(BIN)/ragpipe grade --questions corpora/demo/answers/misread-bills-questions.jsonl --answers corpora/demo/answers/misread-bills.jsonl
 
 # PostgreSQL and Redis from Debian's packages, for the distributed tests and `make cluster` (docs/deploy.md);
 # without them those tests skip, saying why

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ragpipe.grading.grade import VERDICTS, Verdict
+from ragpipe.grading.outcomes import WRONG_MONEY
 
 
 def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
@@ -21,16 +22,22 @@ def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
         "accuracy": round(counts[Verdict.CORRECT] / graded, 4) if graded else None,
         "declined": sum(bool(r["declined"]) for r in rows),
         "unanswered": unanswered,
+        # ZERO-WRONG-MONEY, as the scorecard's money bar: no answer may state a wrong amount of money
+        "money_questions": len({r["question_id"] for r in rows if r.get("money_question")}),
+        "wrong_money": sum(r.get("failure") == WRONG_MONEY for r in rows),
     }
 
 
 def summary_line(counts: Mapping) -> str:
     """`12 answers: 9 correct, 1 partial, 2 wrong, 0 ungradable (75.0% correct of 12 graded); 3 declined;
-    2 question(s) unanswered`."""
+    2 question(s) unanswered; 4 money question(s): ZERO-WRONG-MONEY FAIL (1 wrong amount)`."""
     graded = counts["graded"]
     pct = f"{100 * counts['accuracy']:.1f}% correct of {graded} graded" if graded else "none graded"
     said = ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
+    money = counts.get("money_questions", 0)
+    wrong = counts.get("wrong_money", 0)
+    bar = f"FAIL ({wrong} wrong amount{'s' if wrong != 1 else ''})" if wrong else "PASS"
     return (
         f"{counts['answers']} answers: {said} ({pct}); {counts['declined']} declined; "
-        f"{counts['unanswered']} question(s) unanswered"
+        f"{counts['unanswered']} question(s) unanswered; {money} money question(s): ZERO-WRONG-MONEY {bar}"
     )

@@ -12,8 +12,10 @@ thousands and count them by shape.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from decimal import Decimal
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -224,3 +226,31 @@ def _both(stated: str, other: str, other_first: bool) -> str:
     if other_first:
         return f"{other[0].upper() + other[1:]}; {stated[0].lower() + stated[1:]}"
     return f"{stated[:-1]}, and {other}."
+
+
+SWEEP = 4000  # the seeds the sweep grades, counted by shape in docs/grader.md
+DOC = Path(__file__).resolve().parents[3] / "docs" / "grader.md"
+MARKERS = ("<!-- money-generator-counts -->", "<!-- /money-generator-counts -->")
+
+
+def counts_table(seeds: int = SWEEP) -> str:
+    """The sweep's cases by shape and truth, as the Markdown table docs/grader.md holds."""
+    counts = Counter((case(s).shape.split(":")[0], case(s).truth) for s in range(seeds))
+    rows = [f"| {shape} | {truth} | {n} |" for (shape, truth), n in sorted(counts.items())]
+    return "\n".join(["| shape | truth | answers |", "|---|---|---|", *rows])
+
+
+def doc_table() -> str:
+    text = DOC.read_text()
+    return text[text.index(MARKERS[0]) + len(MARKERS[0]) : text.index(MARKERS[1])].strip()
+
+
+if __name__ == "__main__":  # python -m tests.unit.grading.money_generator --write: the table into docs/grader.md
+    import sys
+
+    table = counts_table()
+    if "--write" in sys.argv:
+        text = DOC.read_text()
+        start, end = text.index(MARKERS[0]) + len(MARKERS[0]), text.index(MARKERS[1])
+        DOC.write_text(text[:start] + "\n" + table + "\n" + text[end:])
+    print(table)

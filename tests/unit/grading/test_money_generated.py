@@ -15,10 +15,9 @@ from ragpipe.corpus.questions import Question
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import load_rules
 from ragpipe.text.money import key_of
-from tests.unit.grading.money_generator import Case, case
+from tests.unit.grading.money_generator import SWEEP, Case, case, counts_table, doc_table
 
 RULES = load_rules()  # one object, not a fixture: hypothesis prints a failing case's arguments
-SWEEP = 4000  # seeds graded in one test, counted by shape (docs/grader.md reports the counts)
 
 
 def graded(c: Case, rules):
@@ -58,6 +57,8 @@ def test_a_sweep_of_every_shape_holds_and_is_counted(rules):
             failures.append((broken, c))
     assert not failures, f"{len(failures)} of {SWEEP}: " + "\n".join(f"{b}: {c}" for b, c in failures[:10])
     assert len({shape for shape, _ in counts}) >= 17 and min(counts.values()) >= 15, counts
+    # docs/grader.md reports these counts: `python -m tests.unit.grading.money_generator --write`
+    assert doc_table() == counts_table(), "docs/grader.md's generator counts are stale"
 
 
 ISSUE_ROWS = [
