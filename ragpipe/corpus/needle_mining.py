@@ -20,6 +20,7 @@ gold text a kept one was found.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question
 from ragpipe.text.dates import DAY_MONTH, MONTH_DAY, find_date, full_dates
-from ragpipe.text.figures import Figure, find_figures
+from ragpipe.text.figures import Figure, find_figures, parse_figure
+from ragpipe.text.labels import line_label, page_labels
 from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
+from ragpipe.text.money import key_of
 from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind, figure_kind
 from ragpipe.text.stated import GOLD_SAYS
 from ragpipe.text.tokenize import STOPWORDS, tokenize
@@ -51,6 +54,10 @@ class NeedleRecord(Record):
     doc_id: str | None = None
     page: int | None = None
     char_offset: int | None = None
+    # the money key's needle: the label its document gives it on its line ("Amount due"), and the labels
+    # the same page gives its other amounts, as JSON [[label, figure], ...] (text/labels.py)
+    label: str | None = None
+    page_labels: str | None = None
 
 
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
@@ -307,8 +314,21 @@ def chosen_options(question: str, gold: str) -> list[str]:
     return sorted(picked) if len(picked) == 1 else []
 
 
+def _is_key(fig: Figure, key: Figure) -> bool:
+    return fig.is_money and key.matches(fig)
+
+
+def _key_place(text: str, offset: int) -> dict:
+    """Where the money key stands in its document: the label of its line, and the page's other labels."""
+    label = line_label(text, offset)
+    others = [[lab, fig] for lab, fig in page_labels(text) if lab != label]
+    return {"label": label, "page_labels": json.dumps(others) if label is not None else None}
+
+
 def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonness: Commonness) -> list[NeedleRecord]:
     rows: list[NeedleRecord] = []
+    key_text = key_of(question.money_key, question.gold_answer, question.kind, question.text)
+    key = parse_figure(key_text) if key_text is not None else None
     units = gold_texts(question, pages)
     unit_figures = [find_figures(u.text) for u in units]
     question_figures = find_figures(question.text)
@@ -340,11 +360,11 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
                 NeedleRecord(**base, status="kept", reason="the gold answer says there is none", source="gold_answer")
             )
             continue
-        where = None
+        where, found_in = None, ""
         for unit, figures in zip(units, unit_figures):
             offset = _figure_in(fig, figures) if c.kind in FIGURE_KINDS else _locate(c, unit.text)
             if offset is not None:
-                where = (unit.source, unit.doc_id, unit.page, offset)
+                where, found_in = (unit.source, unit.doc_id, unit.page, offset), unit.text
                 break
         if where is None and c.kind in FIGURE_KINDS and c.needle in question.text:  # "v13.5": glued, yet asked
             rows.append(NeedleRecord(**base, status="rejected", reason="present in question"))
@@ -369,6 +389,7 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
                     doc_id=doc_id,
                     page=page,
                     char_offset=offset,
+                    **(_key_place(found_in, offset) if key is not None and _is_key(fig, key) else {}),
                 )
             )
     return rows

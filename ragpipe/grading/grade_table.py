@@ -20,6 +20,7 @@ import pandas as pd
 
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading import outcomes
+from ragpipe.grading.checks.view import KeyPlace
 from ragpipe.grading.grade import GradeRecord, Verdict
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
@@ -59,6 +60,7 @@ def _cycle_collector_paused():
 def _graded_rows(answers, questions, needles, rules: Rules, off, progress) -> list[GradeRecord]:
     by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
     mined = mined_by_question(needles)
+    places = key_places(needles)
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
     verdicts: dict[tuple, dict] = {}  # grading is pure: an answer seen before for the same question is not re-read
@@ -81,10 +83,16 @@ def _graded_rows(answers, questions, needles, rules: Rules, off, progress) -> li
         memo = (q.id, q.kind, text, citations, failed)
         if (q.id, q.kind) not in question_sha:
             question_sha[(q.id, q.kind)] = _digest(
-                json.dumps([q.model_dump(mode="json"), list(mined.get(q.id, ()))], sort_keys=True, default=str)
+                json.dumps(
+                    [q.model_dump(mode="json"), list(mined.get(q.id, ())), *([places[q.id]] if q.id in places else [])],
+                    sort_keys=True,
+                    default=str,
+                )
             )
         if memo not in verdicts:
-            verdicts[memo] = _verdict(q, text, list(citations), failed, rules, mined.get(q.id, ()), off)
+            verdicts[memo] = _verdict(
+                q, text, list(citations), failed, rules, mined.get(q.id, ()), off, places.get(q.id)
+            )
         input_sha = _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else "")
         rows.append(GradeRecord.of(a, q.kind, verdicts[memo], rules.version, input_sha))
     return rows
@@ -99,12 +107,31 @@ def mined_by_question(needles: pd.DataFrame) -> dict[str, tuple[tuple[str, str, 
     }
 
 
+def key_places(needles: pd.DataFrame) -> dict[str, KeyPlace]:
+    """Where each question's money key stands in its document (needle_mining.py): the label of its line
+    and the page's other labelled amounts, for the questions whose key has one."""
+    if "label" not in needles.columns:  # needles mined before labels were read
+        return {}
+    kept = needles[(needles["status"] == "kept") & needles["label"].notna()]
+    return {
+        row["question_id"]: KeyPlace(row["label"], tuple(map(tuple, json.loads(row["page_labels"] or "[]"))))
+        for row in records(kept)
+    }
+
+
 def _verdict(
-    q: Question, text: str, citations: list[str], failed: bool, rules: Rules, mined: list, off: frozenset[str]
+    q: Question,
+    text: str,
+    citations: list[str],
+    failed: bool,
+    rules: Rules,
+    mined: list,
+    off: frozenset[str],
+    place: KeyPlace | None = None,
 ) -> dict:
     """One answer's verdict, as the table stores it; an engine error is graded as the empty answer,
     labelled as an error."""
-    v = grade(q, text, citations, rules, mined, off)
+    v = grade(q, text, citations, rules, mined, off, place)
     if failed:
         verdict = Verdict.WRONG if q.kind == "answerable" and not v.ungradable else v.verdict
         v = replace(

@@ -27,7 +27,7 @@ from functools import lru_cache
 from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.registry import CHECKS
-from ragpipe.grading.checks.view import AnswerView, Finding
+from ragpipe.grading.checks.view import AnswerView, Finding, KeyPlace
 from ragpipe.grading.grade import Grade, Verdict
 from ragpipe.grading.marks import reader_marks
 from ragpipe.grading.readings import RuleReadings, readings_for
@@ -55,19 +55,21 @@ def grade(
     rules: Rules,
     mined: list[tuple[str, str]] = (),
     off: frozenset[str] = frozenset(),
+    place: KeyPlace | None = None,
 ) -> Grade:
-    """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade);
-    an answer longer than rules.answers.max_chars is graded on its prefix, and says so."""
+    """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade); `place`: where
+    the money key stands in its document, when known. An answer longer than rules.answers.max_chars is
+    graded on its prefix, and says so."""
     mined = _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined)))
     answer = repaired(answer)  # read as its author wrote it; the stored row keeps the original (text/repair.py)
     if len(answer) > rules.answers.max_chars:
         cut = answer[: rules.answers.max_chars]
-        return replace(_grade(question, cut, citations, rules, mined, off), truncated=True)
-    return _grade(question, answer, citations, rules, mined, off)
+        return replace(_grade(question, cut, citations, rules, mined, off, place), truncated=True)
+    return _grade(question, answer, citations, rules, mined, off, place)
 
 
 def answer_view(
-    question: Question, answer: str, citations: list[str], rules: Rules, mined=(), off=frozenset()
+    question: Question, answer: str, citations: list[str], rules: Rules, mined=(), off=frozenset(), place=None
 ) -> AnswerView:
     """The answer as every check reads it (checks/view.py)."""
     whole = blank_citations(answer, rules.citations.marker_pattern)
@@ -89,12 +91,13 @@ def answer_view(
         scale=question_scale(question.text),
         key=None if key is None else money_key_value(key, question.text),
         key_text=key,
+        key_place=place if key is not None else None,
         off=off,
     )
 
 
-def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off) -> Grade:
-    view = answer_view(question, answer, citations, rules, mined, off)
+def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off, place=None) -> Grade:
+    view = answer_view(question, answer, citations, rules, mined, off, place)
     finding, found = _first_verdict(view, view.readings)
     if finding is None:
         passed = next((f for f in reversed(found.values()) if f.rule), None)

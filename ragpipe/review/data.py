@@ -204,7 +204,7 @@ def load_review(
     needles: dict[str, list[dict]] = {}
     for n in records(read_partition(conn, "needles", {"corpus": corpus})):
         needles.setdefault(n["question_id"], []).append(
-            {k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page")}
+            {k: n.get(k) for k in ("needle", "kind", "status", "reason", "doc_id", "page", "label")}
         )
     cards = _scorecards(conn, corpus, config, version, answer_set)
     slices = _stored(conn, "scorecard_slices", corpus, config, version, answer_set)

@@ -61,8 +61,9 @@ _ASKING = frozenset(
     quarter fy usd us dollars dollar million millions billion billions thousand thousands amount value figure
     company company's reported report according end ending ended as total""".split()
 )
-# what a phrase an answer states a figure for drops: the asking words, but "total" and "amount", which name it
-_PHRASE_ASKING = _ASKING - {"total", "amount"}
+# what a phrase an answer states a figure for drops: the asking words, but "total", "amount" and "ending",
+# which name it ("the total", "the amount due", "the ending balance")
+_PHRASE_ASKING = _ASKING - {"total", "amount", "end", "ending", "ended"}
 # verbs (and a colon) that put a measure before its figure: "operating income was $717 million"
 _LINKS = (
     r"(?:was|were|is|are|totall?ed|totals|came\s+to|comes\s+to|amounted\s+to|amounts\s+to|reached|stood\s+at"

@@ -219,13 +219,13 @@ def asked_money_measure(question: str) -> Asked | None:
         trailing = (m.groupdict().get("rest") or "").strip().rstrip("?").split()
         if trailing and trailing[-1].lower() in ("due", "owed", "payable"):  # "What refund is the taxpayer due?"
             phrase = f"{phrase} {trailing[-1]}"
-        words = _measure_words(phrase)
+        words = measure_words(phrase)
         if words:
             return Asked(words, period_in(phrase) or period_in(first))
     return None
 
 
-def _measure_words(phrase: str) -> frozenset[str]:
+def measure_words(phrase: str) -> frozenset[str]:
     """The stems of a measure phrase less determiners, possessors, names, periods and asking words."""
     kept = []
     for m in _WORD.finditer(phrase):

@@ -16,7 +16,16 @@ from ragpipe.grading.checks.view import AnswerView, Check, Finding
 from ragpipe.grading.grade import Verdict
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import asserted_money, matches_key
-from ragpipe.text.money_statement import Stated, asked_money_measure, currency_of, period_in, read_statements, states
+from ragpipe.text.money_statement import (
+    Asked,
+    Stated,
+    asked_money_measure,
+    currency_of,
+    measure_words,
+    period_in,
+    read_statements,
+    states,
+)
 from ragpipe.text.patterns import valid_regex
 
 
@@ -84,11 +93,40 @@ def _stated_for_asked(view: AnswerView, money: list, is_key) -> Finding | None:
             return KEY_STATED
         if for_asked:
             return _wrong(view, money, [s.figure for s in for_asked], outcomes.MONEY_OTHER_VALUE, is_key, firm=True)
+    placed = _stated_against_the_document(view, money, statements, the_key, is_key)
+    if placed is not None:
+        return placed
     others = [s for s in statements if s.asserted and s.main and not the_key(s)]
     keys = [s for s in statements if the_key(s)]
     if others and not any(s.asserted and s.main for s in keys) and any(is_key(s.figure) for s in statements):
         # the key's value is there, but denied, withdrawn, or in another currency or period, beside another amount
         return _wrong(view, money, [s.figure for s in others], outcomes.MONEY_WRONG_FIGURE, is_key, firm=True)
+    return None
+
+
+def _stated_against_the_document(view: AnswerView, money: list, statements: list[Stated], the_key, is_key):
+    """Read against where the key stands in its document (view.key_place: "Amount due: $26.99"): the
+    document's label of the key stated as another amount ("The amount due is $42.99"), or the key stated
+    as an amount the page labels otherwise ("The ending balance is $26.99" where the page's ending balance
+    is $42.99), asserts a wrong figure, firm. None where the document's labels decide nothing."""
+    place = view.key_place
+    if place is None:
+        return None
+    own = Asked(measure_words(place.label.lower()))  # a label opens its line: its capital names nothing
+    if not own.words:
+        return None
+    stated = [s for s in statements if s.asserted and s.main and not s.compares]
+    by_label = [s for s in stated if states(s, own)]
+    if by_label and not any(the_key(s) for s in by_label):
+        return _wrong(view, money, [s.figure for s in by_label], outcomes.MONEY_OTHER_VALUE, is_key, firm=True)
+    for label, _ in place.others:
+        other = Asked(measure_words(label.lower()))
+        if not other.words or other.words <= own.words:
+            continue
+        misplaced = [s for s in stated if the_key(s) and states(s, other) and not states(s, own)]
+        if misplaced and not any(the_key(s) and states(s, own) for s in stated):
+            wrong = [s.figure for s in misplaced]
+            return _wrong(view, money, wrong, outcomes.MONEY_KEY_OTHER_MEASURE, is_key, firm=True)
     return None
 
 

@@ -100,6 +100,16 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class KeyPlace:
+    """Where a money key stands in its document: the label of its line ("Amount due"), and the labels the
+    same page gives its other amounts ((label, figure) pairs: "Ending balance", "$42.99"). Read when the
+    needles are mined (corpus/needle_mining.py, text/labels.py)."""
+
+    label: str
+    others: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class AnswerView:
     """One answer as the checks read it, immutable: a check's result depends on the answer and on the
     findings of the checks before it (passed beside the view), never on which ran. Built once per
@@ -118,6 +128,7 @@ class AnswerView:
     scale: Decimal  # the unit the question declares ("in USD millions")
     key: Figure | None  # the money key as a value
     key_text: str | None = None  # the money key as written: authored (`money_key`) or the gold's one money figure
+    key_place: KeyPlace | None = None  # the label the key's document gives it, and the page's other labels
     off: frozenset[str] = frozenset()  # checks switched off, only to measure what each earns
     declines_read: bool = True  # False: read as if it had not declined (no decline phrase; grader.py)
     yes_no_read: bool = True  # False: a part read alone, its yes/no not looked for (`read_alone`)
