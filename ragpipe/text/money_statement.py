@@ -142,11 +142,14 @@ _CORRECTS = re.compile(
 )
 
 
-def read_statements(text: str, money: list[Figure], whole: str | None = None) -> list[Stated]:
+def read_statements(
+    text: str, money: list[Figure], whole: str | None = None, ends: list[int] | None = None
+) -> list[Stated]:
     """What `text` states each of its `money` figures as (in order of the text). `whole`: the answer before
     its corrected statements were blanked out of `text` (offsets alike), where a correction's figure finds
-    what the figure it corrects was stated for ("The deductible is $95,463; correction: $496.15")."""
-    ends = clause_ends(text)
+    what the figure it corrects was stated for ("The deductible is $95,463; correction: $496.15"). `ends`:
+    `clause_ends(text)`, when already read."""
+    ends = clause_ends(text) if ends is None else ends
     out: list[Stated] = []
     for i, f in enumerate(money):
         binding = bind(text, f, ends)

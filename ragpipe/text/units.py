@@ -9,6 +9,8 @@ is no contradiction here ("842" alone, or "842 kWh of electricity").
 from __future__ import annotations
 
 import re
+from decimal import Decimal
+from functools import lru_cache
 
 from ragpipe.text.figures import Figure, find_figures
 
@@ -48,15 +50,19 @@ def unit_after(text: str, end: int) -> tuple[str, str] | None:
     return _FAMILY_OF[unit], _SAME.get(unit, unit)
 
 
+@lru_cache(maxsize=4096)  # a gold is read once for all its answers
+def _gold_units(gold: str) -> tuple[tuple[Decimal, tuple[str, str]], ...]:
+    """(value, (family, unit)) of each figure of `gold` written with a unit."""
+    return tuple((g.value, u) for g in find_figures(gold) if (u := unit_after(gold, g.end)) is not None)
+
+
 def other_unit(gold: str, answer: str, figure: Figure) -> str | None:
     """The unit the answer gives `figure` where the gold gives the same number another unit of the same
     family ("842 MWh" for a gold of "842 kWh"), or None."""
     said = unit_after(answer, figure.end)
     if said is None:
         return None
-    for g in find_figures(gold):
-        if g.value == figure.value:
-            wanted = unit_after(gold, g.end)
-            if wanted is not None and wanted[0] == said[0] and wanted[1] != said[1]:
-                return said[1]
+    for value, wanted in _gold_units(gold):
+        if value == figure.value and wanted[0] == said[0] and wanted[1] != said[1]:
+            return said[1]
     return None

@@ -78,7 +78,7 @@ def _stated_for_asked(view: AnswerView, money: list, is_key) -> Finding | None:
     answer asserts another amount, it is wrong. None: the statements decide nothing, the readings below go on."""
     if not money:
         return None
-    statements = read_statements(view.text, money, view.whole)
+    statements = read_statements(view.text, money, view.whole, view.measures.ends)
     key_text = view.key_text or ""
     currency = currency_of(key_text, key_text[len(key_text.split()[0]) :] if key_text.split() else "") or "USD"
     asked = asked_money_measure(view.question.text)
