@@ -7,7 +7,9 @@
    the full run's time over the median regrade's. All timed in the same run.
 2. One long answer ("I could not find it. " repeated 10,000 and 20,000
    times) graded with no length bound: the ratio says whether grading is
-   linear (2) or quadratic (4) in the answer's length.
+   linear (2) or quadratic (4) in the answer's length; and three money
+   answers of 10,000 and 20,000 characters (measures bound, corrections,
+   denials: `money_*_ratio`), the money readings' own ratios.
 3. A synthetic history of 100,000 stored answers (10,000 with --quick) built
    from that warehouse's real questions, needles and labelled model answers
    (`bench/synthetic.py`) is graded by the library, in one process and in two
@@ -70,6 +72,33 @@ def _time_long_answer(repeats: int) -> float:
     return t.seconds
 
 
+MONEY_UNITS = {  # money answers whose figures every money reading binds, denies or corrects: linear, or not?
+    "money_measures": "$1 million of operating income of the segment, ",
+    "money_corrections": "The fee is $12, sorry, $13, ",
+    "money_denials": "They do not owe $4; ",
+}
+
+
+def _time_long_money(unit: str, chars: int) -> float:
+    """Seconds to grade `unit` repeated to `chars` characters on a money question (the money readings)."""
+    from ragpipe.corpus.questions import Question
+    from ragpipe.grading.grader import grade
+
+    rules = load_rules()
+    question = Question(
+        id="q",
+        text="What was the operating income?",
+        kind="answerable",
+        gold_answer="$5 million",
+        money_key="$5 million",
+    )
+    answer = (unit * (chars // len(unit) + 1))[:chars]
+    gc.collect()
+    with timed() as t:
+        grade(question, answer, [], rules)
+    return t.seconds
+
+
 def run(quick: bool) -> dict:
     corpus = "demo" if quick else "financebench"
     if not quick:
@@ -112,6 +141,10 @@ def run(quick: bool) -> dict:
         "long_answer_10k_s": round(long_s[10_000], 3),
         "long_answer_20k_s": round(long_s[20_000], 3),
         "long_answer_ratio": round(long_s[20_000] / long_s[10_000], 2),  # 2 = linear, 4 = quadratic
+        **{
+            f"{name}_ratio": round(_time_long_money(unit, 20_000) / _time_long_money(unit, 10_000), 2)
+            for name, unit in MONEY_UNITS.items()
+        },  # 10,000 and 20,000 characters: 2 = linear
         "answers_per_s": round(len(history) / one_t.seconds),
         "answers_per_s_two_processes": round(len(history) / two_t.seconds),
         "answers": len(history),

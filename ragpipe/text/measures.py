@@ -248,9 +248,10 @@ def _measure_before(text: str, f: Figure, ends: list[int]) -> tuple[set[str], st
     if _OPERATOR_AFTER.match(text, f.end):  # "was $19,815 million - $13,997 million = ...": an operand
         return None
     head = text[_clause_start(f.start, ends) : f.start]
-    label = _LABEL_BEFORE.search(text, 0, f.start) if f.is_money and not head.strip() else None
+    # read in a window before the figure only: a search from the text's start for each figure is quadratic
+    label = _LABEL_BEFORE.search(text, max(0, f.start - 8), f.start) if f.is_money and not head.strip() else None
     if label is not None and not _LIST_AFTER.match(text, f.end):  # "Net pay: $2,231.60", never "series: 1, 16, 81"
-        if _CORRECTING.search(text, 0, label.start()):  # "correction: $496.15" names no measure
+        if _CORRECTING.search(text, max(0, label.start() - 16), label.start()):  # "correction: $496.15": no measure
             return None
         return _phrase(text, _clause_start(label.start(), ends), label.start(), last=6)
     link = _LINK_BEFORE.search(head)

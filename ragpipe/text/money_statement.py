@@ -20,7 +20,8 @@ show?" asks total; "How much do they owe?" asks owe), not as every word of the q
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from bisect import bisect_right
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ragpipe.text.figures import Figure, find_figures
@@ -49,8 +50,8 @@ _CURRENCY_WORDS = {
 
 # a clause that concedes or sets aside: its figures are context, not what the answer asserts
 _CONCESSIVE = re.compile(
-    r"(?:^|[.;!?\n]\s*)(?:while|whilst|although|though|even though|whereas|despite|besides|apart from|aside from"
-    r"|if|unless|before|after)\b[^,;.]*$",
+    r"\s*(?:while|whilst|although|though|even though|whereas|despite|besides|apart from|aside from"
+    r"|if|unless|before|after)\b(?:[^,;.]|(?<=\d)[,.](?=\d))*$",  # a figure's comma or point ends no clause
     re.IGNORECASE,
 )
 # words that compare or date a clause: its figure may be another period's
@@ -116,24 +117,50 @@ def period_in(words: str) -> str | None:
 
 
 def _clause_start(text: str, offset: int, ends: list[int]) -> int:
-    before = [e for e in ends if e <= offset]
-    return before[-1] if before else 0
+    i = bisect_right(ends, offset) - 1
+    return ends[i] if i >= 0 else 0
 
 
-def _corrected_binding(whole: str, f: Figure) -> Binding | None:
-    """The binding of the money figure before `f` in `whole`, as `f`'s (a correction restates the figure
-    for the measure the corrected one was stated for)."""
-    before = [g for g in find_figures(whole[: f.start]) if g.is_money]
+_CORRECTION_REACH = 400  # characters back from a correction to the figure it corrects
+
+
+def _corrected_binding(whole: str, f: Figure, whole_ends: list[int]) -> Binding | None:
+    """The binding of the money figure before `f` in `whole` (`whole_ends`: its clause ends), as `f`'s (a
+    correction restates the figure for the measure the corrected one was stated for)."""
+    window = max(0, f.start - _CORRECTION_REACH)  # the figure it corrects is near: reading stays linear
+    before = [g for g in find_figures(whole[window : f.start]) if g.is_money]
     if not before:
         return None
-    found = bind(whole, before[-1], clause_ends(whole))
+    corrected = replace(before[-1], start=before[-1].start + window, end=before[-1].end + window)
+    found = bind(whole, corrected, whole_ends)
     return None if found is None else Binding(f, found.words, found.phrase)
 
 
 def main_clause(text: str, f: Figure) -> bool:
     """The figure is not in a concessive or conditional clause opening its sentence ("While line 33 lists
     $1,145 of payments, the refund due is $845": $1,145 is conceded, $845 asserted)."""
-    return _CONCESSIVE.search(text, 0, f.start) is None
+    if _CONCESSIVE.match(text, _sentence_start(text, f.start), f.start) is None:
+        return True
+    # ... and the subordinate clause closes after it, before its sentence ends: "after the $16.00 credit the
+    # amount due is $26.99" opens with "after" and has no clause after a comma: it is the main clause
+    closes = _CLAUSE_CLOSE.search(text, f.end)
+    return closes is None or closes.group(0) != ","
+
+
+_CLAUSE_CLOSE = re.compile(r",(?!\d)|[;!?\n]|\.(?!\d)")  # a comma closes a clause, the others its sentence
+
+
+def _sentence_start(text: str, offset: int) -> int:
+    """Where the sentence holding `offset` begins: after the last stop, semicolon or line break before it that
+    is not a figure's decimal point ("$1,145.50"). Read back from `offset` only: linear over an answer."""
+    i = offset
+    while i > 0:
+        i = max(text.rfind(c, 0, i) for c in ".;!?\n")
+        if i < 0:
+            return 0
+        if not (text[i] == "." and i + 1 < len(text) and text[i + 1].isdigit()):
+            return i + 1
+    return 0
 
 
 _CORRECTS = re.compile(
@@ -150,12 +177,16 @@ def read_statements(
     what the figure it corrects was stated for ("The deductible is $95,463; correction: $496.15"). `ends`:
     `clause_ends(text)`, when already read."""
     ends = clause_ends(text) if ends is None else ends
+    whole_ends: list[int] | None = None  # read once, where a correction needs them
     out: list[Stated] = []
     for i, f in enumerate(money):
         binding = bind(text, f, ends)
         if binding is None and _CORRECTS.search(text, max(0, f.start - 40), f.start):
-            binding = _corrected_binding(whole or text, f)  # stated for what the figure it corrects was
-        clause_end = next((e for e in ends if e > f.end), len(text))
+            if whole_ends is None:
+                whole_ends = clause_ends(whole) if whole else ends
+            binding = _corrected_binding(whole or text, f, whole_ends)  # stated for what the corrected one was
+        after = bisect_right(ends, f.end)
+        clause_end = ends[after] if after < len(ends) else len(text)
         clause = text[_clause_start(text, f.start, ends) : clause_end]
         period = (
             period_after(text, f.end)
