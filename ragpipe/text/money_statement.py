@@ -124,6 +124,31 @@ def _clause_start(text: str, offset: int, ends: list[int]) -> int:
 _CORRECTION_REACH = 400  # characters back from a correction to the figure it corrects
 
 
+_DETERMINER_BEFORE = re.compile(r"\b(?:a|an|the|your|their|its|his|her|our|this|that)\s+$", re.IGNORECASE)
+_NOUNS_AFTER = re.compile(r"\s+((?:[a-z][a-z'-]*)(?:\s+[a-z][a-z'-]*){0,2})")
+_NOT_A_NOUN = frozenset(
+    """is are was were be been will would applies apply applied charged paid for of in on to per a an
+    and or but with from by at as that which this each every month week year day hour quarter""".split()
+)
+
+
+def _attributive(text: str, f: Figure) -> Binding | None:
+    """A figure between a determiner and its noun states the noun: "a $75 late fee", "the $150 cleaning fee"."""
+    if _DETERMINER_BEFORE.search(text, max(0, f.start - 8), f.start) is None:
+        return None
+    m = _NOUNS_AFTER.match(text, f.end)
+    if m is None:
+        return None
+    words = []
+    for word in m.group(1).split():
+        if word in _NOT_A_NOUN:
+            break
+        words.append(word)
+    if not words:
+        return None
+    return Binding(f, frozenset(stem(w) for w in words), " ".join(words))
+
+
 def _corrected_binding(whole: str, f: Figure, whole_ends: list[int]) -> Binding | None:
     """The binding of the money figure before `f` in `whole` (`whole_ends`: its clause ends), as `f`'s (a
     correction restates the figure for the measure the corrected one was stated for)."""
@@ -181,6 +206,8 @@ def read_statements(
     out: list[Stated] = []
     for i, f in enumerate(money):
         binding = bind(text, f, ends)
+        if binding is None:
+            binding = _attributive(text, f)  # "a $75 late fee"
         if binding is None and _CORRECTS.search(text, max(0, f.start - 40), f.start):
             if whole_ends is None:
                 whole_ends = clause_ends(whole) if whole else ends

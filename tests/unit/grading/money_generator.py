@@ -103,6 +103,7 @@ BINDINGS = {
     "amounts_to": "The {H} amounts to {V}{P}.",
     "of": "That is {V} of {H}{P}.",
     "hedged": "The {H} is about {V}{P}.",
+    "attributive": "The bill shows a {V} {H}{P}.",
 }
 DISTRACTOR = "the {H} is {V}"
 
@@ -146,7 +147,7 @@ def case(seed: int) -> Case:
     measure = rng.choice(document.measures)
     key, wrong, other = _distinct(rng, 3)
     shape = rng.choice(sorted(BINDINGS))
-    if measure.verb and shape == "of":  # "$X of amount the tenant paid" is no sentence a person writes
+    if measure.verb and shape in ("of", "attributive"):  # "$X of amount the tenant paid": no one writes it
         shape = "copula"
     period = f" {rng.choice(PERIOD_AFTER[measure.period])}" if measure.period and rng.random() < 0.5 else ""
     # a head that names a period ("weekly rent") is not given a period after its figure too
