@@ -168,24 +168,25 @@ def main_clause(text: str, f: Figure) -> bool:
         return True
     # ... and the subordinate clause closes after it, before its sentence ends: "after the $16.00 credit the
     # amount due is $26.99" opens with "after" and has no clause after a comma: it is the main clause
-    closes = _CLAUSE_CLOSE.search(text, f.end)
+    closes = _CLAUSE_CLOSE.search(text, f.end, f.end + _SENTENCE_REACH)
     return closes is None or closes.group(0) != ","
 
 
+_SENTENCE_REACH = 2000  # characters a sentence is read over, either way from a figure: no sentence is longer
 _CLAUSE_CLOSE = re.compile(r",(?!\d)|[;!?\n]|\.(?!\d)")  # a comma closes a clause, the others its sentence
 
 
 def _sentence_start(text: str, offset: int) -> int:
     """Where the sentence holding `offset` begins: after the last stop, semicolon or line break before it that
     is not a figure's decimal point ("$1,145.50"). Read back from `offset` only: linear over an answer."""
-    i = offset
-    while i > 0:
-        i = max(text.rfind(c, 0, i) for c in ".;!?\n")
+    floor, i = max(0, offset - _SENTENCE_REACH), offset
+    while i > floor:
+        i = max(text.rfind(c, floor, i) for c in ".;!?\n")
         if i < 0:
-            return 0
+            return floor
         if not (text[i] == "." and i + 1 < len(text) and text[i + 1].isdigit()):
             return i + 1
-    return 0
+    return floor
 
 
 _CORRECTS = re.compile(
