@@ -1,11 +1,14 @@
-"""The money guard: on a money question, an answer whose asserted figure is not the key, and that
-gives any money figure other than the key, is wrong, whatever else it says. A key buried among other
-figures is a dump of figures, not an answer.
+"""The money guard: on a money question, an answer that asserts a money figure other than the key for what
+was asked is wrong, whatever else it says. A key buried among other figures is a dump of figures, not an
+answer.
 
-What a figure is stated as counts (text/measures.py): an answer that states the asked measure as another
-money figure ("operating income was $717 million") is wrong whatever else it mentions, and a key stated
-only as another measure ("segment profit totalled $812 million", "declared $1.2 billion" when paid was
-asked) is not the key asserted. Both are readings of how the answer binds its figures: tentative."""
+First, the answer's money statements (text/money_statement.py): each money figure read for the measure,
+period and currency it is stated for and whether it is asserted, against the measure the question asks
+and, in a corpus, the label the document gives the key ("Amount due"). The asked measure stated as
+another amount, or the key only denied, withdrawn, conceded, in another currency or period, or stated as
+an amount the page labels otherwise: wrong, firm. Where these decide nothing, the older readings follow
+(text/measures.py: a key stated only as another measure by a qualifier, "declared $1.2 billion" when paid
+was asked: tentative), then the figures the answer opens and ends on."""
 
 from __future__ import annotations
 
