@@ -19,6 +19,7 @@ from ragpipe.judge.ask import MAX_STORED_CHARS, NoReply, ask_missing, judgment_o
 from ragpipe.judge.config import JudgeConfig, identity_of
 from ragpipe.judge.judgment import input_key
 from ragpipe.judge.reply import MAX_REPLY_CHARS, Unparsed, no_reply, parse_reply, read_reply
+from ragpipe.warehouse.tables import table_exists
 from tests.chat_server import ChatServer
 from tests.commands import env_for, ragpipe
 from tests.end_to_end.test_judge import KEY, _judges_file, _one, _said, judged_env
@@ -244,7 +245,9 @@ def test_a_reply_cut_short_or_empty_is_asked_again_on_the_next_run(demo_warehous
             asked = len(server.requests)
         assert asked > 0 and "unjudged" in done.stdout and "rule-based verdicts stand" in done.stdout, glitch
         with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
-            stored = conn.execute("SELECT count(*) FROM judgments").fetchone()[0] if _has_judgments(conn) else 0
+            stored = (
+                conn.execute("SELECT count(*) FROM judgments").fetchone()[0] if table_exists(conn, "judgments") else 0
+            )
             judged = conn.execute("SELECT count(*) FROM grades WHERE rule LIKE 'judge.%'").fetchone()[0]
         assert (stored, judged) == (0, 0), glitch  # a glitch is not a judgment: nothing stored, nothing decided
     with ChatServer(default="judge") as server:  # the server recovers: every answer is asked again, and judged
@@ -252,10 +255,6 @@ def test_a_reply_cut_short_or_empty_is_asked_again_on_the_next_run(demo_warehous
         assert done.returncode == 0 and len(server.requests) == asked, done.stdout + done.stderr
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         assert conn.execute("SELECT count(*) FROM judgments WHERE verdict <> 'unparsed'").fetchone()[0] == asked
-
-
-def _has_judgments(conn) -> bool:
-    return bool(conn.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'judgments'").fetchone()[0])
 
 
 @pytest.mark.end_to_end
