@@ -57,11 +57,14 @@ def main() -> int:
     url = f"http://127.0.0.1:{port}"
     for signum in (signal.SIGTERM, signal.SIGHUP):  # a `kill` or a closed terminal stops both, as Ctrl-C does
         signal.signal(signum, _interrupted)
-    processes = start(port)
+    processes = [start_webserver(port)]
     try:
         while all(p.poll() is None for p in processes) and not answers(f"{url}/server_info"):
             time.sleep(0.5)
         if all(p.poll() is None for p in processes):
+            # once the UI answers: on a new DAGSTER_HOME both processes creating the instance's SQLite schema at
+            # once collided ("UNIQUE constraint failed: alembic_version"), and the webserver died
+            processes.append(start_daemon())
             print(f"\nDagster UI: {url}  (Ctrl-C stops it and the daemon)\n", flush=True)
         while all(p.poll() is None for p in processes):
             time.sleep(0.5)
@@ -75,14 +78,19 @@ def _interrupted(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def start(port: int) -> list[subprocess.Popen]:
-    """The webserver and the daemon, in this process's group (a Ctrl-C on the terminal reaches all three)."""
-    bin_dir = Path(sys.executable).parent
-    workspace = ["-w", "workspace.yaml"]
+_ENV = {"RAGPIPE_UI": "1"}  # their definitions say on grades' first line when a regrade is due
+
+
+def start_webserver(port: int) -> subprocess.Popen:
+    """The webserver, in this process's group (a Ctrl-C on the terminal reaches it too)."""
     webserver = [sys.executable, "-m", "assets.deploy.guarded_webserver", "workspace.yaml", str(port)]
-    daemon = [str(bin_dir / "dagster-daemon"), "run", *workspace]
-    env = {**os.environ, "RAGPIPE_UI": "1"}  # their definitions say on grades' first line when a regrade is due
-    return [subprocess.Popen(webserver, env=env), subprocess.Popen(daemon, env=env)]
+    return subprocess.Popen(webserver, env={**os.environ, **_ENV})
+
+
+def start_daemon() -> subprocess.Popen:
+    """The daemon (the sensors), in this process's group."""
+    daemon = [str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w", "workspace.yaml"]
+    return subprocess.Popen(daemon, env={**os.environ, **_ENV})
 
 
 def stop(processes: list[subprocess.Popen]) -> int:

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.commands import dev_log_tail, env_for, free_port, start_dagster_dev
+from tests.commands import dev_log, dev_log_tail, env_for, free_port, start_dagster_dev
 
 
 def _children(pid: int) -> set[int]:
@@ -25,6 +25,11 @@ def _children(pid: int) -> set[int]:
             except (OSError, IndexError, ValueError):
                 pass
     return found
+
+
+def _said(env: dict) -> str:
+    path = dev_log(env)
+    return path.read_text(errors="replace") if path.exists() else ""
 
 
 def _alive(pid: int) -> bool:
@@ -44,12 +49,9 @@ def test_a_signal_to_make_dev_stops_the_webserver_and_the_daemon(tmp_path, signu
     dev = start_dagster_dev(env, port)
     try:
         deadline = time.monotonic() + 600  # a bound for a hang: a loaded machine starts it slowly
-        while time.monotonic() < deadline and dev.poll() is None:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/server_info", timeout=10).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.5)
+        # make dev prints the URL once the UI answers and the daemon has been started beside it
+        while time.monotonic() < deadline and dev.poll() is None and "Dagster UI: " not in _said(env):
+            time.sleep(0.2)
         children = _children(dev.pid)
         assert dev.poll() is None and len(children) == 2, dev_log_tail(env)
         os.kill(dev.pid, signum)  # to make dev's own process only, as `kill PID` sends it
