@@ -163,10 +163,11 @@ def _sets(quick: bool) -> list[tuple[str, list[str], pd.DataFrame]]:
 
 
 def _firm_disagreement(report: dict) -> tuple[float | None, float | None]:
-    """(share of firm verdicts people disagree with, the worst file's share)."""
-    firm = report.get("by_firmness", {}).get("firm")
-    worst = [1 - f["firm"]["accuracy"] for f in report.get("by_file_firmness", {}).values() if "firm" in f]
-    return (None if firm is None else round(1 - firm["accuracy"], 4)), (round(max(worst), 4) if worst else None)
+    """(share of firm verdicts people disagree with, the worst file's share), on the scale firmness
+    promises (docs/trust.md: correct or not; declined or not where declining can be right)."""
+    trust = report.get("trust") or {}
+    worst = [f["firm_disagree"] for f in trust.get("by_file", {}).values() if f["firm_disagree"] is not None]
+    return trust.get("firm_disagree"), (round(max(worst), 4) if worst else None)
 
 
 def kept_verdicts() -> dict:

@@ -16,6 +16,11 @@ from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
 from ragpipe.cli.run import has_corpus, materialize_corpus_stages, say_missing_data
 from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
 
+BUDGET_HELP = (
+    "with a judge: ask about at most this share of the answers, the least confident first "
+    "(as `budget:` in a judge's entry; 0: no cap)"
+)
+
 
 @app.command(rich_help_panel=GRADER)
 def grade(
@@ -33,6 +38,7 @@ def grade(
     ),
     judge: str | None = typer.Option(None, "--judge", help=JUDGE_HELP),
     judge_on: str = typer.Option("tentative", "--judge-on", help=JUDGE_ON_HELP),
+    judge_budget: float | None = typer.Option(None, "--judge-budget", min=0.0, max=1.0, help=BUDGET_HELP),
 ) -> None:
     """Grade any answers against any questions with the current rules: no corpus, no warehouse.
     Needles are mined from each gold answer, as `agreement` does for a labels file."""
@@ -56,9 +62,9 @@ def grade(
     if judge is not None:
         from ragpipe.judge import judge_rows, judged_rules
 
-        run = _judge_run(judge, judge_on, None)
+        run = _judge_run(judge, judge_on, None, budget=judge_budget)
         rows = judge_rows(rows, graded.texts, graded.questions, run)
-        version = judged_rules(rules, run.identity, run.keep).version
+        version = judged_rules(rules, run.identity, run.keep, run.budget).version
         rows = [{**r, "grader_version": version} for r in rows]
         _after_judging(run)
     if as_jsonl:
@@ -121,6 +127,7 @@ def agreement(
         help="with a judge: rule verdicts it may not overturn, KIND:RULE (repeatable; either may be empty; "
         "RULE may end in *), as under `keep:` in a judge's entry: e.g. ambiguous:decline.*",
     ),
+    judge_budget: float | None = typer.Option(None, "--judge-budget", min=0.0, max=1.0, help=BUDGET_HELP),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -137,7 +144,7 @@ def agreement(
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     simulation = None if calibrate is None else (calibrate, repeats, seed)
-    run = _judge_run(judge, judge_on, judgments, keep or [])
+    run = _judge_run(judge, judge_on, judgments, keep or [], judge_budget)
     if labels.is_file():
         from ragpipe.grader_agreement.labelled_jsonl import agreement_for_jsonl
 
@@ -173,9 +180,12 @@ def agreement(
     _print_agreement(report, as_json, as_markdown)
 
 
-def _judge_run(judge: str | None, judge_on: str, judgments: Path | None, keep: list[str] = ()):
+def _judge_run(
+    judge: str | None, judge_on: str, judgments: Path | None, keep: list[str] = (), budget: float | None = None
+):
     """The judge `agreement` grades with: recorded verdicts (`--judgments`), a configured judge, or none;
-    keeping its configuration's `keep:` list and each `--keep`."""
+    keeping its configuration's `keep:` list and each `--keep`; asked about at most `budget` of the
+    answers (else its configuration's `budget:`)."""
     if judge is None and judgments is None:
         if keep:
             raise typer.BadParameter("--keep says what a judge may not overturn: give --judge or --judgments")
@@ -192,10 +202,20 @@ def _judge_run(judge: str | None, judge_on: str, judgments: Path | None, keep: l
         raise typer.BadParameter(f"--keep: {said}") from None
     if judgments is not None:
         identity = recorded_identity(judge) if judge else None
-        return JudgeRun(identity=identity, config=None, judge_on=judge_on, recorded=judgments, keep=extra)
+        return JudgeRun(
+            identity=identity, config=None, judge_on=judge_on, recorded=judgments, keep=extra, budget=budget or None
+        )
     config, identity = configured(judge)
     keeps = tuple(dict.fromkeys((*config.keep, *extra)))
-    return JudgeRun(identity=identity, config=config, stored=stored_for(identity), judge_on=judge_on, keep=keeps)
+    share = budget if budget is not None else config.budget
+    return JudgeRun(
+        identity=identity,
+        config=config,
+        stored=stored_for(identity),
+        judge_on=judge_on,
+        keep=keeps,
+        budget=share or None,
+    )
 
 
 def _after_judging(run) -> None:
@@ -231,6 +251,8 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
     print_fitted(console, title, columns, rows, names={"scope"})  # a file's name is never broken
     if report.get("by_rule"):
         _print_rules(report["by_rule"])
+    if report.get("trust"):
+        _print_trust(report)
     if "judge" in report:
         _print_judge(report["judge"])
     if "ablation" in report:
@@ -242,6 +264,34 @@ def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> 
         console.print(
             f"the labels have no refusal class: the grader's {scale['declines_folded']} decline(s) count as incorrect"
         )
+
+
+def trust_lines(report: dict) -> list[str]:
+    """What confidence and firmness mean on a labelled set, in two sentences (docs/trust.md)."""
+    t = report["trust"]
+    off = "n/a" if t["firm_disagree"] is None else f"{t['firm_disagree']:.1%}"
+    lines = [
+        f"confidence: ECE {report['ece']:.4f}, AURC {report['aurc']:.4f}; firm {t['firm_share']:.1%} by the shipped "
+        f"calibration: people disagree with {off} of them"
+    ]
+    own = t["own_bound"]
+    if own is None:
+        lines.append(
+            f"these {t['labels']} labels give no bound at alpha {t['alpha']:.0%} (delta {t['delta']:.0%}): "
+            "no threshold is shown to hold on this set"
+        )
+    else:
+        lines.append(
+            f"these {t['labels']} labels' own bound: firm {own['firm_share']:.1%} at confidence >= "
+            f"{own['threshold']:.4f}, people disagree with at most {t['alpha']:.0%} of these "
+            f"({1 - t['delta']:.0%} confidence)"
+        )
+    return lines
+
+
+def _print_trust(report: dict) -> None:
+    for line in trust_lines(report):
+        console.print(line)
 
 
 def _print_rules(rules: dict) -> None:

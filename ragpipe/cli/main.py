@@ -12,7 +12,7 @@ import typer
 # each module registers its commands on the app; the help lists its panels in this order
 from ragpipe.cli import run  # noqa: F401
 from ragpipe.cli import answers, compare, review  # noqa: F401
-from ragpipe.cli import grading, judge, labels, ledger, sql  # noqa: F401
+from ragpipe.cli import grading, judge, labels, ledger, sql, trust  # noqa: F401
 
 # isort: on
 from ragpipe.cli.app import app, console

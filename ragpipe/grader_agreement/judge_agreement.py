@@ -41,6 +41,7 @@ class JudgeRun:
     judge_on: str = "tentative"
     recorded: Path | None = None
     keep: tuple = ()  # KeepRule: rule verdicts it may not overturn (its configuration's, and --keep)
+    budget: float | None = None  # the share of answers it may be asked about, least confident first
     new: pd.DataFrame | None = None  # judgments asked during the run, for the caller to store
     asked: Asked = field(default_factory=Asked)
     problems: list = field(default_factory=list)
@@ -60,9 +61,17 @@ class JudgeRun:
         if self.recorded is not None:
             self._read_recorded(questions)
         combined, self.new, self.asked = judge_table(
-            grades, answers, questions, self.stored, self.identity, self.config, self.judge_on, keep=self.keep
+            grades,
+            answers,
+            questions,
+            self.stored,
+            self.identity,
+            self.config,
+            self.judge_on,
+            keep=self.keep,
+            budget=self.budget,
         )
-        combined["grader_version"] = judged_rules(rules, self.identity, self.keep).version
+        combined["grader_version"] = judged_rules(rules, self.identity, self.keep, self.budget).version
         return combined
 
 

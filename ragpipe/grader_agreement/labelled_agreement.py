@@ -8,6 +8,7 @@ import pandas as pd
 from ragpipe.answering.labels import HUMAN_CLASSES
 from ragpipe.grader_agreement.ablation import ablation
 from ragpipe.grader_agreement.agreement import agreement_report, labelled_frame, on_the_labels_scale
+from ragpipe.grader_agreement.trust_report import trust_report
 from ragpipe.grading.grade_table import grade_answers
 
 LETTER = dict(zip(HUMAN_CLASSES, "CIR"))  # Correct Answer, Incorrect Answer, Refusal
@@ -41,6 +42,7 @@ def labelled_agreement(
     frame = labelled_frame(grades, answers, questions)
     folded, _ = on_the_labels_scale(frame)
     report = {"grader_version": version, **agreement_report(frame)}
+    report |= trust_report(frame, rules.trust.alpha, rules.trust.delta)
     if judged is not None:
         report["judge"] = {"name": judge.identity.name, "id": judge.identity.id, **judged}
     if verdicts:
@@ -56,18 +58,14 @@ def labelled_agreement(
     return report
 
 
-def agreement_for_labels(
-    pages: pd.DataFrame,
-    manifest,
-    labels_dir,
-    rules,
-    ablate: bool = False,
-    calibrate: tuple | None = None,
-    judge=None,
-    verdicts: bool = False,
-) -> dict:
-    """Agreement of `rules` with a folder of labelled answers. Questions and needles
-    are derived afresh from the ingested `pages` with the current code; nothing is written."""
+def financebench_labelled(pages: pd.DataFrame, manifest, labels_dir, rules) -> tuple:
+    """(grades, answers, questions) of a folder of FinanceBench's labelled files under `rules`: questions
+    and needles derived afresh from the ingested `pages` with the current code."""
+    answers, questions, needles = _financebench_inputs(pages, manifest, labels_dir)
+    return grade_answers(answers, questions, needles, rules), answers, questions
+
+
+def _financebench_inputs(pages: pd.DataFrame, manifest, labels_dir) -> tuple:
     from ragpipe.answering.labels import read_labeled_folder
     from ragpipe.answering.run import imported_answers
     from ragpipe.corpus.adapters import read_corpus_questions
@@ -80,5 +78,20 @@ def agreement_for_labels(
     labels, _ = read_labeled_folder(labels_dir)
     labels = labels[labels["question_id"].isin(set(questions["question_id"]))]
     labels = labels[~labels.duplicated(["answer_set", "question_id"])]
-    answers = imported_answers(labels, manifest.name, "adhoc")
+    return imported_answers(labels, manifest.name, "adhoc"), questions, needles
+
+
+def agreement_for_labels(
+    pages: pd.DataFrame,
+    manifest,
+    labels_dir,
+    rules,
+    ablate: bool = False,
+    calibrate: tuple | None = None,
+    judge=None,
+    verdicts: bool = False,
+) -> dict:
+    """Agreement of `rules` with a folder of labelled answers. Questions and needles
+    are derived afresh from the ingested `pages` with the current code; nothing is written."""
+    answers, questions, needles = _financebench_inputs(pages, manifest, labels_dir)
     return labelled_agreement(answers, questions, needles, rules, ablate, calibrate, judge, verdicts)

@@ -167,13 +167,25 @@ def agreement_for_set(
     verdicts: bool = False,
 ) -> dict:
     """Agreement of `rules` with the people who labelled `labelled` (read from `source`)."""
-    from ragpipe.corpus.gold_text import gold_text_needles
-    from ragpipe.corpus.questions import questions_frame
     from ragpipe.grader_agreement.labelled_agreement import labelled_agreement
 
     if labelled.answers.empty:
         raise LookupError(f"{source}: no usable labelled answer ({len(labelled.problems)} problem(s))")
-    questions = questions_frame(CORPUS, labelled.questions)
-    needles = gold_text_needles(CORPUS, labelled.questions)
+    questions, needles = _questions_and_needles(labelled)
     report = labelled_agreement(labelled.answers, questions, needles, rules, ablate, calibrate, judge, verdicts)
     return {"problems": [str(p) for p in labelled.problems], **report}
+
+
+def _questions_and_needles(labelled: LabelledSet) -> tuple[pd.DataFrame, pd.DataFrame]:
+    from ragpipe.corpus.gold_text import gold_text_needles
+    from ragpipe.corpus.questions import questions_frame
+
+    return questions_frame(CORPUS, labelled.questions), gold_text_needles(CORPUS, labelled.questions)
+
+
+def labelled_set_graded(labelled: LabelledSet, rules) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(grades, answers, questions) of a labelled set under `rules`."""
+    from ragpipe.grading.grade_table import grade_answers
+
+    questions, needles = _questions_and_needles(labelled)
+    return grade_answers(labelled.answers, questions, needles, rules), labelled.answers, questions

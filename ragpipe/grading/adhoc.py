@@ -38,6 +38,9 @@ GRADE_FIELDS = [
     "matched",
     "truncated",
     "firm",
+    "confidence",
+    "confidence_why",
+    "exact",
     "checks",
 ]
 

@@ -40,8 +40,11 @@ class Grade:
     matched: tuple[dict, ...] = ()  # the spans a reader is shown: needles and keys found, declines, with where
     ungradable: bool = False
     truncated: bool = False  # graded on the answer's first `answers.max_chars` characters
-    firm: bool = True  # rests on exact evidence (see grading/checks/view.py: Finding)
+    firm: bool = True  # nobody need look again: confidence at or above the bound's threshold (trust/)
     checks: tuple[str, ...] = ()  # the checks that found something, in the order they ran
+    exact: bool = True  # the rules' own firmness: rests on exact evidence (grading/checks/view.py: Finding)
+    confidence: float = 1.0  # the chance a person classes the answer as the verdict does (trust/confidence.py)
+    confidence_why: tuple[str, ...] = ()  # the evidence that moved the confidence most, with its pull
 
     def columns(self) -> dict:
         """The verdict as the grades table stores it: spans as JSON, checks comma-separated."""
@@ -57,6 +60,9 @@ class Grade:
             "truncated": self.truncated,
             "firm": self.firm,
             "checks": ",".join(self.checks),
+            "exact": self.exact,
+            "confidence": self.confidence,
+            "confidence_why": "; ".join(self.confidence_why),
         }
 
     def json_row(self) -> dict:
@@ -70,6 +76,9 @@ class Grade:
             "matched": list(self.matched),
             "truncated": self.truncated,
             "firm": self.firm,
+            "confidence": self.confidence,
+            "confidence_why": list(self.confidence_why),
+            "exact": self.exact,
             "checks": list(self.checks),
         }
 
@@ -102,6 +111,10 @@ class GradeRecord(Record):
     judge_verdict: str | None = None  # correct | incorrect | declined | unparsed (the rules' verdict stood)
     judge_reason: str | None = None
     judge_key: str | None = None  # the judgment's input_key: grades join judgments on it (and the judge_id)
+    # how sure the verdict is (trust/): none on rows graded before confidence was measured
+    exact: bool | None = None
+    confidence: float | None = None
+    confidence_why: str | None = None
 
     @classmethod
     def of(cls, answer: dict, kind: str, verdict: dict, grader_version: str, input_sha: str) -> GradeRecord:

@@ -140,6 +140,9 @@ def _verdict(
             failure=outcomes.ENGINE_FAILED,
             rule=outcomes.ENGINE_ERROR,
             firm=True,
+            exact=True,
+            confidence=1.0,
+            confidence_why=("engine error",),
             checks=("engine",),
         )
     return v.columns()

@@ -12,7 +12,8 @@ citations), with its own slice of rules.yaml.
 - figures and needles count only in the answer's own voice (text/voice.py);
   declines are decided on the whole answer (checks/decline/).
 - an ambiguous question's answerable rules are prefixed `ambiguous.`.
-- a decline is firm only where the answer does not also meet the key (`_key_met_too`).
+- a decline is exact only where the answer does not also meet the key (`_key_met_too`).
+- firm is measured: the grade's confidence against the bound in rules.yaml (grading/confidence.py).
 - `off` switches checks off by id, for measuring what each one earns
   (`ragpipe agreement --ablate`); grading never passes it.
 """
@@ -28,6 +29,7 @@ from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.registry import CHECKS
 from ragpipe.grading.checks.view import AnswerView, Finding, KeyPlace
+from ragpipe.grading.confidence import with_confidence
 from ragpipe.grading.grade import Grade, Verdict
 from ragpipe.grading.marks import reader_marks
 from ragpipe.grading.readings import RuleReadings, readings_for
@@ -102,10 +104,12 @@ def _grade(question: Question, answer: str, citations: list[str], rules: Rules, 
     if finding is None:
         passed = next((f for f in reversed(found.values()) if f.rule), None)
         rule = passed.rule if passed else outcomes.CHECKS_PASSED
-        return _decided(question, view, Finding("all", Verdict.CORRECT, None, rule), list(found.values()))
-    if finding.declined and finding.firm and _key_met_too(view, view.readings, finding):
-        finding = replace(finding, firm=False)
-    return _decided(question, view, finding, [*found.values(), finding])
+        decided = _decided(question, view, Finding("all", Verdict.CORRECT, None, rule), list(found.values()))
+    else:
+        if finding.declined and finding.firm and _key_met_too(view, view.readings, finding):
+            finding = replace(finding, firm=False)
+        decided = _decided(question, view, finding, [*found.values(), finding])
+    return with_confidence(question, answer, decided, rules.trust)
 
 
 def _first_verdict(view: AnswerView, readings: RuleReadings) -> tuple[Finding | None, dict[str, Finding]]:

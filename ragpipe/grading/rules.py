@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from ragpipe.grading.checks.registry import CHECKS, plugin_sources
-from ragpipe.grading.sections import Answers, Attribution
+from ragpipe.grading.sections import Answers, Attribution, Trust
 from ragpipe.grading.version import grader_fingerprint
 from ragpipe.inputs.text import valid_json
 
@@ -35,6 +35,7 @@ class _Rules(BaseModel):
     model_config = ConfigDict(extra="forbid")
     attribution: Attribution = Field(default_factory=Attribution)
     answers: Answers = Field(default_factory=Answers)
+    trust: Trust = Field(default_factory=Trust)
     version: str = ""
     rules_text: str = ""  # the file the version was computed from, stored with the version
     code_sha: str = ""

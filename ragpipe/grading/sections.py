@@ -64,6 +64,15 @@ class Attribution(BaseModel):
         return self
 
 
+class Trust(BaseModel):
+    """The bound firmness promises (trust/bound.py): among firm verdicts people disagree with at most
+    `alpha`, with probability at least 1 - `delta`, for answers drawn like the calibration ones."""
+
+    model_config = ConfigDict(extra="forbid")
+    alpha: float = Field(0.01, gt=0, lt=0.5)
+    delta: float = Field(0.1, gt=0, lt=0.5)
+
+
 class Answers(BaseModel):
     model_config = ConfigDict(extra="forbid")
     max_chars: int = Field(20000, ge=1000, le=100_000)  # at most what an answer row stores

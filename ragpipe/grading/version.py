@@ -38,6 +38,7 @@ ROOTS = (
     "corpus/adapters",
 )
 _LEAVES = {"summary.py", "adhoc.py"}  # grading/: counting grades and grading loose files, after the verdict
+DATA_FILES = ("grading/confidence.json",)  # data a verdict's firmness is computed from: versioned as code
 STOP_MARK = "DECIDES_NO_VERDICT"
 
 
@@ -156,6 +157,7 @@ def code_fingerprint(root: Path | None = None) -> tuple[str, dict[str, str]]:
     if root is None:
         return _installed_code()
     modules = {name: _sha((root / name).read_bytes()) for name in verdict_modules(root)}
+    modules |= {name: _sha((root / name).read_bytes()) for name in DATA_FILES if (root / name).is_file()}
     combined = _sha("".join(f"{name}\0{sha}\n" for name, sha in sorted(modules.items())).encode())
     return combined, modules
 

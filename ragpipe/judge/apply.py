@@ -38,9 +38,12 @@ MONEY_CORRECT_REFUSED = (
 )
 
 
-def eligible(grades: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = ()) -> pd.Series:
+def eligible(
+    grades: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = (), budget: float | None = None
+) -> pd.Series:
     """Which grade rows the judge is asked about: tentative ones (or all), never an engine's error, never one
-    `keep` holds, never a money violation (MONEY_KEPT)."""
+    `keep` holds, never a money violation (MONEY_KEPT); with a `budget` (a share of the answers), at most that
+    share of them, the least confident first (ties in the grades' order)."""
     if judge_on not in JUDGE_ON:
         raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
     asked = grades["error"].isna()
@@ -49,11 +52,30 @@ def eligible(grades: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = ())
     if keep:
         held = [kept(keep, kind, rule) for kind, rule in zip(grades["kind"], grades["rule"])]
         asked = asked & ~pd.Series(held, index=grades.index, dtype=bool)
+    if budget is not None:
+        asked = _least_confident(grades, asked, int(budget * len(grades)))
     return asked
 
 
+def _least_confident(grades: pd.DataFrame, asked: pd.Series, limit: int) -> pd.Series:
+    """`asked` cut to its `limit` least confident rows (rows graded before confidence was measured count
+    as unsure as can be, 0)."""
+    if int(asked.sum()) <= limit:
+        return asked
+    known = "confidence" in grades
+    confidence = grades["confidence"].astype(float).fillna(0.0) if known else pd.Series(0.0, index=grades.index)
+    order = sorted((c, i) for i, (c, a) in enumerate(zip(confidence, asked)) if a)
+    chosen = {i for _, i in order[:limit]}
+    return pd.Series([i in chosen for i in range(len(grades))], index=grades.index, dtype=bool)
+
+
 def judged_inputs(
-    grades: pd.DataFrame, answers: pd.DataFrame, questions: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = ()
+    grades: pd.DataFrame,
+    answers: pd.DataFrame,
+    questions: pd.DataFrame,
+    judge_on: str,
+    keep: Iterable[KeepRule] = (),
+    budget: float | None = None,
 ) -> Iterator[tuple[int, Question, str, str]]:
     """(row position, the question as graded, the answer text, its input key) of each row the judge is
     asked about, in the grades' order."""
@@ -61,7 +83,7 @@ def judged_inputs(
     texts = dict(zip(answers["answer_id"], answers["answer"]))
     as_kind: dict[tuple[str, str], Question] = {}
     for pos, (take, qid, aid, kind) in enumerate(
-        zip(eligible(grades, judge_on, keep), grades["question_id"], grades["answer_id"], grades["kind"])
+        zip(eligible(grades, judge_on, keep, budget), grades["question_id"], grades["answer_id"], grades["kind"])
     ):
         if not take:
             continue
@@ -80,14 +102,18 @@ def apply_judgments(
     judgments: pd.DataFrame,
     judge_on: str = "tentative",
     keep: Iterable[KeepRule] = (),
+    budget: float | None = None,
 ) -> pd.DataFrame:
     """`grades` with each stored judgment (of one judge: `judgments` by input_key) deciding its row."""
     said = {k: (v, r) for k, v, r in zip(judgments["input_key"], judgments["verdict"], judgments["reason"])}
     out = grades.copy()
     for column in ("rules_verdict", "rules_rule", "judge_verdict", "judge_reason", "judge_key"):
         out[column] = out[column].astype(object) if column in out else None
+    if "confidence" in out:  # a judged row's confidence is none: the columns must hold a None
+        out["confidence"] = out["confidence"].astype(object)
+        out["confidence_why"] = out["confidence_why"].astype(object) if "confidence_why" in out else None
     positions = {c: out.columns.get_loc(c) for c in out.columns}
-    for pos, question, _, key in judged_inputs(grades, answers, questions, judge_on, keep):
+    for pos, question, _, key in judged_inputs(grades, answers, questions, judge_on, keep, budget):
         if key not in said:
             continue
         verdict, reason = said[key]
@@ -100,8 +126,12 @@ def apply_judgments(
         if verdict != UNPARSED:
             cells |= {"rules_verdict": row["verdict"], "rules_rule": row["rule"], "firm": False}
             cells |= _decided(question.kind, verdict)
+            if "confidence" in out:  # the rules' confidence was in their verdict, not the judge's: none is measured
+                cells |= {"confidence": None, "confidence_why": f"judged; the rules' verdict: {row['confidence']}"}
         for column, value in cells.items():
             out.iat[pos, positions[column]] = value
+    if "confidence" in out:  # a nullable number again, as the table stores it
+        out["confidence"] = out["confidence"].astype("Float64")
     return out
 
 

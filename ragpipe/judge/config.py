@@ -49,6 +49,9 @@ class JudgeConfig(BaseModel):
     completion_price: float = Field(0.0, ge=0, description="price per million completion tokens")
     max_calls: int | None = Field(None, ge=0, description="stop asking after this many calls in one run")
     max_cost: float | None = Field(None, ge=0, description="stop asking once a run has spent this much")
+    budget: float | None = Field(
+        None, gt=0, le=1, description="ask about at most this share of a pair's answers, the least confident first"
+    )
     keep: list[KeepRule] = Field(
         default_factory=list, description="rule verdicts it may not overturn, by question kind and deciding rule"
     )
@@ -134,18 +137,23 @@ def rules_judged_by(rules, path: Path, name: str):
     if not name:
         return rules
     config = judge_named(path, name)
-    return judged_rules(rules, identity_of(config), config.keep)
+    return judged_rules(rules, identity_of(config), config.keep, config.budget)
 
 
-def judged_rules(rules, identity: JudgeIdentity | None, keep: Iterable[KeepRule] = ()):
-    """`rules` whose version names the judge too (`+j-...`), and the verdicts it may not overturn when it
-    keeps some (`+k-...`): a judge change, or a change of what it keeps, is a ruler change with its own delta."""
+def judged_rules(rules, identity: JudgeIdentity | None, keep: Iterable[KeepRule] = (), budget: float | None = None):
+    """`rules` whose version names the judge too (`+j-...`), the verdicts it may not overturn when it keeps
+    some (`+k-...`) and the share it may be asked about (`+b-0.3`): a judge change, or a change of what it
+    keeps or how many it is asked about, is a ruler change with its own delta."""
     if identity is None:
         return rules
     keep = tuple(keep)
     judged = rules.model_copy()
-    judged.version = f"{rules.version}+{identity.id}" + (f"+{keep_id(keep)}" if keep else "")
+    judged.version = (
+        f"{rules.version}+{identity.id}" + (f"+{keep_id(keep)}" if keep else "") + (f"+b-{budget:g}" if budget else "")
+    )
     judged.rules_text = rules.rules_text + "\n# judge: " + identity.model_dump_json() + "\n"
     if keep:
         judged.rules_text += "# keeps: " + ", ".join(sorted(k.written() for k in keep)) + "\n"
+    if budget:
+        judged.rules_text += f"# budget: {budget:g} of the answers, the least confident first\n"
     return judged

@@ -28,14 +28,17 @@ def pending(
     stored: pd.DataFrame,
     judge_on: str,
     keep: Iterable[KeepRule] = (),
+    budget: float | None = None,
 ) -> list[tuple[Question, str, str]]:
-    """(question, answer text, input key) of each eligible answer without a stored judgment, once per key."""
+    """(question, answer text, input key) of each eligible answer without a stored judgment, once per key,
+    the least confident first (a run a cap stops has asked about the verdicts the rules are least sure of)."""
     known = set(stored["input_key"])
-    out: dict[str, tuple[Question, str, str]] = {}
-    for _, question, text, key in judged_inputs(grades, answers, questions, judge_on, keep):
+    confidence = grades["confidence"].astype(float).fillna(0.0).tolist() if "confidence" in grades else None
+    out: dict[str, tuple[float, Question, str, str]] = {}
+    for pos, question, text, key in judged_inputs(grades, answers, questions, judge_on, keep, budget):
         if key not in known and key not in out:
-            out[key] = (question, text, key)
-    return [out[k] for k in sorted(out)]
+            out[key] = (0.0 if confidence is None else confidence[pos], question, text, key)
+    return [(q, t, k) for _, q, t, k in sorted(out.values(), key=lambda v: (v[0], v[3]))]
 
 
 def answer_keys(conn) -> set[str]:
@@ -74,15 +77,16 @@ def judge_table(
     judge_on: str = "tentative",
     progress: Callable[[Asked, int], None] | None = None,
     keep: Iterable[KeepRule] = (),
+    budget: float | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, Asked]:
     """(grades with the judge applied, the new judgments to store, what asking came to)."""
-    missing = pending(grades, answers, questions, stored, judge_on, keep)
+    missing = pending(grades, answers, questions, stored, judge_on, keep, budget)
     asked = Asked(unjudged=len(missing))
     if config is not None and missing:
         asked = ask_missing(config, identity, missing, progress)
     new = judgments_frame(asked.judgments)
     every = pd.concat([stored, new], ignore_index=True) if len(new) else stored
-    return apply_judgments(grades, answers, questions, every, judge_on, keep), new, asked
+    return apply_judgments(grades, answers, questions, every, judge_on, keep, budget), new, asked
 
 
 def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], run) -> list[dict]:
@@ -98,7 +102,7 @@ def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], ru
             "question_id": [r["question_id"] for r in rows],
             "kind": [kinds[r["question_id"]] for r in rows],
             "error": [None] * len(rows),
-            **{c: [r[c] for r in rows] for c in ("verdict", "declined", "failure", "rule", "firm")},
+            **{c: [r[c] for r in rows] for c in ("verdict", "declined", "failure", "rule", "firm", "confidence")},
             "ungradable": [r["verdict"] == "ungradable" for r in rows],
             # what ZERO-WRONG-MONEY reads (judge/apply.py): a money question, and whether the key was stated
             "money_question": [bool(r.get("money_question")) for r in rows],
@@ -115,6 +119,7 @@ def judge_rows(rows: list[dict], texts: list[str], questions: list[Question], ru
         run.config,
         run.judge_on,
         keep=run.keep,
+        budget=run.budget,
     )
     columns = ("verdict", "declined", "failure", "rule", "firm", "rules_verdict", "rules_rule", "judge_verdict")
     out = []

@@ -183,6 +183,7 @@ def load_review(
                     )
                 },
                 "declined": bool(g["declined"]),
+                **_trusted(g),
                 "failure": None if pd.isna(g["failure"]) else g["failure"],
                 **_judged(g),
                 "wrong_money": _listed(g["wrong_money"]),
@@ -264,6 +265,19 @@ def _pair_counts(conn, version: str) -> pd.DataFrame:
         "WHERE answer_set NOT LIKE 'labeled:%' GROUP BY ALL ORDER BY corpus, config, answer_set",
         [version],
     ).df()
+
+
+def _trusted(grade) -> dict:
+    """Firm or tentative, the verdict's confidence and what moved it (docs/trust.md); None on rows graded
+    before confidence was measured."""
+    confidence = grade.get("confidence")
+    known = confidence is not None and not pd.isna(confidence)
+    why = grade.get("confidence_why")
+    return {
+        "firm": bool(grade.get("firm")),
+        "confidence": float(confidence) if known else None,
+        "confidence_why": why if known and isinstance(why, str) and why else None,
+    }
 
 
 def _judged(grade) -> dict:

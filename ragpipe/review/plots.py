@@ -89,3 +89,26 @@ def confusion_plot(confusion: dict[str, dict[str, int]] | None) -> str:
         for j, n in enumerate(row):
             ax.text(j, i, str(n), ha="center", va="center", color="white" if n > peak / 2 else "black")
     return _svg(fig)
+
+
+def risk_coverage_plot(points: list[tuple[float, int]] | None) -> str:
+    """People's disagreement among the most confident k% of labelled verdicts, for every k (trust/)."""
+    if not points:
+        return ""
+    from ragpipe.trust.risk_coverage import risk_coverage
+
+    ordered = sorted(points, key=lambda p: -p[0])
+    n = len(ordered)
+    off, risks = 0, []
+    for _, agree in ordered:
+        off += 1 - agree
+        risks.append(100 * off / (len(risks) + 1))
+    summary = risk_coverage([c for c, _ in points], [a for _, a in points])
+    fig, ax = _pyplot().subplots(figsize=(5.2, 3.2))
+    ax.plot([100 * (k + 1) / n for k in range(n)], risks, color="#333")
+    ax.set_xlabel("coverage: the most confident verdicts, % of labelled answers")
+    ax.set_ylabel("people disagree, %")
+    ax.set_title(f"AURC {summary['aurc']:.4f}, ECE {summary['ece']:.4f} ({n} labelled answers)", fontsize=9)
+    ax.set_xlim(0, 100)
+    ax.set_ylim(bottom=0)
+    return _svg(fig)

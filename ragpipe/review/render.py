@@ -11,7 +11,7 @@ from markupsafe import Markup, escape
 from ragpipe.review.annotate import annotate
 from ragpipe.review.data import Review
 from ragpipe.review.plot_cache import PlotCache, draw_now
-from ragpipe.review.plots import confusion_plot, latency_plot, verdicts_plot
+from ragpipe.review.plots import confusion_plot, latency_plot, risk_coverage_plot, verdicts_plot
 
 _ENV = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2", "html"]))
 
@@ -59,10 +59,25 @@ def render_report(review: Review, plot_cache: PlotCache | None = None) -> str:
             "verdicts": draw(verdicts_plot, review.pairs),
             "latency": draw(latency_plot, review.latencies),
             "confusion": draw(confusion_plot, review.confusion),
+            "risk_coverage": draw(risk_coverage_plot, _labelled_confidences(review.rows)),
             "by_set": _plots_by_set(review.rows, draw),
         },
         meta={"corpus": review.corpus, "config": review.config, "grader_version": review.grader_version},
     )
+
+
+def _labelled_confidences(rows: list[dict]) -> list[tuple[float, int]] | None:
+    """(confidence, people agree) of each labelled answer with a confidence: the risk-coverage plot's input."""
+    from ragpipe.answering.labels import HUMAN_CLASSES
+    from ragpipe.grader_agreement.agreement import grader_class
+    from ragpipe.grader_agreement.trust_sets import agrees
+
+    points = [
+        (r["confidence"], int(agrees(r["kind"], r["label"], grader_class(r["verdict"], r["declined"]))))
+        for r in rows
+        if r["label"] in HUMAN_CLASSES and r.get("confidence") is not None
+    ]
+    return points or None
 
 
 def _plots_by_set(rows: list[dict], draw=draw_now) -> dict[str, dict[str, str]]:

@@ -20,6 +20,7 @@ from ragpipe.labels.store import people_labels
 from ragpipe.retrieval.scoring import summary
 from ragpipe.scoring.attribution import attribute, attribution_counts
 from ragpipe.scoring.money_bar import people_labelled
+from ragpipe.scoring.trust_line import trust_columns
 from ragpipe.warehouse.tables import read_partition, table_exists
 
 SCORECARD_COLUMNS = [
@@ -177,9 +178,12 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
     means = summary(retrieval, top_k) if len(retrieval) else {}
     event = latest_event(conn, corpus, config)
     people = people_labels(conn, corpus, config, answer_rows)
+    bound = _trust_section()
     cards = []
     for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems):
-        card.update(calibrated_columns(grade_rows[grade_rows["answer_set"] == card["answer_set"]], people))
+        mine = grade_rows[grade_rows["answer_set"] == card["answer_set"]]
+        card.update(calibrated_columns(mine, people))
+        card.update(trust_columns(mine, people, bound.alpha, bound.delta))
         engines = answer_rows.loc[answer_rows["answer_set"] == card["answer_set"], "engine"]
         retrieved = bool(means) and answered_from_pair_retrieval(engines)
         mine = attributed[attributed["answer_set"] == card["answer_set"]]
@@ -187,6 +191,14 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
         card.update(attribution_counts(mine) if retrieved else dict.fromkeys(RETRIEVAL_FIELDS[5:]))
         cards.append({**card, "grading_event": event, **judge_spend(conn, grade_rows, card["answer_set"])})
     return cards, attributed
+
+
+def _trust_section():
+    """The bound firmness promises, as the loaded rules state it (rules.yaml `trust:`)."""
+    from ragpipe.grading.rules import load_rules
+    from ragpipe.warehouse.settings import rules_path
+
+    return load_rules(rules_path()).trust
 
 
 def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
@@ -308,6 +320,7 @@ def scorecard_markdown(card: dict) -> str:
         f"| overall | {card['overall_pct']}% ({card['correct']} of {card['graded']} graded) |",
         f"| people's accuracy, estimated (95% interval, labels) | {people_text(card)} |",
         f"| ... from the labels alone | {_labels_only(card)} |",
+        f"| firm (nobody need look again, docs/trust.md) | {card.get('trust') or '-'} |",
         f"| ungradable (no needle to grade by) | {card['ungradable']} |",
         f"| correct / partial / wrong | {card['correct']} / {card['partial']} / {card['wrong']} |",
         f"| answerable correct | {card['answerable_correct']} of {card['answerable_total']} "

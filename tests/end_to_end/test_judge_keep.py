@@ -82,7 +82,7 @@ def test_keep_without_a_judge_or_with_an_unknown_kind_is_refused(tmp_path):
 
 @pytest.mark.skipif(not (SHARED / "open-domain" / "xstest-dev.jsonl").exists(), reason="../shared/data is absent")
 def test_on_xstest_keeping_the_rules_declines_lifts_gpt4s_refusal_f1(tmp_path):
-    """The issue's numbers: GPT-4's recorded verdicts on the tentative answers lower refusal F1 (0.943 -> 0.831);
+    """The issue's numbers: GPT-4's recorded verdicts on the tentative answers lower refusal F1 (0.943 -> 0.845);
     the report names the rule where they hurt, and keeping it takes most of that back."""
     data = SHARED / "open-domain"
     args = ["agreement", "--labels", str(data / "xstest-dev.jsonl"), "--judgments",
@@ -93,6 +93,17 @@ def test_on_xstest_keeping_the_rules_declines_lifts_gpt4s_refusal_f1(tmp_path):
     after = json.loads(_json(invoke(*args, *[x for h in hurt for x in ("--keep", h)])))["judge"]
     assert after["combined"]["refusal_f1"] > before["combined"]["refusal_f1"]
     assert after["combined"]["kappa"] > before["combined"]["kappa"]
+
+
+@pytest.mark.skipif(not (SHARED / "open-domain" / "xstest-dev.jsonl").exists(), reason="../shared/data is absent")
+def test_a_budget_asks_the_judge_about_the_least_confident_share_only():
+    data = SHARED / "open-domain"
+    args = ["agreement", "--labels", str(data / "xstest-dev.jsonl"), "--judgments",
+            str(data / "xstest-dev-gpt4-judgments.jsonl"), "--json", "--verdicts"]  # fmt: skip
+    every = json.loads(_json(invoke(*args)))
+    tenth = json.loads(_json(invoke(*args, "--judge-budget", "0.1")))
+    assert tenth["judge"]["judged"] == 90 < every["judge"]["judged"]  # 10% of 900 answers
+    assert tenth["grader_version"].endswith("+b-0.1") and tenth["grader_version"] != every["grader_version"]
 
 
 def _json(result) -> str:

@@ -187,6 +187,19 @@ def test_a_constant_in_the_sentence_splitter_moves_the_version(tmp_path):
     assert code_fingerprint(root)[0] != before
 
 
+def test_the_confidence_model_file_is_part_of_the_version(tmp_path):
+    """Firmness is computed from grading/confidence.json: a refitted model is another grader."""
+    import json
+
+    root = _tree_copy(tmp_path)
+    before = code_fingerprint(root)[0]
+    path = root / "grading" / "confidence.json"
+    model = json.loads(path.read_text())
+    model["intercept"] += 0.5
+    path.write_text(json.dumps(model))
+    assert code_fingerprint(root)[0] != before
+
+
 def test_the_walk_is_cached_by_the_source_and_walked_again_after_any_edit(tmp_path, monkeypatch):
     from ragpipe.grading import version
 

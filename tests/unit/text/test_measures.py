@@ -110,7 +110,7 @@ def test_an_answer_that_states_the_asked_money_measure_as_another_figure_fails_t
     # the asked measure ("operating income", "net income", the verb "pay" or "spend") stated as another amount, in
     # one of the shapes money statements are read in (text/money_statement.py): firm, whatever the key is stated as
     rule = outcomes.MONEY_OTHER_VALUE
-    assert (g.verdict, g.failure, g.rule, g.firm) == ("wrong", outcomes.WRONG_MONEY, rule, True), g
+    assert (g.verdict, g.failure, g.rule, g.exact) == ("wrong", outcomes.WRONG_MONEY, rule, True), g
     marks = {s["kind"]: s for s in g.matched}
     assert "wrong_money" in marks and marks["mentioned_as"]["needle"].startswith("mentioned as ")
 
@@ -134,7 +134,7 @@ def test_an_answer_that_states_the_asked_money_measure_as_another_figure_fails_t
 )
 def test_the_near_misses_stay_correct_and_firm(question, key, answer):
     g = _money(question, key, answer)
-    assert (g.verdict, g.firm, g.wrong_money) == ("correct", True, ()), g
+    assert (g.verdict, g.exact, g.wrong_money) == ("correct", True, ()), g
 
 
 def test_a_figure_question_whose_measure_is_stated_as_another_figure_is_wrong():
@@ -146,7 +146,7 @@ def test_a_figure_question_whose_measure_is_stated_as_another_figure_is_wrong():
         must_contain=["1.04"],
     )
     g = grade(question, "Its current ratio was 1.04, while the quick ratio was 0.67.", [], RULES)
-    assert (g.verdict, g.rule, g.firm) == ("wrong", outcomes.NEEDLES_OTHER_VALUE, False), g
+    assert (g.verdict, g.rule, g.exact) == ("wrong", outcomes.NEEDLES_OTHER_VALUE, False), g
     g = grade(question, "The quick ratio was 1.04, while the current ratio was 1.60.", [], RULES)
     assert g.verdict == "correct", g
 
@@ -172,9 +172,9 @@ def test_a_lenient_reading_may_decide_a_verdict_but_never_a_firm_one():
     exact = grade(question, "The gross margin was 41.3%.", [], RULES, mined)
     slack = grade(question, "Gross margin: (12,480 - 7,326) / 12,480 = 41.2%.", [], RULES, mined)
     ratio = grade(question, "The gross margin was 0.413.", [], RULES, mined)
-    assert (exact.verdict, exact.firm) == ("correct", True)
-    assert (slack.verdict, slack.firm) == ("correct", False) and _readings(slack) == {"last_place"}
-    assert (ratio.verdict, ratio.firm) == ("correct", False) and _readings(ratio) == {"ratio_as_percent"}
+    assert (exact.verdict, exact.exact) == ("correct", True)
+    assert (slack.verdict, slack.exact) == ("correct", False) and _readings(slack) == {"last_place"}
+    assert (ratio.verdict, ratio.exact) == ("correct", False) and _readings(ratio) == {"ratio_as_percent"}
     assert grade(question, "The gross margin was 40.8%.", [], RULES, mined).verdict == "wrong"
 
 
@@ -187,7 +187,7 @@ def test_an_authored_alias_the_question_itself_holds_is_a_lenient_reading():
         must_contain_any=["Thames", "River Thames"],
     )
     echoed = grade(question, "It is the Thames, of course.", [], RULES)
-    assert (echoed.verdict, echoed.firm) == ("correct", False) and _readings(echoed) == {"in_question"}
+    assert (echoed.verdict, echoed.exact) == ("correct", False) and _readings(echoed) == {"in_question"}
 
 
 def _readings(g) -> set[str]:
@@ -226,7 +226,7 @@ def test_the_reading_that_decided_shows_in_by_rule_and_in_the_review():
     g = grade(question, answer, [], RULES, mined)
     frame = pd.DataFrame(
         {"rule": [g.rule], "matched": [json.dumps(g.matched)], "human": ["Correct Answer"], "grader": ["Correct Answer"],
-         "firm": [g.firm]}
+         "firm": [g.exact]}
     )  # fmt: skip
     assert list(by_rule(frame)) == [f"{g.rule} [last_place]"] and by_reading(frame)["last_place"]["firm"] == 0
     notes = [n for r in annotate(answer, json.dumps(g.matched)) for n in r.notes]
@@ -242,7 +242,7 @@ def test_an_authored_form_met_with_words_the_key_does_not_mark_optional_left_out
         must_contain_any=["Nicholas Breakspear, who was Adrian IV from 1154 to 1159"],
     )  # fmt: skip
     cut = grade(question, "It was Nicholas Breakspear.", [], RULES)
-    assert (cut.verdict, cut.firm) == ("correct", False) and _readings(cut) == {"words_left_out"}
+    assert (cut.verdict, cut.exact) == ("correct", False) and _readings(cut) == {"words_left_out"}
     # a bracketed part is optional by the key's own word, and "(accept X)" names another form: no stretch
     assert [left for _, left in tagged_readings("Michel (Albert) Roux")] == [False, False, False]
     assert not any(left for _, left in tagged_readings("PRINCE WILLIAM (accept DUKE OF CAMBRIDGE)"))

@@ -209,11 +209,11 @@ def test_a_word_that_only_looks_derived_meets_nothing(key, answer):
 def test_the_grader_credits_a_derived_word_tentatively_and_only_when_nothing_is_written(rules):
     nationality = q(text="What nationality is James Rodriguez?", gold_answer=["Colombia", "Republic of Colombia"])
     derived = grade(nationality, "James Rodriguez is Colombian.", [], rules)
-    assert (derived.verdict, derived.firm) == ("correct", False)
+    assert (derived.verdict, derived.exact) == ("correct", False)
     assert grade(nationality, "He is Peruvian.", [], rules).verdict == "wrong"
     assert grade(nationality, "He was either Colombian or Peruvian.", [], rules).verdict == "wrong"  # a hedge
     civilization = q(text="Ur was a city of which civilization?", gold_answer=["Sumer", "Sumerian civilization"])
     text = "Ur was a city of the Sumerian civilization."
     written = grade(civilization, text, [], rules)  # the second key as written, not the first one derived
     at = text.index("Sumerian")
-    assert written.firm and [(s["start"], s["end"]) for s in written.matched] == [(at, text.index("."))]
+    assert written.exact and [(s["start"], s["end"]) for s in written.matched] == [(at, text.index("."))]

@@ -105,7 +105,7 @@ def test_each_grade_says_which_checks_fired(rules):
 )
 def test_firm_verdicts_rest_on_exact_evidence(rules, question, answer, mined, verdict, firm):
     g = grade(question, answer, [], rules, mined)
-    assert (g.verdict, g.firm) == (verdict, firm)
+    assert (g.verdict, g.exact) == (verdict, firm)
 
 
 def test_a_yes_no_credited_while_the_golds_figures_go_unchecked_is_tentative(rules):
@@ -119,11 +119,11 @@ def test_a_yes_no_credited_while_the_golds_figures_go_unchecked_is_tentative(rul
     mined = [("$412 million", "money", "gold_answer_computed")]
     answer = "Yes, it had positive working capital of $1.9 billion (current assets $6.1B less liabilities $4.2B)."
     g = grade(question, answer, [], rules, mined)
-    assert (g.verdict, g.firm) == ("correct", False)
+    assert (g.verdict, g.exact) == ("correct", False)
     carried = grade(question, "Yes, working capital was $412 million.", [], rules, mined)
-    assert (carried.verdict, carried.firm) == ("correct", True)
+    assert (carried.verdict, carried.exact) == ("correct", True)
     plain = grade(question, "Yes, it is positive.", [], rules, [])  # no gold figure to leave unchecked
-    assert (plain.verdict, plain.firm) == ("correct", True)
+    assert (plain.verdict, plain.exact) == ("correct", True)
 
 
 def test_a_decline_that_also_meets_the_key_is_tentative(rules):
@@ -133,27 +133,27 @@ def test_a_decline_that_also_meets_the_key_is_tentative(rules):
     question = q(text="How did U.S. sales change in 2022?", gold_answer="U.S. sales rose 3.0%.")
     mined = [("3.0%", "percent", "gold_text")]
     both = grade(question, "The filing does not provide a breakdown. Overall, U.S. sales rose 3.0%.", [], rules, mined)
-    assert (both.verdict, both.declined, both.firm) == ("wrong", True, False)
+    assert (both.verdict, both.declined, both.exact) == ("wrong", True, False)
     plain = grade(question, "The filing does not provide a breakdown of U.S. sales.", [], rules, mined)
-    assert (plain.verdict, plain.declined, plain.firm) == ("wrong", True, True)
+    assert (plain.verdict, plain.declined, plain.exact) == ("wrong", True, True)
     wrong = grade(question, "The filing does not provide a breakdown. Overall, U.S. sales rose 7.5%.", [], rules, mined)
-    assert (wrong.verdict, wrong.declined, wrong.firm) == ("wrong", True, True)
+    assert (wrong.verdict, wrong.declined, wrong.exact) == ("wrong", True, True)
     two = q(text="How did sales change?", gold_answer="U.S. sales rose 3.0%; abroad they fell 0.6%.")
     some = [("3.0%", "percent", "gold_text"), ("0.6%", "percent", "gold_text")]
     part = grade(two, "The filing does not provide a breakdown. U.S. sales rose 3.0%.", [], rules, some)
-    assert (part.declined, part.firm) == (True, True)
+    assert (part.declined, part.exact) == (True, True)
     # the key met inside the decline's own sentence is the question's topic, not an answer
     topic = q(text="What does the dataset contribute?", gold_answer="By providing diverse tasks and solutions.")
     words = [("providing", "term", "gold_answer"), ("solutions", "term", "gold_answer")]
     said = "I could not find this in the provided documents. The dataset is large."
     assert grade(topic, said, [], rules, words, frozenset({"decline"})).verdict == "correct"  # "provided" meets it
     aside = grade(topic, said, [], rules, words)
-    assert (aside.declined, aside.firm) == (True, True)
+    assert (aside.declined, aside.exact) == (True, True)
     # a question the documents cannot answer has no key to meet: its decline stays firm
     negative = grade(
         q(kind="negative"), "I could not find this in the documents. The lease runs twelve months.", [], rules
     )
-    assert (negative.verdict, negative.firm) == ("correct", True)
+    assert (negative.verdict, negative.exact) == ("correct", True)
 
 
 def test_implied_yes_no_is_tentative_and_stated_one_firm(rules):
@@ -164,8 +164,8 @@ def test_implied_yes_no_is_tentative_and_stated_one_firm(rules):
     )
     implied = grade(question, "Amcor has an improving gross margin profile.", [], rules)
     stated = grade(question, "Yes, it is improving.", [], rules)
-    assert (implied.rule, implied.firm) == (outcomes.POLARITY_WRONG, False)
-    assert (stated.rule, stated.firm) == (outcomes.POLARITY_WRONG, True)
+    assert (implied.rule, implied.exact) == (outcomes.POLARITY_WRONG, False)
+    assert (stated.rule, stated.exact) == (outcomes.POLARITY_WRONG, True)
 
 
 def test_a_check_switched_off_finds_nothing(rules):

@@ -85,4 +85,4 @@ def test_a_decline_that_says_the_source_holds_none_of_the_things_is_tentative(ru
     question, mined = _asked(*asked)
     verdict = grade(question, answer, [], rules, mined)
     assert verdict.declined and verdict.verdict == "wrong"
-    assert verdict.firm is firm
+    assert verdict.exact is firm

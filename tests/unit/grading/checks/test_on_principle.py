@@ -22,13 +22,13 @@ ON_PRINCIPLE = [
 @pytest.mark.parametrize("answer", OUT_OF_REACH)
 def test_a_decline_out_of_reach_with_nothing_to_check_is_tentative(rules, answer):
     verdict = grade(CHAT, answer, [], rules)
-    assert verdict.declined and not verdict.firm
+    assert verdict.declined and not verdict.exact
 
 
 @pytest.mark.parametrize("answer", ON_PRINCIPLE)
 def test_a_decline_on_principle_stays_firm(rules, answer):
     verdict = grade(CHAT, answer, [], rules)
-    assert verdict.declined and verdict.firm
+    assert verdict.declined and verdict.exact
 
 
 @pytest.mark.parametrize("answer", OUT_OF_REACH)
@@ -37,13 +37,13 @@ def test_with_a_gold_answer_or_a_negative_question_the_same_decline_stays_firm(r
     negative = CHAT.model_copy(update={"kind": "negative"})
     for question in (with_gold, negative):
         verdict = grade(question, answer, [], rules)
-        assert verdict.declined and verdict.firm, question.kind
+        assert verdict.declined and verdict.exact, question.kind
 
 
 def test_rules_without_principles_keep_every_decline_firm(rules):
     declines = rules.declines.model_copy(update={"principles": []})
     older = rules.model_copy(update={"declines": declines})
-    assert all(grade(CHAT, answer, [], older).firm for answer in OUT_OF_REACH)
+    assert all(grade(CHAT, answer, [], older).exact for answer in OUT_OF_REACH)
 
 
 def test_principles_are_lower_case_words(rules):

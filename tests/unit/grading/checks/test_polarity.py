@@ -22,7 +22,7 @@ CASES = [
 @pytest.mark.parametrize(("answer", "verdict", "rule", "firm"), CASES)
 def test_the_polarity_check_on_each_case(answer, verdict, rule, firm):
     g = graded(GROWS, answer)
-    assert g.verdict == verdict and g.firm == firm
+    assert g.verdict == verdict and g.exact == firm
     assert "polarity" in g.checks
     if rule is not None:
         assert g.rule == rule
