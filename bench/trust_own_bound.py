@@ -31,7 +31,7 @@ def main() -> None:
     from ragpipe.cli.trust import evidence_frame
     from ragpipe.grading.rules import load_rules
     from ragpipe.trust.bound import firm_threshold
-    from ragpipe.trust.fit import MIN_SUPPORT, _fitted, _scored
+    from ragpipe.trust.fit import MIN_SUPPORT, fitted_weights, scored
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--labels", type=int, default=300)
@@ -45,9 +45,9 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     out = {}
     for held in sorted(frame["set"].unique()):
-        weights, intercept = _fitted(frame[frame["set"] != held], MIN_SUPPORT)
+        weights, intercept = fitted_weights(frame[frame["set"] != held], MIN_SUPPORT)
         mine = frame[frame["set"] == held]
-        conf = _scored(weights, intercept, mine["features"])
+        conf = scored(weights, intercept, mine["features"])
         off = 1 - mine["agree"].to_numpy(dtype=int)
         shown, shares, broken = 0, [], 0
         for _ in range(args.draws):

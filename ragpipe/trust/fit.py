@@ -30,7 +30,8 @@ def _supported(frame: pd.DataFrame, min_support: int) -> pd.Series:
     return pd.Series([{k: v for k, v in f.items() if k not in rare} for f in frame["features"]], index=frame.index)
 
 
-def _fitted(frame: pd.DataFrame, min_support: int) -> tuple[dict[str, float], float]:
+def fitted_weights(frame: pd.DataFrame, min_support: int) -> tuple[dict[str, float], float]:
+    """(weight per feature, intercept) of the model fitted on `frame`'s rows."""
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
@@ -45,7 +46,8 @@ def _fitted(frame: pd.DataFrame, min_support: int) -> tuple[dict[str, float], fl
     return weights, round(float(model.intercept_[0]), 6)
 
 
-def _scored(weights: dict[str, float], intercept: float, features) -> np.ndarray:
+def scored(weights: dict[str, float], intercept: float, features) -> np.ndarray:
+    """Each feature dict's confidence under `weights`, rounded as the shipped model rounds it."""
     z = np.array([intercept + sum(weights.get(k, 0.0) * v for k, v in f.items()) for f in features])
     return np.round(1.0 / (1.0 + np.exp(-z)), 4)
 
@@ -57,8 +59,8 @@ def out_of_fold(frame: pd.DataFrame, min_support: int = MIN_SUPPORT, folds: int 
     conf = np.zeros(len(frame))
     strata = frame["set"].astype(str) + ":" + frame["agree"].astype(str)
     for train, test in StratifiedKFold(folds, shuffle=True, random_state=0).split(frame, strata):
-        weights, intercept = _fitted(frame.iloc[train], min_support)
-        conf[test] = _scored(weights, intercept, frame["features"].iloc[test])
+        weights, intercept = fitted_weights(frame.iloc[train], min_support)
+        conf[test] = scored(weights, intercept, frame["features"].iloc[test])
     return conf
 
 
@@ -76,7 +78,7 @@ def fit_confidence(
     frame: pd.DataFrame, sets: list[LabelledSet], trained: str, min_support: int = MIN_SUPPORT
 ) -> ConfidenceModel:
     """The model fitted on every row of `frame`, with out-of-fold calibration counts."""
-    weights, intercept = _fitted(frame, min_support)
+    weights, intercept = fitted_weights(frame, min_support)
     return ConfidenceModel(
         weights=weights,
         intercept=intercept,
@@ -94,9 +96,9 @@ def leave_one_set_out(frame: pd.DataFrame, alpha: float, delta: float, min_suppo
     out = {}
     for held in sorted(frame["set"].unique()):
         train, test = frame[frame["set"] != held], frame[frame["set"] == held]
-        weights, intercept = _fitted(train, min_support)
+        weights, intercept = fitted_weights(train, min_support)
         bound = shipped_bound(calibration_counts(train, out_of_fold(train, min_support)), alpha, delta)
-        conf = _scored(weights, intercept, test["features"])
+        conf = scored(weights, intercept, test["features"])
         agree = test["agree"].to_numpy(dtype=int)
         firm = conf >= bound.threshold
         out[str(held)] = {
