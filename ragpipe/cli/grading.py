@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import typer
@@ -13,8 +12,8 @@ from rich.text import Text
 from ragpipe.cli.app import GRADER, app, console
 from ragpipe.cli.fitted import print_fitted
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
-from ragpipe.cli.run import has_corpus, materialize_corpus_stages, say_missing_data
-from ragpipe.warehouse.settings import corpora_dir, database_path, rules_path
+from ragpipe.cli.run import financebench_pages
+from ragpipe.warehouse.settings import corpora_dir, rules_path
 
 BUDGET_HELP = (
     "with a judge: ask about at most this share of the answers, the least confident first "
@@ -136,7 +135,6 @@ def agreement(
     questions, needles and grades are derived afresh with the current code and rules."""
     from ragpipe.corpus.manifest import list_corpora
     from ragpipe.grading.rules import RulesError, load_rules
-    from ragpipe.warehouse.tables import connect, read_partition
 
     try:
         rules = load_rules(rules_file or rules_path())
@@ -163,17 +161,9 @@ def agreement(
             "--labels is a folder of FinanceBench files: give the FinanceBench folder with --data", style="red"
         )
         raise typer.Exit(2)
-    os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
-    if not has_corpus("financebench", data.resolve()):
-        say_missing_data([list_corpora(corpora_dir())["financebench"]])
-        materialize_corpus_stages("financebench")
     from ragpipe.grader_agreement.labelled_agreement import agreement_for_labels
 
-    conn = connect(database_path(), read_only=True)
-    try:
-        pages = read_partition(conn, "pages", {"corpus": "financebench"})
-    finally:
-        conn.close()
+    pages = financebench_pages(data)
     manifest = list_corpora(corpora_dir())["financebench"]
     report = agreement_for_labels(pages, manifest, labels, rules, ablate, simulation, run, verdicts)
     _after_judging(run)

@@ -428,3 +428,20 @@ def print_slices(corpus: str | None, config: str | None, by: str, as_json: bool)
             cpwu = f"{r['correct']}/{r['partial']}/{r['wrong']}/{r['ungradable']}"
             table.add_row(r["answer_set"], r["slice"], cpwu, pct, str(r["declined"]), str(r["wrong_money"]))
         console.print(table)
+
+
+def financebench_pages(data: Path):
+    """The pages of FinanceBench ingested from `data` (ingested first when the warehouse has none of them):
+    what `agreement` and `trust fit` grade FinanceBench's labelled files over."""
+    from ragpipe.corpus.manifest import list_corpora
+    from ragpipe.warehouse.tables import connect, read_partition
+
+    os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
+    if not has_corpus("financebench", data.resolve()):
+        say_missing_data([list_corpora(corpora_dir())["financebench"]])
+        materialize_corpus_stages("financebench")
+    conn = connect(database_path(), read_only=True)
+    try:
+        return read_partition(conn, "pages", {"corpus": "financebench"})
+    finally:
+        conn.close()

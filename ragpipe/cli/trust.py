@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 from datetime import date
 from pathlib import Path
 
 import typer
 
 from ragpipe.cli.app import GRADER, app, console
-from ragpipe.cli.run import has_corpus, materialize_corpus_stages, say_missing_data
-from ragpipe.warehouse.settings import corpora_dir, database_path
+from ragpipe.cli.run import financebench_pages
+from ragpipe.warehouse.settings import corpora_dir
 
 trust_app = typer.Typer(help="How sure verdicts are: the confidence model and the firm bound.", no_args_is_help=True)
 app.add_typer(trust_app, name="trust", rich_help_panel=GRADER)
@@ -22,22 +21,6 @@ SETS = (
     ("evouna-tq", "open-domain/evouna-tq.jsonl"),
     ("xstest-dev", "open-domain/xstest-dev.jsonl"),
 )
-
-
-def financebench_pages(data: Path):
-    """FinanceBench's ingested pages (ingested first when the warehouse has none)."""
-    from ragpipe.corpus.manifest import list_corpora
-    from ragpipe.warehouse.tables import connect, read_partition
-
-    os.environ["RAGPIPE_FINANCEBENCH_DIR"] = str(data.resolve())
-    if not has_corpus("financebench", data.resolve()):
-        say_missing_data([list_corpora(corpora_dir())["financebench"]])
-        materialize_corpus_stages("financebench")
-    conn = connect(database_path(), read_only=True)
-    try:
-        return read_partition(conn, "pages", {"corpus": "financebench"})
-    finally:
-        conn.close()
 
 
 def evidence_frame(shared: Path, rules):

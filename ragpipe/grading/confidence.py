@@ -9,27 +9,23 @@ is the rules' to call, and no confidence below the threshold may hide one from t
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from ragpipe.corpus.questions import Question
-from ragpipe.grading.grade import Grade, Verdict
+from ragpipe.grading import outcomes
+from ragpipe.grading.grade import Grade
 from ragpipe.grading.sections import Trust
 from ragpipe.trust.confidence import ConfidenceModel, load_model
 from ragpipe.trust.evidence import Verdict as Evidence
 from ragpipe.trust.evidence import evidence_of
 
 MODEL_FILE = Path(__file__).with_name("confidence.json")
-_MONEY = ("money.", "ambiguous.money.")
 
 
-_LOADED: dict[str, ConfidenceModel] = {}  # the model, read once per process: asked for by every grade
-_THRESHOLDS: dict[tuple[float, float], float] = {}
-
-
+@lru_cache(maxsize=1)  # read once per process: every grade asks for it
 def model() -> ConfidenceModel:
-    if "model" not in _LOADED:
-        _LOADED["model"] = load_model(MODEL_FILE)
-    return _LOADED["model"]
+    return load_model(MODEL_FILE)
 
 
 def golds(question: Question) -> tuple[str, ...]:
@@ -38,10 +34,12 @@ def golds(question: Question) -> tuple[str, ...]:
 
 
 def firm_threshold(trust: Trust) -> float:
-    key = (trust.alpha, trust.delta)
-    if key not in _THRESHOLDS:
-        _THRESHOLDS[key] = model().bound(*key).threshold
-    return _THRESHOLDS[key]
+    return _threshold(trust.alpha, trust.delta)
+
+
+@lru_cache(maxsize=16)  # chosen once per bound, asked for by every grade
+def _threshold(alpha: float, delta: float) -> float:
+    return model().bound(alpha, delta).threshold
 
 
 def with_confidence(question: Question, answer: str, grade: Grade, trust: Trust) -> Grade:
@@ -54,6 +52,6 @@ def with_confidence(question: Question, answer: str, grade: Grade, trust: Trust)
     )
     confidence = m.confidence(features)
     firm = confidence >= firm_threshold(trust)
-    if grade.rule.startswith(_MONEY) and grade.verdict != Verdict.CORRECT:
+    if grade.failure == outcomes.WRONG_MONEY:  # a money violation, of any question kind
         firm = grade.firm
     return replace(grade, exact=grade.firm, firm=firm, confidence=confidence, confidence_why=m.why(features))

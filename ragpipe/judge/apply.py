@@ -11,8 +11,9 @@ allow ("correct" on a negative question, however it came: asked, batch or record
 reading, not a quote: tentative. A verdict the judge's `keep:` list holds (judge/keep.py: by question kind
 and deciding rule) is neither asked about nor overturned.
 
-ZERO-WRONG-MONEY stays the rules': whatever a configuration keeps, no judge is asked about a `money.*`
-verdict (firm or tentative) nor overturns one, and a judge's "correct" on a money question whose answer
+ZERO-WRONG-MONEY stays the rules': whatever a configuration keeps, no judge is asked about a money
+violation (a `money.*` verdict, `ambiguous.money.*` too: its failure is the wrong money figure, firm or
+tentative) nor overturns one, and a judge's "correct" on a money question whose answer
 does not state the key decides nothing (stored, and read as `unparsed`, saying why). A lenient judge once
 turned "The cleaning fee is $175" (key $150) into a correct verdict.
 """
@@ -32,7 +33,6 @@ from ragpipe.judge.keep import KeepRule, kept
 from ragpipe.judge.verdicts import CORRECT, DECLINED, INCORRECT, JUDGE_ON, UNPARSED, allowed_verdicts
 from ragpipe.warehouse.nulls import records
 
-MONEY_KEPT = KeepRule(rule="money.*")  # built in: a money violation is the rules', whatever a configuration keeps
 MONEY_CORRECT_REFUSED = (
     "the judge said 'correct' of a money answer that does not state the key: ZERO-WRONG-MONEY keeps the rules' verdict"
 )
@@ -42,13 +42,14 @@ def eligible(
     grades: pd.DataFrame, judge_on: str, keep: Iterable[KeepRule] = (), budget: float | None = None
 ) -> pd.Series:
     """Which grade rows the judge is asked about: tentative ones (or all), never an engine's error, never one
-    `keep` holds, never a money violation (MONEY_KEPT); with a `budget` (a share of the answers), at most that
+    `keep` holds, never a money violation (of any question kind); with a `budget` (a share of the answers), at most that
     share of them, the least confident first (ties in the grades' order)."""
     if judge_on not in JUDGE_ON:
         raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
     asked = grades["error"].isna()
     asked = asked if judge_on == "all" else asked & ~grades["firm"].astype(bool)
-    keep = (*tuple(keep), MONEY_KEPT)
+    asked = asked & (grades["failure"] != outcomes.WRONG_MONEY)  # built in: whatever a configuration keeps
+    keep = tuple(keep)
     if keep:
         held = [kept(keep, kind, rule) for kind, rule in zip(grades["kind"], grades["rule"])]
         asked = asked & ~pd.Series(held, index=grades.index, dtype=bool)

@@ -63,12 +63,11 @@ def binomial_p_value(disagree: int, n: int, alpha: float) -> float:
 
 
 def firm_threshold(confidence, disagree, alpha: float = 0.01, delta: float = 0.1, weights=None) -> Bound:
-    """The bound's threshold for verdicts with `confidence` and whether people `disagree` (1/0);
-    `weights`: how many verdicts each row stands for (calibration counts), default one each."""
+    """The bound's threshold for rows of verdicts with `confidence`, each row `weights` verdicts (calibration
+    counts; default one each) of which people `disagree` with that many (1/0 for a row of one)."""
     conf = np.asarray(confidence, dtype=float)
     bad = np.asarray(disagree, dtype=float)
     w = np.ones(len(conf)) if weights is None else np.asarray(weights, dtype=float)
-    bad = bad * w if weights is not None else bad
     order = np.argsort(-conf, kind="stable")
     conf, bad, w = conf[order], bad[order], w[order]
     counted, errors = np.cumsum(w), np.cumsum(bad)
@@ -81,7 +80,7 @@ def firm_threshold(confidence, disagree, alpha: float = 0.01, delta: float = 0.1
         i = int(np.searchsorted(counted, want - 1e-9))  # the row that brings the count to `want`
         t = conf[i]
         last = int(np.searchsorted(-conf, -t, side="right")) - 1  # every row at that confidence too
-        n, k = int(counted[last]), int(round(errors[last]))
+        n, k = int(counted[last]), int(errors[last])
         if binomial_p_value(k, n, alpha) > delta:
             break
         chosen = Bound(float(t), alpha, delta, total, n, k)

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from functools import lru_cache
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.trust.bound import Bound, firm_threshold
 
@@ -44,7 +43,6 @@ class ConfidenceModel(BaseModel):
     # per set: [confidence, verdicts, of them people disagree with], out of fold
     calibration: dict[str, list[tuple[float, int, int]]]
     settings: dict[str, float | int | str] = Field(default_factory=dict)
-    _bounds: dict = PrivateAttr(default_factory=dict)
 
     def log_odds(self, features: dict[str, float]) -> float:
         w = self.weights
@@ -61,10 +59,8 @@ class ConfidenceModel(BaseModel):
         return tuple(f"{k} {p:+.2f}" for _, k, p in heapq.nsmallest(most, pulls))
 
     def bound(self, alpha: float, delta: float) -> ShippedBound:
-        """The firm threshold for `alpha` and `delta` (computed once per pair)."""
-        if (alpha, delta) not in self._bounds:
-            self._bounds[(alpha, delta)] = shipped_bound(self.calibration, alpha, delta)
-        return self._bounds[(alpha, delta)]
+        """The firm threshold for `alpha` and `delta`, from the calibration counts."""
+        return shipped_bound(self.calibration, alpha, delta)
 
 
 class ShippedBound(BaseModel):
@@ -91,13 +87,7 @@ def _at(rows: list, threshold: float) -> dict:
 
 
 def _threshold(rows: list, alpha: float, delta: float) -> Bound:
-    return firm_threshold(
-        [c for c, _, _ in rows],
-        [d / n if n else 0.0 for _, n, d in rows],
-        alpha,
-        delta,
-        weights=[n for _, n, _ in rows],
-    )
+    return firm_threshold([c for c, _, _ in rows], [d for _, _, d in rows], alpha, delta, [n for _, n, _ in rows])
 
 
 def shipped_bound(calibration: dict[str, list], alpha: float, delta: float) -> ShippedBound:
@@ -118,7 +108,6 @@ def shipped_bound(calibration: dict[str, list], alpha: float, delta: float) -> S
     )
 
 
-@lru_cache(maxsize=4)
 def load_model(path: Path) -> ConfidenceModel:
-    """The model file at `path` (read once per process)."""
+    """The model file at `path`."""
     return ConfidenceModel.model_validate_json(Path(path).read_bytes())

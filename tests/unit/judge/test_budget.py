@@ -16,6 +16,7 @@ def _grades(confidences, firm, money=()):
             "kind": ["answerable"] * n,
             "rule": ["money.wrong_figure" if i in money else "needles.mined.none" for i in range(n)],
             "error": [None] * n,
+            "failure": ["wrong money figure" if i in money else None for i in range(n)],
             "firm": firm,
             "confidence": confidences,
         }
@@ -43,3 +44,12 @@ def test_the_budget_is_part_of_the_grader_version(rules):
     who = recorded_identity("gpt-4")
     plain, capped = judged_rules(rules, who), judged_rules(rules, who, (), 0.3)
     assert capped.version == plain.version + "+b-0.3" and "budget: 0.3" in capped.rules_text
+
+
+def test_a_money_violation_of_an_ambiguous_question_is_never_the_judges_either():
+    """ZERO-WRONG-MONEY is the rules', whatever the question's kind: the rule is then `ambiguous.money.*`."""
+    grades = _grades([0.1, 0.2], [False, False], money={0}).assign(
+        kind="ambiguous", rule=["ambiguous.money.asked_measure_other_figure", "ambiguous.needles.ungradable"]
+    )
+    for judge_on in ("tentative", "all"):
+        assert list(grades.loc[eligible(grades, judge_on), "answer_id"]) == ["a1"]

@@ -78,7 +78,7 @@ def test_counts_and_rows_give_the_same_threshold():
     values = np.unique(conf)
     n = np.array([(conf == v).sum() for v in values])
     d = np.array([off[conf == v].sum() for v in values])
-    counted = firm_threshold(values, d / n, 0.02, 0.1, weights=n)
+    counted = firm_threshold(values, d, 0.02, 0.1, weights=n)
     assert (rows.threshold, rows.firm, rows.disagree) == (counted.threshold, counted.firm, counted.disagree)
     assert rows.holds
 
