@@ -125,6 +125,29 @@ def test_agreement_command_on_the_upstream_layout(warehouse):
     assert (report["kappa"], report["accuracy"]) == stored  # the CLI and the asset agree
 
 
+def test_fitting_the_shared_sets_writes_the_shipped_model(warehouse, tmp_path):
+    """`ragpipe trust fit --shared` as a user runs it, over this warehouse's ingested FinanceBench pages."""
+    import json
+    import os
+
+    from ragpipe.grading.confidence import MODEL_FILE
+    from tests.commands import ragpipe
+    from tests.conftest import SHARED
+
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(warehouse / "dh")}
+    out = ragpipe(env, "trust", "fit", "--shared", str(SHARED), "--json", "--out", str(tmp_path / "m.json"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    report = json.loads(out.stdout[out.stdout.index("{") :])
+    shipped = json.loads(MODEL_FILE.read_text())
+    assert [s["name"] for s in report["sets"]] == [s["name"] for s in shipped["sets"]]
+    assert [s["answers"] for s in report["sets"]] == [s["answers"] for s in shipped["sets"]]
+    assert report["bound"]["threshold"] == pytest.approx(0.9736)  # docs/trust.md
+    assert set(report["leave_one_set_out"]) == {"evouna-tq", "financebench-dev", "xstest-dev"}
+    fitted = json.loads((tmp_path / "m.json").read_text())
+    # the same sets, the same file: every weight and calibration count (the date of the fit aside)
+    assert {**fitted, "trained": None} == {**shipped, "trained": None}
+
+
 def test_scorecards_carry_retrieval_for_the_sets_that_used_it(warehouse):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         cards = conn.execute("SELECT * FROM scorecards").df()

@@ -1,14 +1,13 @@
 """Confidence and the firm bound as a user meets them: every grade line carries its confidence, `agreement`
-reports risk and coverage, and the shipped model is what fitting the shared sets writes."""
+reports risk and coverage (that the shipped model is what fitting the shared sets writes is in
+tests/end_to_end/test_shared_pipeline.py, beside the ingested FinanceBench it grades)."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
-
 from tests.commands import invoke
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT
 
 QUESTIONS = ROOT / "tests" / "data" / "adhoc-questions.jsonl"
 ANSWERS = ROOT / "tests" / "data" / "adhoc-answers.jsonl"
@@ -46,20 +45,3 @@ def test_agreement_reports_risk_coverage_calibration_and_the_bound():
     assert trust["own_bound"] is None  # a handful of labels shows no bound at 1%
     shown = invoke("agreement", "--labels", str(LABELLED)).stdout
     assert "by the shipped calibration" in shown and "give no bound at alpha 1%" in shown
-
-
-@pytest.mark.skipif(not (SHARED / "financebench").is_dir(), reason="../shared/data is absent: nothing to fit on")
-def test_fitting_the_shared_sets_writes_the_shipped_model(tmp_path):
-    from ragpipe.grading.confidence import MODEL_FILE
-
-    result = invoke("trust", "fit", "--shared", str(SHARED), "--json", "--out", str(tmp_path / "model.json"))
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout[result.stdout.index("{") :])
-    shipped = json.loads(MODEL_FILE.read_text())
-    assert [s["name"] for s in report["sets"]] == [s["name"] for s in shipped["sets"]]
-    assert [s["answers"] for s in report["sets"]] == [s["answers"] for s in shipped["sets"]]
-    assert report["bound"]["threshold"] == pytest.approx(0.9736)  # docs/trust.md
-    assert set(report["leave_one_set_out"]) == {"evouna-tq", "financebench-dev", "xstest-dev"}
-    fitted = json.loads((tmp_path / "model.json").read_text())
-    # the same sets, the same file: every weight and calibration count (the date of the fit aside)
-    assert {**fitted, "trained": None} == {**shipped, "trained": None}
