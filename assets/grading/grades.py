@@ -51,7 +51,7 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
         if judge is not None:  # the judge's stored verdicts (the `judgments` asset asked for what was missing)
             questions = read_partition(conn, "questions", {"corpus": corpus})
             judgments = stored_judgments(conn, identity_of(judge).id)
-            frame = apply_judgments(frame, answers, questions, judgments, judging.judge_on, judge.keep, judge.budget)
+            frame = apply_judgments(frame, answers, questions, judgments, judging.judge_on, judge.keeps, judge.budget)
         before = read_partition(conn, "grades", keys) if table_exists(conn, "grades") else None
         path, event = store_grading(conn, project.root, frame, keys, rules, run_id, pd.Timestamp.now(tz="UTC"))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}

@@ -27,7 +27,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
         answers = read_partition(conn, "answers", keys)
         questions = read_partition(conn, "questions", {"corpus": corpus})
         stored = stored_judgments(conn, identity.id)
-    missing = pending(verdicts, answers, questions, stored, judging.judge_on, config_.keep, config_.budget)
+    missing = pending(verdicts, answers, questions, stored, judging.judge_on, config_.keeps, config_.budget)
     said = progress_reporter(log, "judging", f"{corpus}/{config} by {config_.name}", project.progress_bar)
     progress = lambda asked, total: said(len(asked.judgments) + asked.errors, total)  # noqa: E731
     asked = ask_missing(config_, identity, missing, progress) if missing else Asked()

@@ -13,7 +13,7 @@ from ragpipe.cli.app import GRADER, app, console
 from ragpipe.cli.fitted import print_fitted
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
 from ragpipe.cli.run import financebench_pages
-from ragpipe.warehouse.settings import corpora_dir, rules_path
+from ragpipe.warehouse.settings import corpora_dir, judges_path, rules_path
 
 BUDGET_HELP = (
     "with a judge: ask about at most this share of the answers, the least confident first "
@@ -61,7 +61,7 @@ def grade(
     if judge is not None:
         from ragpipe.judge import judge_rows, judged_rules
 
-        run = _judge_run(judge, judge_on, None, budget=judge_budget)
+        run = _judge_run(judge, judge_on, None, budget=judge_budget, record=True)
         rows = judge_rows(rows, graded.texts, graded.questions, run)
         version = judged_rules(rules, run.identity, run.keep, run.budget).version
         rows = [{**r, "grader_version": version} for r in rows]
@@ -127,6 +127,12 @@ def agreement(
         "RULE may end in *), as under `keep:` in a judge's entry: e.g. ambiguous:decline.*",
     ),
     judge_budget: float | None = typer.Option(None, "--judge-budget", min=0.0, max=1.0, help=BUDGET_HELP),
+    record: bool = typer.Option(
+        False,
+        "--record",
+        help="with --judge: write the judge's track record on these labels (judge-records/ beside the judges' "
+        "file): grading then leaves the cells it does not win to the rules",
+    ),
 ) -> None:
     """Grade human-labelled answers with the current rules and report agreement with the people.
 
@@ -142,6 +148,10 @@ def agreement(
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     simulation = None if calibrate is None else (calibrate, repeats, seed)
+    if record and (judge is None or judgments is not None):
+        raise typer.BadParameter(
+            "--record writes a configured judge's track record: give --judge NAME (not --judgments)"
+        )
     run = _judge_run(judge, judge_on, judgments, keep or [], judge_budget)
     if labels.is_file():
         from ragpipe.grader_agreement.labelled_jsonl import agreement_for_jsonl
@@ -154,6 +164,8 @@ def agreement(
         for problem in report["problems"]:
             typer.echo(f"skipped {problem}", err=True)
         _after_judging(run)
+        if record:
+            _write_record(run, report, labels)
         _print_agreement(report, as_json, as_markdown)
         return
     if data is None:
@@ -167,15 +179,22 @@ def agreement(
     manifest = list_corpora(corpora_dir())["financebench"]
     report = agreement_for_labels(pages, manifest, labels, rules, ablate, simulation, run, verdicts)
     _after_judging(run)
+    if record:
+        _write_record(run, report, labels)
     _print_agreement(report, as_json, as_markdown)
 
 
 def _judge_run(
-    judge: str | None, judge_on: str, judgments: Path | None, keep: list[str] = (), budget: float | None = None
+    judge: str | None,
+    judge_on: str,
+    judgments: Path | None,
+    keep: list[str] = (),
+    budget: float | None = None,
+    record: bool = False,
 ):
-    """The judge `agreement` grades with: recorded verdicts (`--judgments`), a configured judge, or none;
-    keeping its configuration's `keep:` list and each `--keep`; asked about at most `budget` of the
-    answers (else its configuration's `budget:`)."""
+    """The judge `agreement` grades with (and `grade`): recorded verdicts (`--judgments`), a configured judge,
+    or none; keeping its configuration's `keep:` list, each `--keep` and, with `record`, the cells its track
+    record holds; asked about at most `budget` of the answers (else its configuration's `budget:`)."""
     if judge is None and judgments is None:
         if keep:
             raise typer.BadParameter("--keep says what a judge may not overturn: give --judge or --judgments")
@@ -196,7 +215,9 @@ def _judge_run(
             identity=identity, config=None, judge_on=judge_on, recorded=judgments, keep=extra, budget=budget or None
         )
     config, identity = configured(judge)
-    keeps = tuple(dict.fromkeys((*config.keep, *extra)))
+    # `agreement` measures the track record on what the judge is asked about: it keeps the hand-written
+    # keep: only, or a held cell, not asked about, would drop out of the record measured again
+    keeps = tuple(dict.fromkeys((*(config.keeps if record else config.keep), *extra)))
     share = budget if budget is not None else config.budget
     return JudgeRun(
         identity=identity,
@@ -205,6 +226,24 @@ def _judge_run(
         judge_on=judge_on,
         keep=keeps,
         budget=share or None,
+    )
+
+
+def _write_record(run, report: dict, labels: Path) -> None:
+    """The judge's track record on these labels, written where loading the judge reads it; said on stderr."""
+    import datetime
+
+    from ragpipe.judge.track_record import TrackCell, record_path, recorded
+
+    measured = report.get("judge", {}).get("track_record") or {}
+    path = record_path(judges_path(), run.identity.id)
+    cells = [TrackCell(**c) for c in measured.get("cells", [])]
+    source = labels.resolve().name
+    today = datetime.date.today().isoformat()
+    written = recorded(path, run.identity.name, run.identity.id, source, int(report["n"]), today, cells)
+    held = ", ".join(k.written() for k in written.held()) or "none"
+    typer.echo(
+        f"track record of {run.identity.name} on {source}: {len(cells)} cell(s) -> {path}; held: {held}", err=True
     )
 
 
@@ -334,8 +373,9 @@ def _print_judge(judge: dict) -> None:
     for column in ("grades", "n", "accuracy", "kappa", "refusal F1", "false correct"):
         table.add_column(column)
     for name, key in (("rules alone", "rules"), ("rules and judge", "combined"), ("judge, on what it judged",
-                      "judge_alone"), ("rules, on the same answers", "rules_on_judged")):  # fmt: skip
-        r = judge.get(key)
+                      "judge_alone"), ("rules, on the same answers", "rules_on_judged"),
+                      ("rules and judge held by its track record, out of fold", "held")):  # fmt: skip
+        r = judge.get(key) if key != "held" else judge.get("track_record", {}).get("out_of_fold")
         if r:
             cells = (r["n"], r["accuracy"], r["kappa"], r["refusal_f1"], r["false_correct"])
             table.add_row(name, *("n/a" if c is None else str(c) for c in cells))
@@ -359,8 +399,8 @@ def _print_moved(rows: list[dict]) -> None:
     if hurt:
         console.print(
             Text(
-                f"the judge lowered agreement on {', '.join(hurt)}: `--keep KIND:RULE` tries keeping them, "
-                "`keep:` in the judge's entry keeps them (docs/judge.md)"
+                f"the judge lowered agreement on {', '.join(hurt)}: its track record holds the cells it does "
+                "not win once written (`--record`); `keep:` in the judge's entry keeps a cell by hand (docs/judge.md)"
             ),
             soft_wrap=True,
         )

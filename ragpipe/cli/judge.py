@@ -107,7 +107,7 @@ def _warehouse_pending(judge: str, judge_on: str, corpus: str | None):
             verdicts = read_partition(conn, "rule_verdicts", keys) if held else None
             if stale_rule_verdicts(verdicts, answers, rules.version):
                 verdicts = grade_answers(answers, questions, read_partition(conn, "needles", {"corpus": c}), rules)
-            for item in pending(verdicts, answers, questions, stored, judge_on, config.keep, config.budget):
+            for item in pending(verdicts, answers, questions, stored, judge_on, config.keeps, config.budget):
                 found.setdefault(item[2], item)
     return config, identity, [found[k] for k in sorted(found)]
 

@@ -120,7 +120,7 @@ def regrade(
         from ragpipe.judge import judged_rules
 
         judge_config, identity = configured(judge)
-        rules = judged_rules(rules, identity, judge_config.keep, judge_config.budget)
+        rules = judged_rules(rules, identity, judge_config.keeps, judge_config.budget)
     if rules_file is not None:  # read by the pipeline's resources when the orchestrator loads, below
         os.environ["RAGPIPE_RULES"] = str(rules_file.resolve())
     pairs = _from_warehouse(stored_pairs)

@@ -75,7 +75,8 @@ class JudgeRun:
         return combined
 
 
-def _figures(frame: pd.DataFrame) -> dict:
+def figures(frame: pd.DataFrame) -> dict:
+    """A labelled frame's agreement figures, on the labels' scale."""
     scaled, _ = on_the_labels_scale(frame)
     r = agreement(scaled)
     keep = ("n", "accuracy", "kappa", "false_correct", "false_correct_numeric")
@@ -96,16 +97,16 @@ def judged_report(rules_grades: pd.DataFrame, combined: pd.DataFrame, answers, q
         "money_refused": int(both["judge_reason"].astype(str).str.startswith(MONEY_CORRECT_REFUSED).sum())
         if "judge_reason" in both
         else 0,
-        "rules": _figures(by_rules),
-        "combined": _figures(both),
+        "rules": figures(by_rules),
+        "combined": figures(both),
     }
     if judged.any():
-        report["judge_alone"] = _figures(both[judged])
-        report["rules_on_judged"] = _figures(by_rules[judged.to_numpy()])
+        report["judge_alone"] = figures(both[judged])
+        report["rules_on_judged"] = figures(by_rules[judged.to_numpy()])
         report["by_kind_rule"] = moved_by_kind_rule(by_rules, both, judged.to_numpy())
     firm = by_rules["firm"].astype(bool).to_numpy()
     report["by_firmness"] = {
-        FIRMNESS[value]: {"rules": _figures(by_rules[mask]), "combined": _figures(both[mask])}
+        FIRMNESS[value]: {"rules": figures(by_rules[mask]), "combined": figures(both[mask])}
         for value, mask in ((True, firm), (False, ~firm))
         if mask.any()
     }

@@ -34,10 +34,12 @@ def labelled_agreement(
     version = rules.version
     judged = None
     if judge is not None:
-        from ragpipe.grader_agreement.judge_agreement import judged_report
+        from ragpipe.grader_agreement.judge_agreement import figures, judged_report
+        from ragpipe.grader_agreement.judge_track_record import track_record_report
 
         combined = judge.apply(grades, answers, questions, rules)
         judged = judged_report(grades, combined, answers, questions)
+        judged["track_record"] = track_record_report(judge, grades, answers, questions, figures)
         grades, version = combined, combined["grader_version"].iloc[0] if len(combined) else version
     frame = labelled_frame(grades, answers, questions)
     folded, _ = on_the_labels_scale(frame)

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ragpipe.inputs.names import NameRefused, config_name
 from ragpipe.judge.keep import KeepRule, keep_id
 from ragpipe.judge.prompt import prompts_hash
+from ragpipe.judge.track_record import read_record, record_path
 
 
 class JudgeError(ValueError):
@@ -55,6 +56,18 @@ class JudgeConfig(BaseModel):
     keep: list[KeepRule] = Field(
         default_factory=list, description="rule verdicts it may not overturn, by question kind and deciding rule"
     )
+    _held: tuple[KeepRule, ...] = PrivateAttr(default=())  # the cells its track record does not win
+
+    @property
+    def keeps(self) -> tuple[KeepRule, ...]:
+        """What it may not overturn: its `keep:` list, then the cells its track record holds
+        (judge/track_record.py)."""
+        return tuple(dict.fromkeys((*self.keep, *self._held)))
+
+    def held_by(self, held: Iterable[KeepRule]) -> JudgeConfig:
+        """This configuration, its track record holding `held`."""
+        self._held = tuple(held)
+        return self
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.prompt_price + completion_tokens * self.completion_price) / 1e6
@@ -114,12 +127,16 @@ def load_judges(path: Path) -> dict[str, JudgeConfig]:
     for name, settings in entries.items():
         try:
             config_name(name)
-            judges[name] = JudgeConfig.model_validate({**(settings or {}), "name": name})
+            judge = JudgeConfig.model_validate({**(settings or {}), "name": name})
+            record = read_record(record_path(path, identity_of(judge).id))
+            judges[name] = judge.held_by(record.held() if record else ())
         except NameRefused as exc:
             raise JudgeError(f"{path}: field judges.{name}: {exc}") from None
         except ValidationError as err:
             fields = "; ".join(f"field judges.{name}.{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.errors())
             raise JudgeError(f"{path}: {fields}") from None
+        except ValueError as exc:  # its track record's file is not one (named)
+            raise JudgeError(f"judge {name!r}: {exc}") from None
     return judges
 
 
@@ -137,7 +154,7 @@ def rules_judged_by(rules, path: Path, name: str):
     if not name:
         return rules
     config = judge_named(path, name)
-    return judged_rules(rules, identity_of(config), config.keep, config.budget)
+    return judged_rules(rules, identity_of(config), config.keeps, config.budget)
 
 
 def judged_rules(rules, identity: JudgeIdentity | None, keep: Iterable[KeepRule] = (), budget: float | None = None):

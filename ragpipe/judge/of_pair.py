@@ -49,4 +49,4 @@ def pair_judging(
         if override:
             raise
         raise JudgeError(f"configuration {config!r} of corpus {corpus!r}: {exc}") from None
-    return PairJudging(judge, judge_on, judged_rules(rules, identity_of(judge), judge.keep, judge.budget))
+    return PairJudging(judge, judge_on, judged_rules(rules, identity_of(judge), judge.keeps, judge.budget))
