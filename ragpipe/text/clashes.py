@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 
+from ragpipe.text.words import folded
+
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"\w+(?:'\w+)?", text.lower().replace("\u2019", "'"))
+    return re.findall(r"\w+(?:'\w+)?", folded(text))
 
 
 def exclusion_clashes(phrases: list[str], exclusions: list[str]) -> list[tuple[str, str, str]]:

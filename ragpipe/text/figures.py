@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
+from ragpipe.text.dates import is_year
+
 SCALES = {
     "thousand": Decimal(10) ** 3,
     "k": Decimal(10) ** 3,
@@ -67,7 +69,7 @@ class Figure:
     @property
     def in_year_range(self) -> bool:
         """A whole number from 1900 to 2100: read as a year where that matters (it dates, it does not state)."""
-        return self.decimals == 0 and 1900 <= self.value <= 2100
+        return self.decimals == 0 and is_year(self.value)
 
     def scaled(self, factor: Decimal) -> Figure:
         """The same figure read in a unit of `factor` (a bare `1,577` in "USD millions")."""

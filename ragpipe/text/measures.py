@@ -36,10 +36,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from ragpipe.text.dates import years
 from ragpipe.text.figures import Figure
-from ragpipe.text.sentences import sentences
-from ragpipe.text.tokenize import _stemmer
+from ragpipe.text.sentences import asking_sentence, sentences
 from ragpipe.text.unasserted import retracted_figures
+from ragpipe.text.words import WORD_ALONE, folded, stemmer
 
 # Qualifiers that tell measures of one kind apart: two different ones of a family are two measures.
 QUALIFIER_FAMILIES: tuple[frozenset[str], ...] = (
@@ -51,7 +52,6 @@ _IRREGULAR = {
     "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell", "made": "make", "grew": "grow", "owed": "owe",
     "owes": "owe", "refunded": "refund", "charged": "charge", "billed": "bill",
 }  # fmt: skip
-_WORD = re.compile(r"(?<![\w.])[A-Za-z][A-Za-z'\u2019-]*")
 _OPENS = re.compile(r"(?:^|[.!?;:(\n])\s*$")  # what stands before a sentence's (or a clause's) first word
 
 # a question's words that ask, name a period or a unit, or say nothing of the measure
@@ -101,7 +101,6 @@ _COMPARES = re.compile(
     r"|grew|declined|changed?|year-over-year|yoy|respectively)\b",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"\b(?:fy\s?'?)?((?:19|20)\d\d)\b|\bfy\s?'?(\d\d)\b", re.IGNORECASE)
 
 
 # a stem -> the irregular forms that stem to it ("pay" <- "paid")
@@ -116,8 +115,8 @@ def _may_state(asked: frozenset[str], lowered: str) -> bool:
 
 
 def stem(word: str) -> str:
-    word = word.lower().replace("\u2019", "'").removesuffix("'s").rstrip("'")
-    return _IRREGULAR.get(word) or _stemmer().stemWord(word)
+    word = folded(word).removesuffix("'s").rstrip("'")
+    return _IRREGULAR.get(word) or stemmer().stemWord(word)
 
 
 _FAMILY_STEMS = tuple(frozenset(stem(w) for w in family) for family in QUALIFIER_FAMILIES)
@@ -199,10 +198,10 @@ def _sentence_of(text: str, offset: int) -> str:
 @lru_cache(maxsize=4096)  # a question is asked of many answers
 def asked_measure(question: str) -> frozenset[str]:
     """The stemmed words of the measure `question` asks for (empty when none can be told)."""
-    first = re.split(r"(?<=[?.])\s", question.strip(), maxsplit=1)[0]
+    first = asking_sentence(question)
     first = re.sub(r"\([^)]*\)", " ", first)  # "(in USD millions)", "(rounded)"
     words = []
-    for i, m in enumerate(_WORD.finditer(first)):
+    for i, m in enumerate(WORD_ALONE.finditer(first)):
         word = m.group(0).strip("'\u2019-")
         if not word or word.lower() in _ASKING:
             continue
@@ -267,7 +266,7 @@ def _measure_after(text: str, f: Figure) -> tuple[set[str], str] | None:
     if not m:
         return None
     end = m.start(1)
-    for word in _WORD.finditer(text, m.start(1), m.end(1)):
+    for word in WORD_ALONE.finditer(text, m.start(1), m.end(1)):
         if word.group(0).lower() in _PHRASE_STOP:
             break
         end = word.end()
@@ -279,7 +278,7 @@ def _phrase(text: str, start: int, end: int, last: int | None = None) -> tuple[s
     given), names and asking words left out, with the words as written; None when none is left. A
     capitalized word is a name unless it opens a sentence and a lowercase word follows it ("Segment
     profit", not "Keswick Mills")."""
-    found = list(_WORD.finditer(text, start, end))
+    found = list(WORD_ALONE.finditer(text, start, end))
     found = found[-last:] if last else found
     kept, written = [], []
     for i, m in enumerate(found):
@@ -320,11 +319,6 @@ def states_asked(binding: Binding, asked: frozenset[str]) -> bool:
 def states_other(binding: Binding, asked: frozenset[str]) -> bool:
     """The binding states a measure the question did not ask, by a contradicting qualifier."""
     return bool(asked) and contradicts(binding.words, asked)
-
-
-def years(text: str) -> frozenset[str]:
-    """The years `text` names, as two digits ("2022", "FY22" and "fy2022" are "22")."""
-    return frozenset((m.group(1) or m.group(2))[-2:] for m in _YEAR.finditer(text))
 
 
 def compares(sentence: str, question: str) -> bool:

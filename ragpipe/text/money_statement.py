@@ -26,7 +26,9 @@ from functools import lru_cache
 
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.measures import Binding, bind, clause_ends, stem
+from ragpipe.text.sentences import asking_sentence
 from ragpipe.text.unasserted import figure_denied, figure_withdrawn
+from ragpipe.text.words import WORD, folded
 
 PERIODS = {
     "hour": "hour", "hourly": "hour", "hr": "hour",
@@ -264,13 +266,12 @@ _ASKS = (
 )
 _DETERMINERS = frozenset("the a an this that these those its their his her your my our".split())
 _ASKING = frozenset("amount value figure sum much".split())
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 
 
 @lru_cache(maxsize=4096)  # a question is asked of many answers
 def asked_money_measure(question: str) -> Asked | None:
     """The measure a money question asks, as its shape names it; None for a shape not read here."""
-    first = re.split(r"(?<=[?.])\s", question.strip(), maxsplit=1)[0]
+    first = asking_sentence(question)
     for shape in _ASKS:
         m = shape.match(first)
         if m is None:
@@ -290,9 +291,9 @@ def asked_money_measure(question: str) -> Asked | None:
 def measure_words(phrase: str) -> frozenset[str]:
     """The stems of a measure phrase less determiners, possessors, names, periods and asking words."""
     kept = []
-    for m in _WORD.finditer(phrase):
+    for m in WORD.finditer(phrase):
         word = m.group(0)
-        low = word.lower().replace("\u2019", "'")
+        low = folded(word)
         if low in _DETERMINERS or low in _ASKING or low.rstrip("s") in PERIODS or low in PERIODS:
             continue
         if low.endswith("'s") or low.endswith("'"):  # a possessor: "the statement's total", "Keswick Mills'"

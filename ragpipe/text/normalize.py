@@ -37,7 +37,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from ragpipe.text.dates import MONTH_NAMES, full_dates
+from ragpipe.text.dates import MONTH_ABBREVIATIONS, MONTH_NAMES, full_dates
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)+(?![^\W_])|[^\W_]+", re.UNICODE)  # "6.8" is one word, not "6" and "8"
 _SUPERSCRIPTS = str.maketrans({c: " " for c in "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"})
@@ -58,8 +58,6 @@ ORDINALS = {w: n for n, w in enumerate(_UNIT_ORDINALS)} | _TENS_ORDINALS
 _DIGIT_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _ROMAN = re.compile(r"(x{0,3})(ix|iv|v?i{0,3})")
 _ROMAN_VALUES = {"ix": 9, "iv": 4}
-_MONTHS = "january february march april may june july august september october november december".split()
-_ABBREVIATED = {m[:3]: m for m in _MONTHS if m != "may"} | {"sept": "september"}
 _SUFFIXES = {"jnr": "jr", "junior": "jr", "snr": "sr", "senior": "sr"}  # "Harry Connick Jnr" is "... Jr."
 
 
@@ -161,10 +159,10 @@ def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], .
             token, used = number
             end = matches[i - 2 + used].end()
             i += used - 1
-        elif token in _ABBREVIATED and (
+        elif token in MONTH_ABBREVIATIONS and (
             lowered[end : end + 1] == "." or i < len(raw) and raw[i][:1].isdigit()
         ):  # "Sept. 3", "Sep 2015"
-            token = _ABBREVIATED[token]
+            token = MONTH_ABBREVIATIONS[token]
         token = _SUFFIXES.get(token, token)
         words.append(fold_word(token))
         spans.append((start, end))

@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from ragpipe.text.tokenize import tokenize
+from ragpipe.text.words import folded
 
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
@@ -39,7 +40,7 @@ def asked(question: str) -> str:
 
 def negations_in(text: str, negations: tuple[str, ...]) -> int:
     """How many negating words `text` holds ("not", "no", any "...n't" when "n't" is one)."""
-    words = _WORDS.findall(text.lower().replace("\u2019", "'"))
+    words = _WORDS.findall(folded(text))
     return sum(1 for w in words if w in negations or w.endswith("n't") and "n't" in negations)
 
 

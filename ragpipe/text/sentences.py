@@ -6,6 +6,7 @@
   increase: ..."); `opening_statements`: it and, after an announcing colon ("Here are the key
   points: - ..."), the statement announced (past a header line: "FY2023:"): where an answer gives its
   choice or its yes/no.
+- `asking_sentence`: a question's first sentence, what it asks (a second one gives context).
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from collections.abc import Iterator
 _BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")
 _FIRST_END = re.compile(r"[.!?:](?=\s)|\n")
 _WORD_CHAR = re.compile(r"\w")
+_QUESTION_END = re.compile(r"(?<=[?.])\s")
+
+
+def asking_sentence(question: str) -> str:
+    """The question's first sentence: up to a question mark or full stop before a space."""
+    return _QUESTION_END.split(question.strip(), maxsplit=1)[0]
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from ragpipe.text.measures import stem
 from ragpipe.text.sentences import sentences
+from ragpipe.text.words import WORD
 
 _VERBS = r"had|has|have|was|were|is|are|posted|recorded|reported|generated|saw|made|earned|grew|led|won"
 _QUESTION = re.compile(
@@ -26,7 +27,6 @@ _FILLER = frozenset(
     quarter fy as""".split()
 )
 _PRONOUNS = frozenset("it he she they this that these those there we i you one which who what".split())
-_WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*")
 _NAME = re.compile(r"(?:[A-Z][\w&'\u2019.-]*)(?:\s+(?:&\s+)?[A-Z][\w&'\u2019.-]*){0,3}")
 
 
@@ -34,11 +34,9 @@ _NAME = re.compile(r"(?:[A-Z][\w&'\u2019.-]*)(?:\s+(?:&\s+)?[A-Z][\w&'\u2019.-]*
 def asked_slot(question: str) -> tuple[str, frozenset[str]] | None:
     """(the predicate's verb, its content words stemmed) of a which/who question, or None."""
     m = _QUESTION.match(question.strip())
-    if not m or any(w[0].isupper() for w in _WORD.findall(m.group("pred"))):
+    if not m or any(w[0].isupper() for w in WORD.findall(m.group("pred"))):
         return None  # a name in the predicate: the question asks about it, the slot is not its subject
-    words = frozenset(
-        stem(w) for w in _WORD.findall(m.group("pred")) if w.lower() not in _FILLER and not w[0].isupper()
-    )
+    words = frozenset(stem(w) for w in WORD.findall(m.group("pred")) if w.lower() not in _FILLER and not w[0].isupper())
     return (m.group("verb").lower(), words) if len(words) >= 2 else None
 
 
@@ -53,7 +51,7 @@ def slot_filler(text: str, question: str) -> tuple[str, int, int] | None:
         m = re.search(rf"\b(?:{_VERBS})\b", clause, re.IGNORECASE)
         if m is None:
             continue
-        if not words <= {stem(w) for w in _WORD.findall(clause[m.end() :])}:
+        if not words <= {stem(w) for w in WORD.findall(clause[m.end() :])}:
             continue
         subject = clause[: m.start()].rsplit(",", 1)[-1].strip().removeprefix("The ").removeprefix("the ")
         if _NAME.fullmatch(subject) and subject.split()[0].lower() not in _PRONOUNS:

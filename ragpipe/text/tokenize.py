@@ -9,9 +9,8 @@ BM25 scores and engine support stop meaning the same thing.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-import Stemmer
+from ragpipe.text.words import folded, stemmer
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+")
 _DIGITS, _LETTERS = re.compile(r"\d+(?:[.,]\d+)*"), re.compile(r"[a-z]+")  # _TOKEN's two kinds apart
@@ -27,11 +26,6 @@ STOPWORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
-
-
 def _normalize_number(tok: str) -> str:
     return tok.replace(",", "")
 
@@ -39,13 +33,13 @@ def _normalize_number(tok: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Tokens of `text` for BM25: stemmed words without stop words, whole numbers."""
     words: list[str] = []
-    for tok in _TOKEN.findall(text.lower().replace("\u2019", "'").replace("'s ", " ")):
+    for tok in _TOKEN.findall(folded(text).replace("'s ", " ")):
         if tok[0].isdigit():
             words.append(_normalize_number(tok).rstrip("."))
         elif tok not in STOPWORDS and len(tok) > 1:
             words.append(tok)
-    stemmer = _stemmer()
-    return [w if w[0].isdigit() else stemmer.stemWord(w) for w in words]
+    stem = stemmer()
+    return [w if w[0].isdigit() else stem.stemWord(w) for w in words]
 
 
 # the words Snowball's English stemmer gives a stem of other first letters (its exceptions: "dying" -> "die")
@@ -57,8 +51,8 @@ def tokens_among(text: str, wanted: frozenset[str]) -> set[str]:
     keeps its word's first two letters ("trying" -> "tri"; `_REHEADED` aside), so a word whose first two
     are no wanted token's is never stemmed, and two scans in C find `_TOKEN`'s tokens (letters and digits
     never share one). What "which of these words does the answer hold" costs, a fraction of `tokenize`."""
-    low = text.lower().replace("\u2019", "'").replace("'s ", " ")
+    low = folded(text).replace("'s ", " ")
     heads = {w[:2] for w in wanted}
     words = [w for w in set(_LETTERS.findall(low)) - STOPWORDS if len(w) > 1 and (w[:2] in heads or w in _REHEADED)]
     numbers = {_normalize_number(n).rstrip(".") for n in set(_DIGITS.findall(low))}
-    return (numbers | set(_stemmer().stemWords(words))) & wanted
+    return (numbers | set(stemmer().stemWords(words))) & wanted

@@ -45,6 +45,7 @@ from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.quotes import quoted_spans, within_quotes
 from ragpipe.text.regex_trie import any_of, any_word, either, trie_pattern
 from ragpipe.text.sentences import sentences
+from ragpipe.text.words import folded
 
 _DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORECASE)  # a date asserts nothing
 
@@ -85,21 +86,16 @@ def _decline_patterns(
     return re.compile("|".join(alts + [f"(?:{p})" for p in patterns])), alternatives
 
 
-def _normalize(text: str) -> str:
-    """Lower case with curly apostrophes folded; same length, so offsets hold."""
-    return text.lower().replace("\u2019", "'")
-
-
 def _patterns(rules: AnyRules) -> tuple[str, ...]:
     _, patterns, _, parts = rules.declines.key
-    return patterns + _grammar(parts)
+    return patterns + grammar(parts)
 
 
 @lru_cache(maxsize=16)
-def _grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+def grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
     """The grammar's patterns, built once per set of parts (validated where the rules were read)."""
-    grammar = SimpleNamespace(**dict(zip(GRAMMAR_PARTS, map(list, parts))))
-    return tuple(p for p, _ in grammar_patterns(grammar))
+    named = SimpleNamespace(**dict(zip(GRAMMAR_PARTS, map(list, parts))))
+    return tuple(p for p, _ in grammar_patterns(named))
 
 
 def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
@@ -110,7 +106,7 @@ def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
     longer phrase that gets excluded hide a shorter decline inside it. At each position the first
     alternative that matches is reported; only when its match holds an exclusion are the others tried."""
     anything, alternatives = _decline_patterns(rules.declines.key[0], _patterns(rules))
-    text = _normalize(answer)
+    text = folded(answer)
     excluded = rules.declines.excluded
     spans = []
     m = anything.search(text)
@@ -233,7 +229,7 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
     """Whether `answer` (to `question`) declines: a decline phrase or an objecting opening
     (stance.py), and no sentence that still answers. An answer whose opening gives the way asked for
     declines only where it refuses in the first person (stance.gives_the_way)."""
-    text = _normalize(answer)
+    text = folded(answer)
     spans = decline_spans(answer, rules)
     quoted = quoted_spans(text) if spans else []  # a title or lyrics in quotes: mentioned, not said
     if quoted:

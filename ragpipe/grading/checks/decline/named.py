@@ -12,9 +12,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ragpipe.grading.checks.decline.decide import _grammar, _normalize, phrase_pattern
+from ragpipe.grading.checks.decline.decide import grammar, phrase_pattern
 from ragpipe.grading.checks.decline.stance import asks_for_a_way, opening
 from ragpipe.grading.sections import AnyRules
+from ragpipe.text.words import folded
 
 
 @dataclass(frozen=True)
@@ -25,18 +26,18 @@ class NamedRule:
 
 
 def _anywhere(pattern: re.Pattern[str]) -> Callable[..., bool]:
-    return lambda answer, question="": pattern.search(_normalize(answer)) is not None
+    return lambda answer, question="": pattern.search(folded(answer)) is not None
 
 
 def _at_start(pattern: re.Pattern[str]) -> Callable[..., bool]:
-    return lambda answer, question="": pattern.match(_normalize(answer)) is not None
+    return lambda answer, question="": pattern.match(folded(answer)) is not None
 
 
 def _at_opening(pattern: re.Pattern[str], rules: AnyRules, only_for_a_way: bool = False) -> Callable[..., bool]:
     def fires(answer: str, question: str = "") -> bool:
         if only_for_a_way and not asks_for_a_way(question, rules):
             return False
-        text = _normalize(answer)
+        text = folded(answer)
         found = opening(text, rules)
         return found is not None and pattern.match(text, *found) is not None
 
@@ -52,7 +53,7 @@ def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
     phrases = [p for p in d.phrases if p.lower() not in d.excluded]
     out = [NamedRule("declines.phrases", p, _anywhere(phrase_pattern(p))) for p in phrases if p.lower() not in new]
     out += [NamedRule("declines.patterns", p.pattern, _anywhere(re.compile(p.pattern))) for p in d.patterns]
-    out += [NamedRule("declines.grammar", p, _anywhere(re.compile(p))) for p in _grammar(d.key[3])]
+    out += [NamedRule("declines.grammar", p, _anywhere(re.compile(p))) for p in grammar(d.key[3])]
     out += [NamedRule("declines.openings", p.pattern, _at_start(re.compile(p.pattern))) for p in d.openings]
     out += [
         NamedRule("declines.stance.objections", p.pattern, _at_opening(re.compile(p.pattern), rules))

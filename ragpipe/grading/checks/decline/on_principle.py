@@ -14,9 +14,9 @@ file written before it existed) keeps every decline firm, as it did.
 
 from __future__ import annotations
 
-from ragpipe.grading.checks.decline.decide import _normalize
 from ragpipe.grading.checks.view import AnswerView
 from ragpipe.text.regex_trie import any_word
+from ragpipe.text.words import folded
 
 
 def nothing_to_check(view: AnswerView) -> bool:
@@ -32,4 +32,4 @@ def unprincipled(view: AnswerView, declines) -> bool:
     if not declines.principles or not nothing_to_check(view):
         return False
     words = (*declines.principles, *declines.grammar.unwilling)
-    return any_word(tuple(words)).search(_normalize(view.whole)) is None  # "I won\u2019t" is "I won't"
+    return any_word(tuple(words)).search(folded(view.whole)) is None  # "I won\u2019t" is "I won't"
