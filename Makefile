@@ -73,6 +73,7 @@ test: $(BIN)/ragpipe chromium services
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/mypy  # the library's types ([tool.mypy] in pyproject.toml): 0 errors
 	@# the project's own modules byte-compiled once, as the venv's are: with PYTHONDONTWRITEBYTECODE set, each of
 	@# the suite's ~350 processes (commands, Dagster steps, workers) compiled them again (70 ms of a command's 0.6 s)
 	$(BIN)/python -m compileall -q -j 0 ragpipe assets tests bench

@@ -17,12 +17,13 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TypeAlias
 
 import pandas as pd
 
 from ragpipe.inputs.problems import Problem
 
-Rows = str | Path | pd.DataFrame | Iterable[Mapping]
+Rows: TypeAlias = str | Path | pd.DataFrame | Iterable[Mapping]
 
 
 class InputProblems(ValueError):
@@ -42,7 +43,7 @@ def _fields(model) -> set[str]:
     return names
 
 
-def _rows(rows: Rows, what: str, fields: set[str] | None = None) -> tuple[list[tuple[int, object]], str, list]:
+def _rows(rows: Rows, what: str, fields: set[str] | None = None) -> tuple[list[tuple[int, dict]], str, list]:
     """(line, raw row) pairs, the source's name and the problems of reading it: a JSONL (or, for
     questions, YAML) file by path, a DataFrame (line = position + 1) or an iterable of mappings.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from ragpipe.answering.engines import make_engine
 from ragpipe.answering.engines.base import Engine
@@ -28,5 +29,5 @@ def system_for(knobs: PipelineConfig) -> System:
         "chunk_size": knobs.chunk_size,
         "chunk_overlap": knobs.chunk_overlap,
     }
-    answer_set = answer_set_name(knobs.answer_set or getattr(engine, "answer_set", engine.name))
+    answer_set = answer_set_name(cast(str, knobs.answer_set or getattr(engine, "answer_set", engine.name)))
     return System(knobs, engine, answer_set, settings, settings_hash(engine.name, settings))

@@ -33,10 +33,11 @@ def fit(console: Console, table: Table, rows: list[list[str]], names: Collection
     """Give `table` column widths within `width` that cut no word and wrap no name (the widest column that can
     give way does, a character at a time); False when no such widths exist."""
     columns = table.columns
-    natural = [max([len(c.header), *(len(row[i]) for row in rows)]) for i, c in enumerate(columns)]
+    headers = [str(c.header) for c in columns]  # every header here is a string
+    natural = [max([len(h), *(len(row[i]) for row in rows)]) for i, h in enumerate(headers)]
     narrowest = [
-        max([*(len(row[i]) if c.header in names else _longest_word(row[i]) for row in rows), _longest_word(c.header)])
-        for i, c in enumerate(columns)
+        max([*(len(row[i]) if h in names else _longest_word(row[i]) for row in rows), _longest_word(h)])
+        for i, h in enumerate(headers)
     ]
     unbounded = console.options.update(width=10_000)
     overhead = Measurement.get(console, unbounded, table).maximum - sum(natural)  # borders and padding

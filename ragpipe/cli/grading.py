@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
@@ -188,7 +189,7 @@ def _judge_run(
     judge: str | None,
     judge_on: str,
     judgments: Path | None,
-    keep: list[str] = (),
+    keep: Sequence[str] = (),
     budget: float | None = None,
     record: bool = False,
 ):
@@ -214,6 +215,7 @@ def _judge_run(
         return JudgeRun(
             identity=identity, config=None, judge_on=judge_on, recorded=judgments, keep=extra, budget=budget or None
         )
+    assert judge is not None  # neither --judge nor --judgments returned above
     config, identity = configured(judge)
     # `agreement` measures the track record on what the judge is asked about: it keeps the hand-written
     # keep: only, or a held cell, not asked about, would drop out of the record measured again
@@ -233,7 +235,7 @@ def _write_record(run, report: dict, labels: Path) -> None:
     """The judge's track record on these labels, written where loading the judge reads it; said on stderr."""
     import datetime
 
-    from ragpipe.judge.track_record import TrackCell, record_path, recorded
+    from ragpipe.judge import TrackCell, record_path, recorded
 
     measured = report.get("judge", {}).get("track_record") or {}
     path = record_path(judges_path(), run.identity.id)

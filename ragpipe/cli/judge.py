@@ -150,7 +150,7 @@ def import_judgments(
     with writing(warehouse_dir(), "ragpipe judge import"):
         conn = open_for_writing(database_path())
         try:
-            questions = {}
+            questions: dict = {}
             if table_exists(conn, "questions"):
                 for row in records(conn.execute("SELECT * FROM questions ORDER BY corpus, question_id").df()):
                     questions.setdefault(row["question_id"], question_from_row(row))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ def use(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
         _current.clear()
         _factory[:] = [orchestrator]
     else:
-        _current[:] = [orchestrator]
+        _current[:] = [cast(Orchestrator, orchestrator)]
 
 
 def orchestrator() -> Orchestrator:

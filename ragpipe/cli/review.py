@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import typer
 
@@ -42,7 +43,9 @@ def review(
         console.print("--compare B needs --answers A: the set B is compared with", style="red")
         raise typer.Exit(2)
     if compare_with is not None:
-        view = _loaded(lambda conn: load_compare(conn, corpus, config, answers, compare_config or config, compare_with))
+        view = _loaded(
+            lambda conn: load_compare(conn, corpus, config, cast(str, answers), compare_config or config, compare_with)
+        )
         path = write_html(render_compare(view), out)
         console.print(f"wrote {path} ({view.result['n']} questions, {len(view.result['flips'])} flip)")
         return

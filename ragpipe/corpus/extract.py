@@ -12,6 +12,7 @@ import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ragpipe.inputs.text import valid_text
 
@@ -65,7 +66,8 @@ def _with_pdfium(data: bytes) -> ExtractedPdf:
     doc = pdfium.PdfDocument(data)
     try:
         _check_size(len(doc))  # counted from the page tree, before any page is read
-        pages, warnings = [], []
+        pages: list[Any] = []
+        warnings: list[str] = []
         for i in range(len(doc)):
             try:
                 page = doc[i]

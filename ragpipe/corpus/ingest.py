@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -106,7 +107,9 @@ def extract_files(
     (`extract_pool`; up to `workers`, default RAGPIPE_EXTRACT_WORKERS or one per core). Reads PDFs only:
     one shard of an ingest, runnable on any machine that reaches the folder. `progress(done, total)` is
     called as each file is done."""
-    docs, pages, failed = [], [], []
+    docs: list[Any] = []
+    pages: list[Any] = []
+    failed: list[Any] = []
     outcomes = extract_bounded([folder / rel for rel, _ in files], workers)
     if progress:
         progress(0, len(files))
@@ -141,7 +144,8 @@ def shard_files(plan: IngestPlan, shards: int) -> list[list[tuple[str, str]]]:
     """The files to parse, dealt to `shards` shards by size (largest first, each to the lightest shard
     so far), so shards finish together; each shard in the plan's order. Which shard parses a file
     never changes a row: `assemble` orders them."""
-    loads, out = [0] * shards, [[] for _ in range(shards)]
+    loads = [0] * shards
+    out: list[list[tuple[str, str]]] = [[] for _ in range(shards)]
     order = {file: i for i, file in enumerate(plan.to_parse)}
     for file in sorted(plan.to_parse, key=lambda f: (-plan.sizes[f[0]], order[f])):
         lightest = loads.index(min(loads))
@@ -155,7 +159,9 @@ def assemble(corpus: str, plan: IngestPlan, parsed: list[Ingested], previous: In
     `parsed` shards' rows for the rest, a failed row for a name that cannot be stored."""
     known_docs, known_failed = _known(previous, plan.files)
     known_pages = _known_pages(previous)
-    new_docs, new_failed, new_pages = {}, {}, {}
+    new_docs: dict[Any, Any] = {}
+    new_failed: dict[Any, Any] = {}
+    new_pages: dict[Any, Any] = {}
     for shard in parsed:
         new_docs.update({(r[2], r[3]): r for r in _rows(shard.documents, DOCUMENT_COLUMNS)})
         new_failed.update({(r[2], r[3]): r for r in _rows(shard.failed, FAILED_COLUMNS)})

@@ -24,6 +24,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -334,7 +335,13 @@ def mine_question(corpus: str, question: Question, pages: pd.DataFrame, commonne
     question_figures = find_figures(question.text)
     question_tokens = set(tokenize(question.text))
     for c in candidates(question, commonness):
-        base = {"corpus": corpus, "question_id": question.id, "needle": c.needle, "kind": str(c.kind), "value": c.value}
+        base: dict[str, Any] = {
+            "corpus": corpus,
+            "question_id": question.id,
+            "needle": c.needle,
+            "kind": str(c.kind),
+            "value": c.value,
+        }
         if c.reject:
             rows.append(NeedleRecord(**base, status="rejected", reason=c.reject))
             continue

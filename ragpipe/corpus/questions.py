@@ -68,11 +68,11 @@ _YES_NO_QUESTION = re.compile(
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 
 
-def polarity_of(question: str, answer: str) -> str | None:
+def polarity_of(question: str, answer: str) -> Literal["yes", "no"] | None:
     """A yes/no question whose gold answer opens with Yes or No: that word is its key."""
     m = _LEADING_YES_NO.match(answer)
     if m and _YES_NO_QUESTION.match(question):
-        return m.group(1).lower()
+        return "yes" if m.group(1).lower() == "yes" else "no"
     return None
 
 

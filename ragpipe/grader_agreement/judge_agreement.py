@@ -48,6 +48,7 @@ class JudgeRun:
 
     def _read_recorded(self, questions: pd.DataFrame) -> None:
         by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
+        assert self.recorded is not None
         judgments, self.problems = read_judgments(self.recorded, by_id)
         names = sorted({j.judge for j in judgments})
         if self.identity is None:
@@ -60,6 +61,7 @@ class JudgeRun:
         """`grades` with the judge applied, its grader version naming the judge."""
         if self.recorded is not None:
             self._read_recorded(questions)
+        assert self.identity is not None  # configured, or named by the recorded verdicts
         combined, self.new, self.asked = judge_table(
             grades,
             answers,

@@ -13,8 +13,7 @@ import hashlib
 import pandas as pd
 
 from ragpipe.grader_agreement.agreement import labelled_frame
-from ragpipe.judge import UNPARSED, apply_judgments
-from ragpipe.judge.track_record import TrackCell, held_cells
+from ragpipe.judge import UNPARSED, TrackCell, apply_judgments, held_cells
 
 FOLDS = 5
 

@@ -14,6 +14,7 @@ none_given.py). A folder of FinanceBench's labels carries no questions: there, t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,7 +68,7 @@ def _declined(judged: JudgedAnswers, rules, accepted: pd.DataFrame) -> list[bool
     return [bool(declined[i]) for i in mine["answer_id"]]
 
 
-def label_collisions(rules, sets: list[JudgedAnswers], proposed: list[str] = (), examples: int = 2) -> list[dict]:
+def label_collisions(rules, sets: list[JudgedAnswers], proposed: Sequence[str] = (), examples: int = 2) -> list[dict]:
     """One row per (rule, set) where the rule fires on an accepted answer, in the rules' order."""
     named = decline.named_rules(rules, list(proposed))
     out = []

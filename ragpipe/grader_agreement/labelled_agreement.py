@@ -60,7 +60,9 @@ def labelled_agreement(
     return report
 
 
-def financebench_labelled(pages: pd.DataFrame, manifest, labels_dir, rules) -> tuple:
+def financebench_labelled(
+    pages: pd.DataFrame, manifest, labels_dir, rules
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(grades, answers, questions) of a folder of FinanceBench's labelled files under `rules`: questions
     and needles derived afresh from the ingested `pages` with the current code."""
     answers, questions, needles = _financebench_inputs(pages, manifest, labels_dir)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 
@@ -125,7 +125,7 @@ def _verdict(
     citations: list[str],
     failed: bool,
     rules: Rules,
-    mined: list,
+    mined: Sequence,
     off: frozenset[str],
     place: KeyPlace | None = None,
 ) -> dict:

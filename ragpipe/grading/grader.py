@@ -21,9 +21,11 @@ citations), with its own slice of rules.yaml.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import replace
 from decimal import Decimal
 from functools import lru_cache
+from typing import cast
 
 from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
@@ -55,19 +57,19 @@ def grade(
     answer: str,
     citations: list[str],
     rules: Rules,
-    mined: list[tuple[str, str]] = (),
+    mined: Sequence[tuple[str, ...]] = (),
     off: frozenset[str] = frozenset(),
     place: KeyPlace | None = None,
 ) -> Grade:
     """The verdict on `answer` to `question` under `rules` (pure: same inputs, same grade); `place`: where
     the money key stands in its document, when known. An answer longer than rules.answers.max_chars is
     graded on its prefix, and says so."""
-    mined = _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined)))
+    sourced = _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined)))
     answer = repaired(answer)  # read as its author wrote it; the stored row keeps the original (text/repair.py)
     if len(answer) > rules.answers.max_chars:
         cut = answer[: rules.answers.max_chars]
-        return replace(_grade(question, cut, citations, rules, mined, off, place), truncated=True)
-    return _grade(question, answer, citations, rules, mined, off, place)
+        return replace(_grade(question, cut, citations, rules, sourced, off, place), truncated=True)
+    return _grade(question, answer, citations, rules, sourced, off, place)
 
 
 def answer_view(
@@ -100,13 +102,14 @@ def answer_view(
 
 def _grade(question: Question, answer: str, citations: list[str], rules: Rules, mined, off, place=None) -> Grade:
     view = answer_view(question, answer, citations, rules, mined, off, place)
-    finding, found = _first_verdict(view, view.readings)
+    readings = cast(RuleReadings, view.readings)  # the view was made with readings_for(rules)
+    finding, found = _first_verdict(view, readings)
     if finding is None:
         passed = next((f for f in reversed(found.values()) if f.rule), None)
         rule = passed.rule if passed else outcomes.CHECKS_PASSED
         decided = _decided(question, view, Finding("all", Verdict.CORRECT, None, rule), list(found.values()))
     else:
-        if finding.declined and finding.firm and _key_met_too(view, view.readings, finding):
+        if finding.declined and finding.firm and _key_met_too(view, readings, finding):
             finding = replace(finding, firm=False)
         decided = _decided(question, view, finding, [*found.values(), finding])
     return with_confidence(question, answer, decided, rules.trust)
@@ -166,12 +169,12 @@ def _decided(question: Question, view: AnswerView, finding: Finding, evidence: l
     marks a reader is shown beside them (grading/marks.py)."""
     on_record = [f for f in evidence if f.on_record]
     spans = tuple(s for f in on_record for s in f.spans)
-    rule = finding.rule
+    rule = cast(str, finding.rule)  # a deciding finding names its rule
     if question.kind == "ambiguous" and finding.check not in _DECLINING:
         rule = outcomes.AMBIGUOUS_PREFIX + rule
     firm = finding.firm if finding.check != "all" else all(f.firm for f in evidence)
     return Grade(
-        finding.verdict,
+        cast(str, finding.verdict),
         finding.declined,
         finding.failure,
         rule,

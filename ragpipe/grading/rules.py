@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
@@ -44,7 +45,7 @@ class _Rules(BaseModel):
 def _slices() -> dict:
     """Each check's rules.yaml sections, as fields: with their defaults where the model has them (a
     check's slice is optional then), required where it has none (the decline check's phrases)."""
-    fields = {}
+    fields: dict[str, Any] = {}
     for check in CHECKS:
         for name, model in check.sections.items():
             if name in _Rules.model_fields or (name in fields and fields[name][0] is not model):
@@ -54,8 +55,14 @@ def _slices() -> dict:
     return fields
 
 
-Rules = create_model("Rules", __base__=_Rules, __doc__="The grader's rules: rules.yaml, validated.", **_slices())
-Rules.__module__ = __name__
+if TYPE_CHECKING:  # each check's slice is a field made at import (`_slices`): typed as what the model holds
+
+    class Rules(_Rules):
+        def __getattr__(self, name: str) -> Any: ...
+
+else:
+    Rules = create_model("Rules", __base__=_Rules, __doc__="The grader's rules: rules.yaml, validated.", **_slices())
+    Rules.__module__ = __name__
 
 
 def load_rules(path: Path | None = None) -> Rules:

@@ -57,7 +57,7 @@ def _imports(root: Path, tree: ast.Module) -> set[Path]:
     for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == "ragpipe":
-            module = node.module.removeprefix("ragpipe").strip(".")
+            module = (node.module or "").removeprefix("ragpipe").strip(".")
             names = [module] + [f"{module}.{a.name}".strip(".") for a in node.names]  # a name may be a module
         elif isinstance(node, ast.Import):
             names = [a.name.removeprefix("ragpipe").strip(".") for a in node.names if a.name.split(".")[0] == "ragpipe"]

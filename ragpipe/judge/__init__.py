@@ -30,6 +30,10 @@ _WHERE = {
     "rules_judged_by": "config",
     "KeepRule": "keep",
     "parse_keep": "keep",
+    "TrackCell": "track_record",
+    "held_cells": "track_record",
+    "record_path": "track_record",
+    "recorded": "track_record",
     "pair_judge": "of_pair",
     "PairJudging": "of_pair",
     "pair_judging": "of_pair",
@@ -54,6 +58,7 @@ _WHERE = {
 __all__ = [
     "Asked",
     "KeepRule",
+    "TrackCell",
     "JUDGE_ON",
     "JudgeConfig",
     "JudgeError",
@@ -63,6 +68,7 @@ __all__ = [
     "answer_keys",
     "apply_judgments",
     "ask_missing",
+    "held_cells",
     "batch_requests",
     "identity_of",
     "judge_named",
@@ -76,6 +82,8 @@ __all__ = [
     "parse_keep",
     "pending",
     "read_judgments",
+    "record_path",
+    "recorded",
     "recorded_identity",
     "rules_judged_by",
     "store_judgments",
@@ -109,4 +117,5 @@ if TYPE_CHECKING:
     from ragpipe.judge.keep import KeepRule, parse_keep
     from ragpipe.judge.of_pair import PairJudging, pair_judge, pair_judging
     from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments
+    from ragpipe.judge.track_record import TrackCell, held_cells, record_path, recorded
     from ragpipe.judge.verdicts import JUDGE_ON, UNPARSED

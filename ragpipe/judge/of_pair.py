@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ragpipe.corpus.manifest import list_corpora, load_configs, resolve_config
 from ragpipe.judge.config import JudgeConfig, JudgeError, identity_of, judge_named, judged_rules
@@ -32,7 +33,7 @@ class PairJudging:
 
     config: JudgeConfig | None
     judge_on: str
-    rules: object  # grading.rules.Rules
+    rules: Any  # grading.rules.Rules
 
 
 def pair_judging(

@@ -154,8 +154,8 @@ def read_label_lines(conn: duckdb.DuckDBPyConnection, path: Path) -> ImportedLab
         )
         groups.setdefault((answer_id, who), []).append(row)
     rows: list[HumanLabelRecord] = []
-    for key, group in groups.items():
-        held, last = stored.get(key), group[-1]
+    for pair, group in groups.items():
+        held, last = stored.get(pair), group[-1]
         if held is not None and held.latest == (last.label, last.note, last.input_sha):
             continue  # the labeller's last word is what the warehouse holds as theirs: nothing to say
         known = held.revisions if held is not None else set()

@@ -158,9 +158,9 @@ class ChunkIndex:
         k = min(k, len(scores))
         top = np.argpartition(-scores, k - 1)[:k]
         # ties broken by chunk order so results are deterministic
-        top = sorted(top, key=lambda i: (-float(scores[i]), int(i)))
+        ranked = sorted(top, key=lambda i: (-float(scores[i]), int(i)))
         return [
             Hit(rank=r + 1, chunk_id=self.chunk_ids[i], score=float(scores[i]))
-            for r, i in enumerate(top)
+            for r, i in enumerate(ranked)
             if scores[i] > 0
         ]

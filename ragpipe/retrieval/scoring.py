@@ -14,7 +14,7 @@ check the numbers with other tools (`trec_eval`, ranx).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import ir_measures
 import pandas as pd
@@ -141,7 +141,8 @@ def write_trec(folder: Path, run: pd.DataFrame, questions: list[Question], name:
 
 def _run_lines(scored: list, name: str) -> list[str]:
     """`qid Q0 docid rank score name`, ranks by descending score (ties by id, for a stable file)."""
-    lines, by_query = [], {}
+    lines: list[Any] = []
+    by_query: dict[Any, Any] = {}
     for s in scored:
         by_query.setdefault(s.query_id, []).append(s)
     for qid in sorted(by_query):

@@ -166,7 +166,7 @@ def load_review(
         text = "" if a is None or a["answer"] is None else str(a["answer"])
         citations = _listed(None if a is None else a["citations"])
         stale = "answer_sha" in g and a is not None and g["answer_sha"] != answer_sha(a["answer"], a["citations"])
-        cited = [chunks[c] for c in _listed(None if a is None else a["cited_chunks"]) if c in chunks]
+        cited_pages = [chunks[c] for c in _listed(None if a is None else a["cited_chunks"]) if c in chunks]
         rows.append(
             {
                 **{
@@ -195,7 +195,7 @@ def load_review(
                 "golden": _golden(q["golden_docs"], q["golden_pages"]),
                 "answer": text,
                 "citations": citations,
-                "cited_pages": cited,
+                "cited_pages": cited_pages,
                 "stale": bool(stale),
                 "latency_ms": None if a is None or pd.isna(a["latency_ms"]) else float(a["latency_ms"]),
                 "label": None if a is None or pd.isna(a["label"]) else a["label"],

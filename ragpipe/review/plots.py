@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from functools import cache
+from typing import cast
 
 COLORS = {"correct": "#2e7d32", "partial": "#f9a825", "wrong": "#c62828"}
 
@@ -99,7 +100,7 @@ def risk_coverage_plot(points: list[tuple[float, int]] | None) -> str:
 
     ordered = sorted(points, key=lambda p: -p[0])
     n = len(ordered)
-    off, risks = 0, []
+    off, risks = 0, cast(list[float], [])
     for _, agree in ordered:
         off += 1 - agree
         risks.append(100 * off / (len(risks) + 1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, cast
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -36,7 +37,7 @@ def answer_html(row: dict) -> Markup:
 
 def needles_html(needles: dict[str, list[dict]]) -> dict[str, Markup]:
     """Each question's needles block (needles.html.j2), rendered once: every answer to it shows the same."""
-    block = _ENV.get_template("needles.html.j2").module.needles
+    block = cast(Any, _ENV.get_template("needles.html.j2").module).needles
     return {question_id: Markup(block(ns)) for question_id, ns in needles.items()}
 
 

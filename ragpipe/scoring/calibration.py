@@ -22,6 +22,7 @@ questions, other people, or labels chosen by hand (the labelling page draws them
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import cast
 
 import numpy as np
 
@@ -89,7 +90,7 @@ def calibrate(
     if share:  # Wilson's, honest at any n
         from ragpipe.scoring.wilson import wilson
 
-        only = wilson(int(y.sum()), n)
+        only = cast(tuple[float, float], wilson(int(y.sum()), n))  # n > 0 here
     else:  # a difference of two systems' shares, per question
         only = _interval(classical_mean_ci(y, alpha=ALPHA), bounds)
     normal = n >= MIN_TUNED_LABELS and (not share or min(y.sum(), n - y.sum()) >= MIN_EACH_WAY)

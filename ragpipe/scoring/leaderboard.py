@@ -16,6 +16,8 @@ of the others tested, paired by question.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 
 from ragpipe.grading.grade import Verdict
@@ -29,12 +31,12 @@ ALPHA = 0.05
 
 def _interval(correct: int, n: int) -> tuple[float | None, float | None]:
     low, high = wilson(correct, n)
-    return (None, None) if low is None else (round(low, 4), round(high, 4))
+    return (None, None) if low is None or high is None else (round(low, 4), round(high, 4))
 
 
 def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     """One row per system (name -> its grades: question_id, verdict, declined, rule, failure), best first."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, grades in systems.items():  # accuracy: correct of graded, the ungradable counted apart
         counted = graded(grades)
         n, correct = len(counted), int((counted["verdict"] == Verdict.CORRECT).sum())
@@ -61,7 +63,7 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     best = rows[0]["system"]
     others = rows[1:]
     tests = [compare(best, systems[best], r["system"], systems[r["system"]]) for r in others]
-    adjusted = holm([t["mcnemar_p"] for t in tests]) if tests else []
+    adjusted: Any = holm([t["mcnemar_p"] for t in tests]) if tests else []
     rows[0].update(vs_best="best", paired=None, diff=None, diff_low=None, diff_high=None, p=None, p_holm=None)
     for row, test, p_holm in zip(others, tests, adjusted):
         row.update(

@@ -42,7 +42,7 @@ SLICE_COLUMNS = [
 
 def _wilson_pct(correct: int, graded: int) -> tuple[float | None, float | None]:
     low, high = wilson(correct, graded)
-    return (None, None) if low is None else (round(100 * low, 1), round(100 * high, 1))
+    return (None, None) if low is None or high is None else (round(100 * low, 1), round(100 * high, 1))
 
 
 def slice_rows(grades: pd.DataFrame, questions: pd.DataFrame, dimensions=DIMENSIONS) -> pd.DataFrame:

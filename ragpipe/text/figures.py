@@ -152,7 +152,7 @@ def find_figures(text: str) -> list[Figure]:
             negative = False
         attached = scale_word is not None and m.start("scale") == m.end("num")
         scale = _scale_of(scale_word, is_money, attached)
-        decimals = max(0, -raw.as_tuple().exponent) - (scale.adjusted())
+        decimals = max(0, -int(raw.as_tuple().exponent)) - (scale.adjusted())
         value = raw * scale
         if negative:
             value = -value

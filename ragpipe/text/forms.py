@@ -95,7 +95,7 @@ def readings(key: str, question: str = "") -> tuple[tuple[str, ...], ...]:
 def tagged_readings(key: str, question: str = "") -> tuple[tuple[tuple[str, ...], bool], ...]:
     """`readings`, each with whether it leaves words of the key out (a lenient reading: never firm)."""
     out: list[tuple[tuple[str, ...], bool]] = [((key,), False)]
-    seen = {(key,)}
+    seen: set[tuple[str, ...]] = {(key,)}
     for form, left in _alternatives(key.strip()):
         for reading in ((form,), _parts(form) if "(" not in form else (form,)):
             if reading in seen:

@@ -86,7 +86,7 @@ def money_key_value(key_text: str, question_text: str) -> Figure:
     # a key in the question's unit ("$382.00" in USD millions) is padded to two
     # decimals by convention: its trailing zeros are format, not precision
     exponent = key.value.normalize().as_tuple().exponent
-    return replace(key, decimals=max(0, -exponent)).scaled(scale)
+    return replace(key, decimals=max(0, -int(exponent))).scaled(scale)
 
 
 def matches_key(key: Figure, fig: Figure, scale: Decimal, tol: Decimal) -> bool:

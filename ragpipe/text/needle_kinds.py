@@ -82,7 +82,7 @@ def match_kind(kind: str) -> MatchKind:
     return _MATCH_OF.get(kind, MatchKind.PHRASE)
 
 
-_MATCH_OF = {
+_MATCH_OF: dict[str, MatchKind] = {
     NeedleKind.TERM: MatchKind.TERM,
     NeedleKind.OPTION: MatchKind.LEAD_TERM,
     NeedleKind.ANSWER: MatchKind.LEAD_PHRASE,

@@ -61,7 +61,7 @@ def _concrete(dtype: str) -> str:
     return re.sub(r"\bNULL\b", "VARCHAR", dtype)
 
 
-def _where(keys: Mapping[str, str]) -> tuple[str, list[str]]:
+def _where(keys: Mapping[str, object]) -> tuple[str, list[object]]:
     if not keys:
         return "TRUE", []
     return " AND ".join(f'"{k}" = ?' for k in keys), list(keys.values())
@@ -236,7 +236,9 @@ def replace_partition(
     return len(frame)
 
 
-def read_partition(conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[str, str], order_by: str | None = None) -> pd.DataFrame:
+def read_partition(
+    conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[str, object], order_by: str | None = None
+) -> pd.DataFrame:
     kept = _KEPT.get(id(conn))
     if kept is not None and table in kept[0]:
         key = (table, tuple(keys.items()), order_by)
@@ -246,7 +248,7 @@ def read_partition(conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[st
     return _read(conn, table, keys, order_by)
 
 
-def _read(conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[str, str], order_by: str | None) -> pd.DataFrame:
+def _read(conn: duckdb.DuckDBPyConnection, table: str, keys: Mapping[str, object], order_by: str | None) -> pd.DataFrame:
     if not table_exists(conn, table):
         raise LookupError(f"table {table} does not exist yet: materialize its asset first")
     where, params = _where(keys)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
 from ragpipe.corpus.questions import Question
@@ -34,7 +35,7 @@ _FILLER = {"a", "an", "the", "of", "on", "in", "for", "to"}
 
 
 def sentences(text: str) -> list[str]:
-    out = []
+    out: list[Any] = []
     for line in text.splitlines():
         out.extend(s.strip() for s in _SENTENCE_END.split(line) if s.strip())
     return out

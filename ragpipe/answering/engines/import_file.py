@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
 from ragpipe.answering.engines.retrying import EngineFailure
@@ -28,7 +29,7 @@ class ImportEngine:
         if sha256 is not None and sha256 != found:  # the file changed between the command and this step
             raise ValueError(f"{self.path} changed while the run started (sha256 {sha256[:12]} -> {found[:12]})")
         self.problems: list[Problem] = []
-        self.rows = {}
+        self.rows: dict[Any, Any] = {}
         self.unreadable: dict[str, Problem] = {}  # question id -> why its line could not be read
         for lineno, row in read_jsonl(self.path, self.problems):
             problem = _line_problem(str(self.path), lineno, row)

@@ -49,15 +49,15 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
     key, reading = view.key, view.measures
 
     def is_key(f) -> bool:
-        return matches_key(key, f, view.scale, view.tolerance)
+        return key is not None and matches_key(key, f, view.scale, view.tolerance)
 
     money = [f for f in view.figures if f.is_money]
     stated = _stated_for_asked(view, money, is_key)
     if stated is not None:
         return None if stated is KEY_STATED else stated
-    stated = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
-    if stated:
-        return _wrong(view, money, stated, outcomes.MONEY_OTHER_VALUE, is_key)
+    others = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
+    if others:
+        return _wrong(view, money, others, outcomes.MONEY_OTHER_VALUE, is_key)
     asserted = [f for f in asserted_money(view.text, money) if is_key(f)]
     if any(reading.other(f) is None for f in asserted):
         return None

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -88,7 +88,9 @@ def _mined(view: AnswerView, rules: NeedleRules, stated) -> tuple[list[Requireme
     since they are weaker evidence than figures. Also: the gold answer's computed figures left out (a
     yes/no answer that gives its polarity needs none, but then its own figures go unchecked)."""
     mined, question = view.mined, view.question
-    computed = [(n, MatchKind.COMPUTED_FIGURE) for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED]
+    computed: list[tuple[str, str]] = [
+        (n, MatchKind.COMPUTED_FIGURE) for n, k, src in mined if k in FIGURE_KINDS and src == COMPUTED
+    ]
     unchecked: list[tuple[str, str]] = []
     if question.polarity and stated:
         computed, unchecked = [], computed
@@ -149,7 +151,7 @@ def _find(
         return find_form(needle, view.text, view.figures, view.tolerance, view.question.text, derived=derived)
     gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
     if gold is None:
-        return find_needle(needle, view.text, view.figures, view.tolerance, kind)
+        return find_needle(needle, view.text, view.figures, view.tolerance, cast(MatchKind, kind))
     return find_computed_figure(gold, view.figures, n.computed_last_place, n.computed_ratio_as_percent)
 
 
@@ -189,7 +191,9 @@ def _key_span(view: AnswerView) -> tuple[int, int] | None:
         (
             f
             for f in view.figures
-            if matches_key(view.key, f, view.scale, view.tolerance) and view.measures.other(f) is None
+            if view.key is not None
+            and matches_key(view.key, f, view.scale, view.tolerance)
+            and view.measures.other(f) is None
         ),
         None,
     )
@@ -316,7 +320,7 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
     yes = view.yes_no  # the right yes/no, where the polarity check found one (it decided the wrong one)
     stated = yes.span if yes else None
     reqs = _authored(view, rules)
-    source, unchecked = "authored", []
+    source, unchecked = "authored", cast(list[tuple[str, str]], [])
     if not reqs and view.key is None:
         source = "mined"
         reqs, unchecked = _mined(view, rules, stated)
@@ -337,7 +341,7 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
         if span:
             spans.append({"kind": MONEY_KEY, "needle": view.key_text, "start": span[0], "end": span[1]})
         else:
-            missing.append(Requirement(MONEY_KEY, ((view.key_text, MatchKind.MINED_FIGURE),)))
+            missing.append(Requirement(MONEY_KEY, ((view.key_text or "", MatchKind.MINED_FIGURE),)))
     figures_asked = False
     for req in reqs:
         met = _meet(req, view, n, stated)

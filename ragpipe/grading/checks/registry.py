@@ -23,6 +23,7 @@ import sys
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import cast
 
 import ragpipe.grading.checks as _package
 from ragpipe.grading.checks.view import Check, PluginRefused
@@ -77,7 +78,8 @@ def plugin_sources(checks: tuple[Check, ...] = CHECKS) -> dict[str, str]:
         if top == "ragpipe":
             continue
         module = sys.modules[top]
-        where = Path(module.__file__).parent if hasattr(module, "__path__") else Path(module.__file__)
+        file = Path(cast(str, module.__file__))
+        where = file.parent if hasattr(module, "__path__") else file
         files = sorted(where.rglob("*.py")) if where.is_dir() else [where]
         for path in files:
             name = f"plugin:{top}/{path.relative_to(where).as_posix()}" if where.is_dir() else f"plugin:{path.name}"

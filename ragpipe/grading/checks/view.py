@@ -18,6 +18,8 @@ from ragpipe.text.unasserted import Hedge, unasserted
 from ragpipe.text.voice import blank, voiced
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from ragpipe.corpus.questions import Question
     from ragpipe.text.figures import Figure
 
@@ -274,7 +276,7 @@ class Check:
     order: int
     kinds: tuple[str, ...] = ANSWERED
     needs: tuple[str, ...] = ()
-    sections: dict[str, type] = field(default_factory=dict)
+    sections: dict[str, type[BaseModel]] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
     always_runs: bool = False
     decides_declines: bool = False  # skipped where the answer is read as if it had not declined; its rules unprefixed

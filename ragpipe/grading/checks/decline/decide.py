@@ -34,9 +34,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import cast
 
 from ragpipe.grading.checks.decline.grammar import grammar_patterns
-from ragpipe.grading.checks.decline.sections import GRAMMAR_PARTS
+from ragpipe.grading.checks.decline.sections import GRAMMAR_PARTS, DeclineGrammar
 from ragpipe.grading.checks.decline.stance import gives_the_way, objection
 from ragpipe.grading.checks.view import NOT_DECLINED, Decision
 from ragpipe.grading.sections import AnyRules
@@ -95,7 +96,7 @@ def _patterns(rules: AnyRules) -> tuple[str, ...]:
 def grammar(parts: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
     """The grammar's patterns, built once per set of parts (validated where the rules were read)."""
     named = SimpleNamespace(**dict(zip(GRAMMAR_PARTS, map(list, parts))))
-    return tuple(p for p, _ in grammar_patterns(named))
+    return tuple(p for p, _ in grammar_patterns(cast(DeclineGrammar, named)))
 
 
 def decline_spans(answer: str, rules: AnyRules) -> list[tuple[int, int, str]]:
@@ -279,6 +280,7 @@ def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
             continue
         if (
             turns
+            and turned is not None
             and rules.assertions.turn_asserts_any_claim
             and _says_enough(text[turned.end() : end])
             and _speaks_of_the_world(sentence, rules)

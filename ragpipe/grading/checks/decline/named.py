@@ -9,7 +9,7 @@ sentence starts, a judged method only on a question that asks for a way), on the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ragpipe.grading.checks.decline.decide import grammar, phrase_pattern
@@ -44,7 +44,7 @@ def _at_opening(pattern: re.Pattern[str], rules: AnyRules, only_for_a_way: bool 
     return fires
 
 
-def named_rules(rules: AnyRules, proposed: list[str] = ()) -> list[NamedRule]:
+def named_rules(rules: AnyRules, proposed: Sequence[str] = ()) -> list[NamedRule]:
     """The rules' decline rules, each alone; the phrases among them that are `proposed` (rules with a
     proposal added: grader_agreement/audit.py) are in section `proposed`. The premise rebuttal needs the
     question and is the stance's reading, not a pattern: it is not listed."""
