@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export DAGSTER_HOME ?= $(CURDIR)/warehouse/dagster_home
 
-.PHONY: run test test-unit chromium services cluster dev bench bench-quick clean lock docs
+.PHONY: run test test-unit chromium services cluster dev bench bench-quick clean lock docs agreement
 
 # installs exactly the versions in requirements.lock (constraints): a fresh clone gets what the suite passed on
 $(BIN)/ragpipe: pyproject.toml requirements.lock
@@ -112,6 +112,11 @@ bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/step_start.py --quick
 	$(BIN)/python bench/cluster.py --quick
 	$(BIN)/python bench/agreement_sets.py --quick
+
+# the grader on every labelled set in ../shared, against the golden verdicts (bench/agreement-verdicts.json): fails
+# on any verdict the file does not hold; a grading change declares its flips by `bench/agreement_sets.py --write`
+agreement: $(BIN)/ragpipe
+	$(BIN)/python bench/agreement_sets.py --gate
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)

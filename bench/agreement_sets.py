@@ -14,12 +14,17 @@ Kappa and refusal F1 are computed by the grader's own functions on the labels' o
 people never said refusal folds every Refusal into Incorrect). `--write` puts the table in
 docs/agreement.md between its markers; `--quick` measures the open-domain files only.
 
-The flips of a change: each run compares every answer's verdict with the last `--write` on this machine
-(kept beside the warehouse, `bench/agreement-verdicts.json`: answer ids and classes, no answer text) and
-counts the answers whose verdict moved, toward the people and away from them; `--write` puts that line
-under the table and keeps this run's verdicts for the next.
+The flips of a change: each run compares every answer's verdict with the committed golden verdicts
+(`bench/agreement-verdicts.json`, one line an answer: its id, the person's class and the grader's, no
+answer text; each set's grader version and kappa) and counts the answers whose verdict moved, toward the
+people and away from them; `--write` puts that line under the table and writes this run's verdicts as the
+new golden ones, so the commit's diff of that file lists every flip it makes. `--write` refuses to lower a
+set's kappa unless `--accept-kappa-drop` says the drop is meant.
 
-    python bench/agreement_sets.py [--quick] [--json] [--write]
+`--gate` (`make agreement`) fails, listing them, on any verdict the golden file does not hold: a grading
+change lands with its flips declared in that file, or not at all.
+
+    python bench/agreement_sets.py [--quick] [--json] [--write [--accept-kappa-drop]] [--gate]
 """
 
 from __future__ import annotations
@@ -40,7 +45,6 @@ from common import Skipped  # noqa: E402
 from ragpipe.answering.labels import HUMAN_CLASSES, read_labeled_folder  # noqa: E402
 from ragpipe.grader_agreement.agreement import agreement, on_the_labels_scale  # noqa: E402
 from ragpipe.inputs.jsonl import read_jsonl  # noqa: E402
-from ragpipe.warehouse.settings import warehouse_dir  # noqa: E402
 
 CORRECT, INCORRECT, REFUSAL = HUMAN_CLASSES
 ROOT = Path(__file__).resolve().parent.parent
@@ -134,8 +138,7 @@ def flips(before: dict[str, str], after: dict[str, str]) -> dict:
     return {"compared": len(both), "changed": len(moved), "toward": toward, "away": away}
 
 
-def _baseline_path() -> Path:
-    return warehouse_dir() / "bench" / "agreement-verdicts.json"
+GOLDEN = ROOT / "bench" / "agreement-verdicts.json"
 
 
 def _grader(args: list[str]) -> dict:
@@ -171,9 +174,8 @@ def _firm_disagreement(report: dict) -> tuple[float | None, float | None]:
 
 
 def kept_verdicts() -> dict:
-    """The last --write's verdicts per set ({} before the first)."""
-    path = _baseline_path()
-    return json.loads(path.read_text())["sets"] if path.exists() else {}
+    """The golden verdicts per set, as the last --write committed them ({} before the first)."""
+    return json.loads(GOLDEN.read_text())["sets"] if GOLDEN.exists() else {}
 
 
 def measure(quick: bool, kept: dict) -> tuple[list[dict], dict]:
@@ -181,7 +183,11 @@ def measure(quick: bool, kept: dict) -> tuple[list[dict], dict]:
     out, verdicts = [], {}
     for name, args, rows in _sets(quick):
         report = _grader(args)
-        verdicts[name] = {"grader_version": report["grader_version"], "verdicts": report.pop("verdicts")}
+        verdicts[name] = {
+            "grader_version": report["grader_version"],
+            "kappa": report["kappa"],
+            "verdicts": report.pop("verdicts"),
+        }
         before = kept.get(name)
         contained, prefixed = _baseline(rows, containment), _baseline(rows, prefix_matcher)
         firm, worst = _firm_disagreement(report)
@@ -214,11 +220,35 @@ def measure(quick: bool, kept: dict) -> tuple[list[dict], dict]:
 
 
 def keep(kept: dict, verdicts: dict) -> None:
-    """This run's verdicts, each set's with its grader version, for the next run's flips (the sets not
-    measured now, `--quick` leaves FinanceBench out, keep their last)."""
-    path = _baseline_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"sets": {**kept, **verdicts}}, sort_keys=True))
+    """This run's verdicts as the golden ones, each set's with its grader version and kappa (the sets not
+    measured now, `--quick` leaves FinanceBench out, keep theirs); one line an answer, so a diff is a flip."""
+    GOLDEN.write_text(json.dumps({"sets": {**kept, **verdicts}}, sort_keys=True, indent=0) + "\n")
+
+
+def undeclared(kept: dict, verdicts: dict) -> list[str]:
+    """A line for each answer whose grader class is not the golden one (or a set, or an answer, the golden
+    file does not hold): what `--gate` fails on."""
+    out = []
+    for name, now in verdicts.items():
+        golden = kept.get(name)
+        if golden is None:
+            out.append(f"{name}: no golden verdicts (python bench/agreement_sets.py --write)")
+            continue
+        for answer, classes in sorted(now["verdicts"].items()):
+            before = golden["verdicts"].get(answer)
+            if before is None or before[1] != classes[1]:
+                was = "absent" if before is None else before[1]
+                out.append(f"{name}: answer {answer}: person {classes[0]}, grader {was} -> {classes[1]}")
+    return out
+
+
+def kappa_drops(kept: dict, verdicts: dict) -> list[str]:
+    """Each set whose kappa falls below the golden file's."""
+    return [
+        f"{name}: kappa {kept[name]['kappa']} -> {now['kappa']}"
+        for name, now in verdicts.items()
+        if name in kept and kept[name].get("kappa") is not None and now["kappa"] < kept[name]["kappa"]
+    ]
 
 
 def _f(value) -> str:
@@ -247,7 +277,7 @@ def markdown(rows: list[dict]) -> str:
             f"{r['set']} {r['flips']['changed']} ({r['flips']['toward']} toward people, {r['flips']['away']} away)"
             for r in compared
         )
-        lines += ["", f"Flips since grader {since} (the last `--write` on the machine that wrote this): {parts}."]
+        lines += ["", f"Flips since grader {since} (the golden verdicts, `bench/agreement-verdicts.json`): {parts}."]
     by_file = [r for r in rows if r["refusal_f1"] is not None and len(r["refusal_f1_by_file"]) > 1]
     for r in by_file:
         parts = ", ".join(
@@ -272,7 +302,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the open-domain files only")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--write", action="store_true", help="write the table into docs/agreement.md")
+    parser.add_argument("--write", action="store_true", help="write the table and the golden verdicts")
+    parser.add_argument("--accept-kappa-drop", action="store_true", help="with --write: a lower kappa is meant")
+    parser.add_argument("--gate", action="store_true", help="fail on any verdict the golden file does not hold")
     args = parser.parse_args()
     try:
         kept = kept_verdicts()
@@ -284,7 +316,26 @@ def main() -> None:
         print(json.dumps({"sets": rows}, sort_keys=True))
     else:
         print(markdown(rows))
+    if args.gate:
+        moved = undeclared(kept, verdicts)
+        for line in moved[:50]:
+            print(f"undeclared: {line}")
+        if moved:
+            print(
+                f"gate: {len(moved)} verdict(s) the golden file does not hold ({len(moved) - 50} more not shown)"
+                if len(moved) > 50
+                else f"gate: {len(moved)} verdict(s) the golden file does not hold"
+            )
+            print("declare them: python bench/agreement_sets.py --write, and commit bench/agreement-verdicts.json")
+            raise SystemExit(1)
+        print(
+            f"gate: {sum(len(v['verdicts']) for v in verdicts.values())} verdicts on {len(verdicts)} set(s), "
+            "each the golden one"
+        )
     if args.write:
+        drops = kappa_drops(kept, verdicts)
+        if drops and not args.accept_kappa_drop:
+            raise SystemExit("kappa falls (" + "; ".join(drops) + "): nothing written; --accept-kappa-drop if meant")
         write(markdown(rows))
         keep(kept, verdicts)
 

@@ -71,3 +71,18 @@ def test_flips_count_the_verdicts_that_moved_toward_and_away_from_the_people():
     # a moved to the person's class, b away from it, c from one wrong class to another; d stayed
     assert flips(before, after) == {"compared": 4, "changed": 3, "toward": 1, "away": 1}
     assert flips(after, after)["changed"] == 0
+
+
+def test_the_gate_names_every_verdict_the_golden_file_does_not_hold_and_each_kappa_that_falls():
+    from agreement_sets import kappa_drops, undeclared
+
+    golden = {"s": {"kappa": 0.8, "verdicts": {"a": "CC", "b": "II", "c": "RR"}}}
+    same = {"s": {"kappa": 0.8, "verdicts": {"a": "CC", "b": "II", "c": "RR"}}}
+    assert undeclared(golden, same) == [] and kappa_drops(golden, same) == []
+    moved = {"s": {"kappa": 0.7, "verdicts": {"a": "CC", "b": "IC", "c": "RR", "d": "CC"}}, "t": {"verdicts": {}}}
+    assert undeclared(golden, moved) == [
+        "s: answer b: person I, grader I -> C",
+        "s: answer d: person C, grader absent -> C",
+        "t: no golden verdicts (python bench/agreement_sets.py --write)",
+    ]
+    assert kappa_drops(golden, moved) == ["s: kappa 0.8 -> 0.7"]

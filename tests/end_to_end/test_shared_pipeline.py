@@ -148,6 +148,24 @@ def test_fitting_the_shared_sets_writes_the_shipped_model(warehouse, tmp_path):
     assert {**fitted, "trained": None} == {**shipped, "trained": None}
 
 
+def test_every_labelled_verdict_is_the_golden_one(warehouse):
+    """`make agreement`'s gate over this warehouse's FinanceBench pages: a grading change that moves a
+    verdict lands only with the flip declared in bench/agreement-verdicts.json (`--write`)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(warehouse), "DAGSTER_HOME": str(warehouse / "dh")}
+    done = subprocess.run(
+        [sys.executable, "bench/agreement_sets.py", "--gate"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    said = done.stdout[-4000:] + done.stderr[-2000:]
+    assert done.returncode == 0, said
+    assert "each the golden one" in done.stdout and "on 3 set(s)" in done.stdout, said
+
+
 def test_scorecards_carry_retrieval_for_the_sets_that_used_it(warehouse):
     with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         cards = conn.execute("SELECT * FROM scorecards").df()
