@@ -340,13 +340,23 @@ def _print_rules(rules: dict) -> None:
 
 
 def _print_ablation(rows: list[dict]) -> None:
-    table = Table(title="each check switched off in turn (earned: answers it moves to the people's class)")
-    columns = ("check", "fired", "changed", "earned", "cost", "kappa off", "kappa delta", "false correct off")
+    table = Table(title="each check and reading switched off in turn (earned: answers it moves to the people's class)")
+    columns = (
+        "check or reading",
+        "fired",
+        "changed",
+        "earned",
+        "cost",
+        "kappa off",
+        "kappa delta",
+        "false correct off",
+    )
     for column in columns:
         table.add_column(column)
     for r in rows:
         cells = ("fired", "changed", "earned", "cost", "kappa_off", "kappa_delta", "false_correct_off")
-        table.add_row(r["check"], *(str(r[c]) for c in cells))
+        name = r["check"] + (" (reading)" if r.get("what") == "reading" else "")
+        table.add_row(name, *("n/a" if r[c] is None else str(r[c]) for c in cells))
     console.print(table)
 
 

@@ -28,16 +28,16 @@ def report_markdown(report: dict) -> str:
             )  # fmt: skip
         )
     if "ablation" in report:
-        cols = ["check", "rules", "fired", "changed", "earned", "cost", "kappa without", "kappa it adds",
+        cols = ["check or reading", "rules", "fired", "changed", "earned", "cost", "kappa without", "kappa it adds",
                 "refusal F1 without", "false correct without (numeric)"]  # fmt: skip
         lines += ["", _row(cols), _row(["---"] * len(cols))]
         for a in report["ablation"]:
             lines.append(
                 _row(
                     [
-                        f"`{a['check']}`",
+                        f"`{a['check']}`" + (" (reading)" if a.get("what") == "reading" else ""),
                         f"`{a['rules']}`" if a["rules"] else "",
-                        a["fired"],
+                        "n/a" if a["fired"] is None else a["fired"],
                         a["changed"],
                         a["earned"],
                         a["cost"],

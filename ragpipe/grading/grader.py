@@ -30,7 +30,7 @@ from typing import cast
 from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.registry import CHECKS
-from ragpipe.grading.checks.view import AnswerView, Finding, KeyPlace
+from ragpipe.grading.checks.view import AnswerView, Finding, KeyPlace, own_voice
 from ragpipe.grading.confidence import with_confidence
 from ragpipe.grading.grade import Grade, Verdict
 from ragpipe.grading.marks import reader_marks
@@ -41,7 +41,6 @@ from ragpipe.text.figures import question_scale
 from ragpipe.text.money import is_money_question, key_of, money_key_value
 from ragpipe.text.repair import repaired
 from ragpipe.text.sentences import sentences
-from ragpipe.text.voice import voiced
 
 _DECLINING = frozenset(c.id for c in CHECKS if c.decides_declines)  # the checks whose rules are never prefixed
 
@@ -65,7 +64,8 @@ def grade(
     the money key stands in its document, when known. An answer longer than rules.answers.max_chars is
     graded on its prefix, and says so."""
     sourced = _sourced(mined if isinstance(mined, tuple) else tuple(map(tuple, mined)))
-    answer = repaired(answer)  # read as its author wrote it; the stored row keeps the original (text/repair.py)
+    if "repair" not in off:  # read as its author wrote it; the stored row keeps the original (text/repair.py)
+        answer = repaired(answer)
     if len(answer) > rules.answers.max_chars:
         cut = answer[: rules.answers.max_chars]
         return replace(_grade(question, cut, citations, rules, sourced, off, place), truncated=True)
@@ -90,7 +90,7 @@ def answer_view(
         money_question=is_money_question(
             question.text, question.kind, key, question.gold_answer, tuple(rules.money.question_patterns)
         ),
-        voice=lambda: voiced(whole, rules.attribution),  # figures and needles count only in the own voice
+        voice=lambda: own_voice(whole, rules.attribution, off),  # figures and needles count only in the own voice
         tolerance=Decimal(str(rules.money.relative_tolerance)),
         scale=question_scale(question.text),
         key=None if key is None else money_key_value(key, question.text),

@@ -131,7 +131,7 @@ class AnswerView:
     key: Figure | None  # the money key as a value
     key_text: str | None = None  # the money key as written: authored (`money_key`) or the gold's one money figure
     key_place: KeyPlace | None = None  # the label the key's document gives it, and the page's other labels
-    off: frozenset[str] = frozenset()  # checks switched off, only to measure what each earns
+    off: frozenset[str] = frozenset()  # checks and readings switched off, only to measure what each earns
     declines_read: bool = True  # False: read as if it had not declined (no decline phrase; grader.py)
     yes_no_read: bool = True  # False: a part read alone, its yes/no not looked for (`read_alone`)
 
@@ -178,6 +178,8 @@ class AnswerView:
     @cached_property
     def _asserted(self) -> tuple[str, list[Hedge], list[tuple[int, int]]]:
         own = self._own[0]
+        if "unasserted" in self.off:  # the reading switched off: every clause asserted
+            return own, [], []
         found, spans = unasserted(own)
         return (blank(own, spans) if spans else own), found, spans
 
@@ -208,7 +210,7 @@ class AnswerView:
         """The answer cut at `end` and read as if it ended there, its own voice found in that part alone:
         an opening weighed by itself. Offsets stay the answer's."""
         part = self.whole[:end]
-        return replace(self, whole=part, voice=lambda: voiced(part, self.attribution), yes_no_read=False)
+        return replace(self, whole=part, voice=lambda: own_voice(part, self.attribution, self.off), yes_no_read=False)
 
     @property
     def attributed(self) -> list[tuple[int, int]]:
@@ -230,6 +232,12 @@ class AnswerView:
         """The figures of the whole answer, the sources' voice included."""
         blanked = self.attributed or self.unasserted  # some of the whole is not in `text`
         return find_figures(self.whole) if blanked else self.figures
+
+
+def own_voice(text: str, attribution: Attribution, off: frozenset[str] = frozenset()):
+    """(`text` in its own voice, the spans in the sources' voice); with the `voice` reading switched off
+    (grading/switchable_readings.py), all of it is its own."""
+    return (text, []) if "voice" in off else voiced(text, attribution)
 
 
 _DECLINE_FREE = ("_own", "_asserted", "figures", "measures", "every_figure")  # cached readings no decline changes

@@ -203,7 +203,9 @@ def test_agreement_ablate_reports_what_each_check_earns():
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     rows = {r["check"]: r for r in report["ablation"]}
-    assert list(rows) == list(CHECK_IDS)
+    assert list(rows) == [*CHECK_IDS, "repair", "voice", "unasserted"]  # the checks, then the readings
+    assert {r["what"] for r in rows.values()} == {"check", "reading"}
+    assert all((r["fired"] is None) == (r["what"] == "reading") for r in rows.values())
     assert rows["decline"]["earned"] >= 3  # three declines labelled refusal would be missed without it
     assert rows["money_guard"]["fired"] == 1 and rows["money_guard"]["changed"] == 0  # the key missing decides too
     for r in rows.values():
@@ -219,7 +221,7 @@ def test_agreement_ablate_reports_what_each_check_earns():
         "agreement", "--labels", str(ROOT / "tests/data/labelled-answers.jsonl"), "--ablate", "--markdown"
     )
     table = [line for line in markdown.stdout.splitlines() if line.startswith("| `")]
-    assert [line.split("`")[1] for line in table] == list(CHECK_IDS)
+    assert [line.split("`")[1] for line in table] == [*CHECK_IDS, "repair", "voice", "unasserted"]
 
 
 def test_a_check_whose_needs_fail_is_skipped_not_run(rules):
