@@ -150,6 +150,10 @@ class MeasureReading:
     def _retracted(self) -> set[int]:
         return retracted_figures(self._text, self._figures, self.ends)
 
+    def retracted(self, f: Figure) -> bool:
+        """The answer denies or withdraws `f` ("is not $150", "$150, sorry, $175"): it states nothing."""
+        return f.start in self._retracted
+
     @cached_property
     def bound(self) -> tuple[Binding, ...]:
         """The bindings of the figures the answer states: one it denies or withdraws states nothing."""

@@ -186,7 +186,8 @@ def _met_as_written(
 
 
 def _key_span(view: AnswerView) -> tuple[int, int] | None:
-    """The first key figure the answer does not state as another measure (text/measures.py)."""
+    """The first key figure the answer neither states as another measure nor denies or withdraws
+    (text/measures.py): "The amount due is not $150" does not state the key $150."""
     hit = next(
         (
             f
@@ -194,6 +195,7 @@ def _key_span(view: AnswerView) -> tuple[int, int] | None:
             if view.key is not None
             and matches_key(view.key, f, view.scale, view.tolerance)
             and view.measures.other(f) is None
+            and not view.measures.retracted(f)
         ),
         None,
     )

@@ -113,7 +113,7 @@ class Case:
     question: str
     gold: str
     answer: str
-    truth: str  # "correct": the answer asserts the key for what was asked; "wrong": another amount
+    truth: str  # "correct": the key asserted for what was asked; "wrong": another amount; "unstated": none
     shape: str
     document: str
 
@@ -158,7 +158,8 @@ def case(seed: int) -> Case:
     distractor_head = rng.choice(document.others)
     plan = rng.choice(
         ["key", "wrong", "key+other", "wrong+key_as_other", "wrong+other", "concessive_wrong", "concessive_key",
-         "corrected_to_key", "corrected_to_wrong", "denied_key", "denied_wrong", "currency", "period", "verb_key",
+         "corrected_to_key", "corrected_to_wrong", "denied_key", "denied_key_alone", "denied_wrong", "currency",
+         "period", "verb_key",
          "verb_wrong", "calculation_key", "calculation_wrong"]
     )  # fmt: skip
     if plan in ("verb_key", "verb_wrong") and measure.verb is None:
@@ -198,6 +199,9 @@ def case(seed: int) -> Case:
             [f"The {head} is not {money(key)}; the {head} is {money(wrong)}{period}.",
              f"The {head} is not {money(key)} but {money(wrong)}{period}."]
         )  # fmt: skip
+    elif plan == "denied_key_alone":  # the key denied, nothing asserted in its place: no amount is stated
+        deny = rng.choice(["is not", "isn't", "is never", "was not"])
+        answer, truth = f"The {head} {deny} {money(key)}{period}.", "unstated"
     elif plan == "denied_wrong":
         answer, truth = f"The {head} is not {money(wrong)}; the {head} is {money(key)}{period}.", "correct"
     elif plan == "currency":

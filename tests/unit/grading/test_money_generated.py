@@ -31,6 +31,8 @@ def _holds(c: Case, g) -> str | None:
         return "a wrong amount graded correct"
     if c.truth == "wrong" and not (g.firm and g.rule.startswith("money.")):
         return f"a wrong amount not a firm money violation ({g.verdict}, {g.rule}, firm={g.firm})"
+    if c.truth == "unstated" and g.verdict == "correct":
+        return "a denied key graded correct: it states no amount"
     if c.truth == "correct" and g.verdict != "correct":
         return f"the key asserted for the asked measure graded {g.verdict} ({g.rule})"
     if not g.money_question:
@@ -116,3 +118,15 @@ def test_the_key_stated_for_what_was_asked_is_correct(question, gold, answer, ru
 def test_a_gold_that_supports_a_yes_a_name_or_a_change_with_an_amount_gives_no_money_key(question, gold):
     assert key_of(None, gold, "answerable", question) is None
     assert key_of("$5", gold, "answerable", question) == "$5"  # an authored key stays the key
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["The amount due is not $150.", "The amount due isn't $150.", "The amount due was never $150.", "Not $150."],
+)
+def test_an_answer_that_only_denies_the_key_does_not_meet_it(answer, rules):
+    """Found by switching the readings off one by one: a bare denial of the key was graded correct, firm."""
+    for key in ("$150", None):
+        q = Question(id="q", text="What is the amount due?", kind="answerable", gold_answer="$150", money_key=key)
+        g = grade(q, answer, [], rules)
+        assert g.verdict == "wrong" and not g.firm, (key, g)
