@@ -22,11 +22,12 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import timed  # noqa: E402
 
-from ragpipe.grading.checks.decline.decide import _normalize, decline_spans  # noqa: E402
+from ragpipe.grading.checks.decline.decide import decline_spans  # noqa: E402
 from ragpipe.grading.checks.decline.stance import objection  # noqa: E402
 from ragpipe.grading.grade_table import _cycle_collector_paused  # noqa: E402
 from ragpipe.grading.rules import Rules  # noqa: E402
 from ragpipe.text.figures import find_figures  # noqa: E402
+from ragpipe.text.words import folded  # noqa: E402
 from ragpipe.warehouse.nulls import records  # noqa: E402
 
 TARGET_PER_S = 20_000  # issue 39's target, in one process
@@ -49,7 +50,7 @@ def floor(history: pd.DataFrame, questions: pd.DataFrame, rules: Rules, grading_
     rows: list = []
     read = _seconds(lambda: rows.extend(records(history.sort_values(["answer_set", "question_id"]))), [()])
     pairs = list(dict.fromkeys((r["answer"] or "", asked[r["question_id"]]) for r in rows))
-    lowered = [(_normalize(a), q) for a, q in pairs]  # the stance reads the answer as decide() hands it over
+    lowered = [(folded(a), q) for a, q in pairs]  # the stance reads the answer as decide() hands it over
     steps = {
         "read": read,
         "decline_phrases": _seconds(lambda a, q: decline_spans(a, rules), pairs),
