@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ragpipe.inputs.names import NameRefused, answer_set_name, config_name
 from ragpipe.inputs.text import valid_json
+from ragpipe.inputs.yaml_text import load_yaml
 
 # not hashed into the grader version (grading/version.py)
 DECIDES_NO_VERDICT = "where a corpus's files are"
@@ -151,7 +152,7 @@ def _parsed(text: str) -> Any:
     """A YAML text parsed once per process: every stage of every pair asks which judge the pair has, and
     that reads configs.yaml and every manifest (185 parses in a regrade of 6 pairs, about 30 a pair).
     Keyed by the text, not by the file's time: a file rewritten is read afresh."""
-    return valid_json(yaml.safe_load(text))
+    return valid_json(load_yaml(text))
 
 
 def _fields(err: ValidationError, text: str | None = None) -> str:

@@ -24,6 +24,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
 from ragpipe.inputs.text import valid_json
+from ragpipe.inputs.yaml_text import load_yaml
 from ragpipe.text.figures import parse_figure
 from ragpipe.text.repair import repaired
 
@@ -176,7 +177,7 @@ def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
         problems: list[Problem] = []
         return read_jsonl(path, problems), problems
     try:
-        data = valid_json(yaml.safe_load(text))
+        data = valid_json(load_yaml(text))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return [], [Problem(str(path), mark.line + 1 if mark else 0, "(file)", f"invalid YAML: {exc}")]

@@ -22,6 +22,7 @@ from ragpipe.grading.checks.registry import CHECKS, plugin_sources
 from ragpipe.grading.sections import Answers, Attribution, Trust
 from ragpipe.grading.version import grader_fingerprint
 from ragpipe.inputs.text import valid_json
+from ragpipe.inputs.yaml_text import load_yaml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 
@@ -75,11 +76,6 @@ def load_rules(path: Path | None = None) -> Rules:
     return parse_rules(raw, str(path))
 
 
-# libyaml's safe loader where PyYAML has it (its wheels do): the same data, 12x faster than the pure-Python one,
-# which every step of a run paid for (rules are read by each asset that grades or reports)
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def parse_rules(raw: bytes, path: str) -> Rules:
     """Rules from a rules file's bytes (`path` names where they came from, in errors). The same bytes give
     the same rules object, parsed once per process: every stage of a regrade reads the rules for each pair
@@ -90,7 +86,7 @@ def parse_rules(raw: bytes, path: str) -> Rules:
 @lru_cache(maxsize=8)
 def _parsed(raw: bytes, path: str) -> Rules:
     try:
-        data = valid_json(yaml.load(raw.decode("utf-8"), Loader=_LOADER))
+        data = valid_json(load_yaml(raw.decode("utf-8")))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""

@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from ragpipe.inputs.names import NameRefused, config_name
+from ragpipe.inputs.yaml_text import load_yaml
 from ragpipe.judge.keep import KeepRule, keep_id
 from ragpipe.judge.prompt import prompts_hash
 from ragpipe.judge.track_record import read_record, record_path
@@ -29,9 +30,10 @@ class JudgeError(ValueError):
 
 
 class JudgeConfig(BaseModel):
-    """One `judges:` entry: an OpenAI-compatible chat endpoint, asked at temperature 0 with a seed."""
+    """One `judges:` entry: an OpenAI-compatible chat endpoint, asked at temperature 0 with a seed. No
+    number may be infinite or NaN (`timeout: .inf` would fail every regrade mid-run: refused at load)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     name: str = ""
     base_url: str
     model: str
@@ -117,7 +119,7 @@ def _digest(text: str) -> str:
 def load_judges(path: Path) -> dict[str, JudgeConfig]:
     """The named judges of the YAML file `path` (its `judges:` mapping; none when it has none)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise JudgeError(f"{path}: cannot read judges: {exc}") from exc
     entries = data.get("judges") or {}
