@@ -169,5 +169,29 @@ def import_judgments(
             "stored, they decide a grade only once such an answer is graded",
             style="yellow",
         )
+    if exporter is None:
+        _say_unapplied(judgments)
     if problems and not judgments:
         raise typer.Exit(1)
+
+
+def _say_unapplied(judgments) -> None:
+    """Recorded verdicts decide grades only through a `recorded: true` judge of their name: say so when there
+    is none, rather than report an import nothing will ever apply."""
+    from ragpipe.judge import JudgeError, load_judges
+
+    try:
+        recorded = {name for name, c in load_judges(judges_path()).items() if c.recorded}
+    except JudgeError:
+        recorded = set()
+    counts: dict[str, int] = {}
+    for j in judgments:
+        counts[j.judge] = counts.get(j.judge, 0) + 1
+    for name, n in sorted(counts.items()):
+        if name not in recorded:
+            console.print(
+                f"{n} judgment(s) of {name!r}: no judge named {name!r} with `recorded: true` under `judges:` "
+                f"({judges_path()}): stored, they decide no grade until one is (docs/judge.md)",
+                style="yellow",
+                soft_wrap=True,
+            )

@@ -25,6 +25,7 @@ _WHERE = {
     "JudgeIdentity": "config",
     "identity_of": "config",
     "judge_named": "config",
+    "load_judges": "config",
     "judged_rules": "config",
     "recorded_identity": "config",
     "rules_judged_by": "config",
@@ -72,6 +73,7 @@ __all__ = [
     "batch_requests",
     "identity_of",
     "judge_named",
+    "load_judges",
     "judge_rows",
     "judge_table",
     "judged_rules",
@@ -110,6 +112,7 @@ if TYPE_CHECKING:
         identity_of,
         judge_named,
         judged_rules,
+        load_judges,
         recorded_identity,
         rules_judged_by,
     )

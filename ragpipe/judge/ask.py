@@ -142,8 +142,15 @@ def ask_missing(
     pending: list[tuple[Question, str, str]],
     progress: Callable[[Asked, int], None] | None = None,
 ) -> Asked:
-    """Ask the judge about each (question, answer, input key) of `pending`, `concurrency` at a time."""
+    """Ask the judge about each (question, answer, input key) of `pending`, `concurrency` at a time; a
+    recorded judge is never asked (its verdicts come by `ragpipe judge import`)."""
     asked = Asked()
+    if config.recorded:
+        asked.unjudged = len(pending)
+        asked.stopped = (
+            f"judge {config.name} is recorded: it is never asked, its verdicts come by `ragpipe judge import`"
+        )
+        return asked
     held = os.environ.get(config.api_key_env, "")
     try:
         key = checked_key(held, config.api_key_env)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from ragpipe.inputs.names import NameRefused, config_name
 from ragpipe.inputs.yaml_text import load_yaml
@@ -35,8 +35,12 @@ class JudgeConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     name: str = ""
-    base_url: str
-    model: str
+    base_url: str = ""
+    model: str = ""
+    recorded: bool = Field(
+        False,
+        description="verdicts recorded elsewhere, loaded by `ragpipe judge import` under its name: applied, not asked",
+    )
     api_key_env: str = Field("OPENAI_API_KEY", description="the variable holding the key; never the key itself")
     temperature: float = 0.0
     seed: int = 0
@@ -71,6 +75,12 @@ class JudgeConfig(BaseModel):
         self._held = tuple(held)
         return self
 
+    @model_validator(mode="after")
+    def _reachable(self) -> JudgeConfig:
+        if not self.recorded and not (self.base_url and self.model):
+            raise ValueError("base_url and model are needed to ask a judge (or `recorded: true` for imported verdicts)")
+        return self
+
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return (prompt_tokens * self.prompt_price + completion_tokens * self.completion_price) / 1e6
 
@@ -95,6 +105,8 @@ class JudgeIdentity(BaseModel):
 
 
 def identity_of(config: JudgeConfig) -> JudgeIdentity:
+    if config.recorded:  # the identity `judge import` stores recorded verdicts under
+        return recorded_identity(config.name)
     return JudgeIdentity(
         name=config.name,
         model=config.model,
