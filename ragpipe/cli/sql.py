@@ -15,6 +15,7 @@ import typer
 from rich.table import Table
 
 from ragpipe.cli.app import PIPELINE, app, console
+from ragpipe.inputs.terminal import printable
 from ragpipe.warehouse.lock import WarehouseBusy
 from ragpipe.warehouse.settings import database_path
 from ragpipe.warehouse.sql import DEFAULT_TIMEOUT, QueryResult, QueryTimeout, SqlRefused, run_query
@@ -34,8 +35,9 @@ def _plain(value):
 
 
 def _cell(value) -> str:
-    """A table cell: NULL shows empty, lists as they print."""
-    return "" if value is None else str(_plain(value))
+    """A table or CSV cell: NULL shows empty, lists as they print, control characters as their escapes
+    (inputs/terminal.py: an answer's bytes never drive the terminal)."""
+    return "" if value is None else printable(str(_plain(value)))
 
 
 def _as_csv(result: QueryResult) -> str:

@@ -66,6 +66,15 @@ def test_the_cli_says_refused_and_changes_nothing(warehouse):
     assert _digest(db) == before
 
 
+@pytest.mark.parametrize("fmt", [(), ("--csv",), ("--json",)])
+def test_an_answers_control_sequences_never_reach_the_terminal(warehouse, fmt):
+    """A stored text that would retitle the window and clear the screen is printed as its escapes."""
+    query = "SELECT 'ok' || chr(27) || ']0;PWNED' || chr(7) || chr(27) || '[2J' || chr(155) AS answer"
+    out = ragpipe(env_for(warehouse), "sql", query, *fmt, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert not any(c in out.stdout for c in "\x1b\x07\x9b") and "PWNED" in out.stdout
+
+
 SECRET = "sk-reliability-never-persist-4242"
 
 
