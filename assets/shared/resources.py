@@ -98,7 +98,7 @@ class Project(ConfigurableResource):
     def rules(self) -> Rules:
         """The grader's rules with the judge named for every pair (`--judge`, RAGPIPE_JUDGE), if any: their
         version names the judge too (a judge is part of the ruler). A pair's own: `judging_of`."""
-        return rules_judged_by(self.rules_alone(), judges_path(), self.judge)
+        return rules_judged_by(self.rules_alone(), judges_path(Path(self.corpora_dir)), self.judge)
 
     def rules_alone(self) -> Rules:
         """The rules without the judge: what the rule verdicts are graded by."""
@@ -113,7 +113,8 @@ class Project(ConfigurableResource):
         """The pair's judge, which verdicts it is asked about, and its grader, read once (an unknown judge
         refused, naming the configuration): `ragpipe.judge.pair_judging`."""
         corpora = Path(self.corpora_dir)
-        return pair_judging(self.rules_alone(), judges_path(), corpora, corpus, config, self.judge, self.judge_on)
+        judges = judges_path(corpora)  # the project's own configs.yaml, unless RAGPIPE_JUDGES names another
+        return pair_judging(self.rules_alone(), judges, corpora, corpus, config, self.judge, self.judge_on)
 
     def index_dir(self, corpus: str, config: str) -> Path:
         return self.root / "index" / corpus / config

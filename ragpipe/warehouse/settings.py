@@ -36,8 +36,8 @@ def judge_setting() -> tuple[str, str]:
     return os.environ.get("RAGPIPE_JUDGE", ""), os.environ.get("RAGPIPE_JUDGE_ON", "tentative")
 
 
-def judges_path() -> Path:
+def judges_path(corpora: Path | None = None) -> Path:
     """Where the model judges are configured (RAGPIPE_JUDGES: a YAML file with `judges:`), else beside
-    the corpus configurations in corpora/configs.yaml."""
+    the corpus configurations, configs.yaml in `corpora` (a project's own folder; default `corpora_dir()`)."""
     value = os.environ.get("RAGPIPE_JUDGES")
-    return Path(value) if value else corpora_dir() / "configs.yaml"
+    return Path(value) if value else (corpora or corpora_dir()) / "configs.yaml"

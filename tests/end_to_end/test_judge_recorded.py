@@ -50,7 +50,11 @@ def test_recorded_verdicts_apply_through_a_recorded_judge_and_are_said_unapplied
         decided, versions = conn.execute(
             "SELECT count(*) FILTER (WHERE rule = 'judge.declined'), list(DISTINCT grader_version) FROM grades"
         ).fetchone()
-    assert decided > 0 and all("+r-" in v for v in versions), (regraded.stdout, regraded.stderr, _judged(demo_warehouse))
+    assert decided > 0 and all("+r-" in v for v in versions), (
+        regraded.stdout,
+        regraded.stderr,
+        _judged(demo_warehouse),
+    )
 
 
 def test_a_judge_entry_asks_for_an_endpoint_unless_it_is_recorded(tmp_path):
