@@ -65,3 +65,25 @@ def test_a_five_megabyte_value_is_cut_where_a_problem_echoes_it(tmp_path):
     graded = invoke("grade", "--questions", str(questions), "--answers", str(answers), "--json")
     assert f"{answers}:1: field question_id: unknown question 'qqq" in graded.output
     assert len(graded.output) < 5_000  # not the 5 MB id
+
+
+@pytest.mark.end_to_end
+def test_a_token_count_past_a_bigint_is_no_count_and_no_later_run_fails_on_it(demo_warehouse, tmp_path):
+    q1, q2 = _demo_questions(demo_warehouse)
+    path = tmp_path / "huge-usage.jsonl"
+    huge = {"prompt_tokens": 99999999999999999999999, "completion_tokens": 7}
+    path.write_text(
+        json.dumps({"question_id": q1, "answer": "It is in the lease [1].", "usage": huge}) + "\n"
+        + json.dumps({"question_id": q2, "answer": "See the lease [2]."}) + "\n"
+    )  # fmt: skip
+    env = env_for(tmp_path, RAGPIPE_WAREHOUSE=str(demo_warehouse))
+    for _ in range(2):  # the run that reads it, and the next: once, the answer log failed every later run
+        done = ragpipe(env, *RUN, str(path))
+        assert done.returncode == 0, done.stdout + done.stderr
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        tokens = conn.execute(
+            "SELECT prompt_tokens, completion_tokens FROM answers WHERE answer_set = 'import:huge-usage' "
+            "AND question_id = ?",
+            [q1],
+        ).fetchone()
+    assert tokens == (None, 7)

@@ -49,6 +49,7 @@ def test_tokens_are_what_the_endpoint_reports_or_none():
     for said in ({}, {"usage": None}, {"usage": {"prompt_tokens": "812"}}, {"usage": {"prompt_tokens": -1}}, []):
         assert usage_of(said) == (None, None), said
     assert usage_of({"usage": {"prompt_tokens": True, "completion_tokens": 4.0}}) == (None, None)
+    assert usage_of({"usage": {"prompt_tokens": 10**23, "completion_tokens": 2**63 - 1}}) == (None, 2**63 - 1)
 
 
 def test_an_answer_without_usage_records_no_tokens(context, monkeypatch):
