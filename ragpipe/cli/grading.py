@@ -62,7 +62,7 @@ def grade(
     if judge is not None:
         from ragpipe.judge import judge_rows, judged_rules
 
-        run = _judge_run(judge, judge_on, None, budget=judge_budget, record=True)
+        run = _judge_run(judge, judge_on, None, budget=judge_budget, held_by_record=True)
         rows = judge_rows(rows, graded.texts, graded.questions, run)
         version = judged_rules(rules, run.identity, run.keep, run.budget).version
         rows = [{**r, "grader_version": version} for r in rows]
@@ -191,11 +191,11 @@ def _judge_run(
     judgments: Path | None,
     keep: Sequence[str] = (),
     budget: float | None = None,
-    record: bool = False,
+    held_by_record: bool = False,
 ):
     """The judge `agreement` grades with (and `grade`): recorded verdicts (`--judgments`), a configured judge,
-    or none; keeping its configuration's `keep:` list, each `--keep` and, with `record`, the cells its track
-    record holds; asked about at most `budget` of the answers (else its configuration's `budget:`)."""
+    or none; keeping its configuration's `keep:` list, each `--keep` and, with `held_by_record`, the cells its
+    track record holds; asked about at most `budget` of the answers (else its configuration's `budget:`)."""
     if judge is None and judgments is None:
         if keep:
             raise typer.BadParameter("--keep says what a judge may not overturn: give --judge or --judgments")
@@ -219,7 +219,7 @@ def _judge_run(
     config, identity = configured(judge)
     # `agreement` measures the track record on what the judge is asked about: it keeps the hand-written
     # keep: only, or a held cell, not asked about, would drop out of the record measured again
-    keeps = tuple(dict.fromkeys((*(config.keeps if record else config.keep), *extra)))
+    keeps = tuple(dict.fromkeys((*(config.keeps if held_by_record else config.keep), *extra)))
     share = budget if budget is not None else config.budget
     return JudgeRun(
         identity=identity,

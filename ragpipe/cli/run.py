@@ -192,7 +192,8 @@ def run(
         say_missing_data([manifests[name] for name in corpora])
     configs = config or configs_known
     if engine == "import":
-        _say_replaced_import(settings.engine_override or {}, corpora, configs)
+        assert settings.engine_override is not None  # `--engine import` made one above
+        _say_replaced_import(settings.engine_override, corpora, configs)
     blocked: list[dict] = []
     for name in corpora:
         refuse_early(manifests[name])

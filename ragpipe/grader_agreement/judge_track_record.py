@@ -32,10 +32,11 @@ def track_cells(by_rules: pd.DataFrame, both: pd.DataFrame) -> list[TrackCell]:
     return [TrackCell(**row) for row in moved_by_kind_rule(by_rules, both, judged)]
 
 
-def track_record_report(run, grades: pd.DataFrame, answers, questions, figures) -> dict:
+def track_record_report(run, grades: pd.DataFrame, combined: pd.DataFrame, answers, questions, figures) -> dict:
     """The judge's cells on this set (`cells`, each with `overturns`), the cells they hold (`held`, as
     `--keep` takes them), and the figures (`figures`: a labelled frame's) of the grades with the judge held
-    out of fold (`out_of_fold`) beside the judge as asked (`as_asked`)."""
+    out of fold (`out_of_fold`) beside the judge as asked (`as_asked`: `combined`, the rules' `grades` with
+    the judge applied as `run` applied it)."""
     judgments = pd.concat([f for f in (run.stored, run.new) if f is not None and len(f)], ignore_index=True)
     if judgments.empty:
         return {}
@@ -45,7 +46,7 @@ def track_record_report(run, grades: pd.DataFrame, answers, questions, figures) 
         return labelled_frame(applied, answers, questions)
 
     by_rules = labelled_frame(grades, answers, questions)
-    both = judged_with(run.keep)
+    both = labelled_frame(combined, answers, questions)
     cells = track_cells(by_rules, both)
     folds = [fold_of(q) for q in both["question_id"]]
     parts = []

@@ -39,7 +39,7 @@ def labelled_agreement(
 
         combined = judge.apply(grades, answers, questions, rules)
         judged = judged_report(grades, combined, answers, questions)
-        judged["track_record"] = track_record_report(judge, grades, answers, questions, figures)
+        judged["track_record"] = track_record_report(judge, grades, combined, answers, questions, figures)
         grades, version = combined, combined["grader_version"].iloc[0] if len(combined) else version
     frame = labelled_frame(grades, answers, questions)
     folded, _ = on_the_labels_scale(frame)
