@@ -2,8 +2,9 @@
 
 Firm means the confidence reaches the threshold the bound in rules.yaml (`trust:`) gives on the
 model's calibration counts (trust/confidence.py). Two verdicts keep the rules' own firmness: an
-engine error (nothing to weigh; grade_table.py) and a wrong money figure (a ZERO-WRONG-MONEY violation
-is the rules' to call, and no confidence below the threshold may hide one from the money bar).
+engine error (nothing to weigh; grade_table.py) and whatever the money guard found: a wrong money figure
+(a ZERO-WRONG-MONEY violation is the rules' to call, and no confidence below the threshold may hide one
+from the money bar), or the key beside another amount with neither bound to what was asked (never firm).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ragpipe.trust.confidence import ConfidenceModel, load_model
 from ragpipe.trust.evidence import Verdict as Evidence
 from ragpipe.trust.evidence import evidence_of
 
+MONEY_GUARD = "money_guard"  # the check id of grading/checks/money_guard.py
 MODEL_FILE = Path(__file__).with_name("confidence.json")
 
 
@@ -52,6 +54,6 @@ def with_confidence(question: Question, answer: str, grade: Grade, trust: Trust)
     )
     confidence = m.confidence(features)
     firm = confidence >= firm_threshold(trust)
-    if grade.failure == outcomes.WRONG_MONEY:  # a money violation, of any question kind
+    if grade.failure == outcomes.WRONG_MONEY or MONEY_GUARD in grade.checks:  # the money guard's call, either way
         firm = grade.firm
     return replace(grade, exact=grade.firm, firm=firm, confidence=confidence, confidence_why=m.why(features))

@@ -8,7 +8,8 @@ and, in a corpus, the label the document gives the key ("Amount due"). The asked
 another amount, or the key only denied, withdrawn, conceded, in another currency or period, or stated as
 an amount the page labels otherwise: wrong, firm. Where these decide nothing, the older readings follow
 (text/measures.py: a key stated only as another measure by a qualifier, "declared $1.2 billion" when paid
-was asked: tentative), then the figures the answer opens and ends on."""
+was asked: tentative), then the figures the answer opens and ends on. An answer that states the key and
+another amount and binds neither to the asked measure is not wrong, and never firm."""
 
 from __future__ import annotations
 
@@ -52,16 +53,17 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
         return key is not None and matches_key(key, f, view.scale, view.tolerance)
 
     money = [f for f in view.figures if f.is_money]
-    stated = _stated_for_asked(view, money, is_key)
+    asked = asked_money_measure(view.question.text)
+    stated = _stated_for_asked(view, money, is_key, asked)
     if stated is not None:
         return None if stated is KEY_STATED else stated
     others = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
     if others:
         return _wrong(view, money, others, outcomes.MONEY_OTHER_VALUE, is_key)
     asserted = [f for f in asserted_money(view.text, money) if is_key(f)]
-    if any(reading.other(f) is None for f in asserted):
-        return None
     wrong = [f for f in money if not is_key(f)]
+    if any(reading.other(f) is None for f in asserted):
+        return UNBOUND if wrong and asked is not None else None  # the measure read, and bound to neither
     if not wrong:
         return None
     if asserted:  # where the key is asserted, it is stated as another measure: by a reading of its clause
@@ -72,9 +74,14 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
 
 
 KEY_STATED = Finding("money_guard")  # the asked measure stated as the key: nothing more to read
+# The key and another amount, and no statement binds either to the measure the question asks (read from
+# its shape: a question whose measure is not read is not held to this): which one the answer
+# asserts for it is a reader's call, so the verdict is never firm (no confidence may make it so:
+# grading/confidence.py keeps the rules' firmness wherever the money guard found something).
+UNBOUND = Finding("money_guard", firm=False)
 
 
-def _stated_for_asked(view: AnswerView, money: list, is_key) -> Finding | None:
+def _stated_for_asked(view: AnswerView, money: list, is_key, asked: Asked | None) -> Finding | None:
     """The answer's money statements read against the asked measure (text/money_statement.py), firm either
     way: the asked measure stated as the key is KEY_STATED (no money violation); stated only as other
     amounts, it is wrong; the key denied, withdrawn, conceded, or in another currency or period while the
@@ -84,7 +91,6 @@ def _stated_for_asked(view: AnswerView, money: list, is_key) -> Finding | None:
     statements = read_statements(view.text, money, view.whole, view.measures.ends)
     key_text = view.key_text or ""
     currency = currency_of(key_text, key_text[len(key_text.split()[0]) :] if key_text.split() else "") or "USD"
-    asked = asked_money_measure(view.question.text)
     period = (asked.period if asked else None) or period_in(view.question.gold_answer)
 
     def the_key(s: Stated) -> bool:

@@ -4,8 +4,9 @@ Each case is a question about one measure of a household document (a water bill,
 tax form, an insurance policy, a card statement, a rental listing), its gold (the key, alone or in a
 sentence), and an answer built from one sentence shape that binds a money figure to the asked measure,
 with or without a distractor: another measure of the same document stated as another amount, or as the
-key's very value. The case knows whether the answer asserts the key for what was asked (`correct`) or
-another amount (`wrong`), and which shape it used: the property tests in test_money_generated.py grade
+key's very value. The case knows whether the answer asserts the key for what was asked (`correct`),
+another amount (`wrong`), no amount (`unstated`: the key denied), or the key and another amount bound to
+nothing (`unsure`: a reader's call, never firm), and which shape it used: the property tests in test_money_generated.py grade
 thousands and count them by shape.
 """
 
@@ -160,7 +161,7 @@ def case(seed: int) -> Case:
         ["key", "wrong", "key+other", "wrong+key_as_other", "wrong+other", "concessive_wrong", "concessive_key",
          "corrected_to_key", "corrected_to_wrong", "denied_key", "denied_key_alone", "denied_wrong", "currency",
          "period", "verb_key",
-         "verb_wrong", "calculation_key", "calculation_wrong"]
+         "verb_wrong", "calculation_key", "calculation_wrong", "unbound"]
     )  # fmt: skip
     if plan in ("verb_key", "verb_wrong") and measure.verb is None:
         plan = plan.replace("verb_", "")
@@ -213,6 +214,9 @@ def case(seed: int) -> Case:
         answer = f"They {measure.verb} {money(value)}."
         answer = _both(answer, other_clause, first) if rng.random() < 0.5 else answer
         truth = "correct" if plan == "verb_key" else "wrong"
+    elif plan == "unbound":  # the key and another amount, neither stated for anything: a reader's call
+        a, b = (money(key), money(other)) if first else (money(other), money(key))
+        answer, truth = rng.choice(UNBOUND).format(A=a, B=b, D=document.kind), "unsure"
     else:  # a written calculation ending on its result: two positive parts that add up to it
         result = key if plan == "calculation_key" else wrong
         part = (result * Decimal(rng.randint(20, 80)) / 100).quantize(Decimal("0.01"))
@@ -220,6 +224,11 @@ def case(seed: int) -> Case:
         truth = "correct" if plan == "calculation_key" else "wrong"
     return Case(measure.question, gold, answer, truth, plan if plan not in ("key", "wrong") else f"{plan}:{shape}",
                 document.kind)  # fmt: skip
+
+
+# two amounts the answer binds to no measure (`{D}`: the document's kind)
+UNBOUND = ("The {D} shows {A} and {B}.", "I found {A} and {B} on the {D}.", "{A}; {B}.",
+           "There are two amounts on the {D}: {A} and {B}.", "It could be {A} or {B}.")  # fmt: skip
 
 
 def plan_period(measure: Measure) -> bool:

@@ -1,7 +1,8 @@
 """ZERO-WRONG-MONEY, shown by generation: thousands of money answers over household documents, each
 knowing whether it asserts the key for what was asked (tests/unit/grading/money_generator.py), graded by
-the real grader. No wrong amount is graded correct, none is tentative, and no answer that asserts the
-key for the asked measure is graded wrong. The issue's rows are cases here, not the target."""
+the real grader. No wrong amount is graded correct, none is tentative, no answer that asserts the key
+for the asked measure is graded wrong, and one that states the key beside another amount and binds
+neither to what was asked is never firm. The issue's rows are cases here, not the target."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def _holds(c: Case, g) -> str | None:
         return f"a wrong amount not a firm money violation ({g.verdict}, {g.rule}, firm={g.firm})"
     if c.truth == "unstated" and g.verdict == "correct":
         return "a denied key graded correct: it states no amount"
+    if c.truth == "unsure" and g.firm:
+        return f"the key beside another amount, neither bound to what was asked, graded firm ({g.verdict}, {g.rule})"
     if c.truth == "correct" and g.verdict != "correct":
         return f"the key asserted for the asked measure graded {g.verdict} ({g.rule})"
     if not g.money_question:
