@@ -2,9 +2,10 @@
 
 Firm means the confidence reaches the threshold the bound in rules.yaml (`trust:`) gives on the
 model's calibration counts (trust/confidence.py). Two verdicts keep the rules' own firmness: an
-engine error (nothing to weigh; grade_table.py) and whatever the money guard found: a wrong money figure
-(a ZERO-WRONG-MONEY violation is the rules' to call, and no confidence below the threshold may hide one
-from the money bar), or the key beside another amount with neither bound to what was asked (never firm).
+engine error (nothing to weigh; grade_table.py) and a wrong money figure (a ZERO-WRONG-MONEY violation
+is the rules' to call, and no confidence below the threshold may hide one from the money bar). A finding's
+ceiling (`never_firm`: the money guard's key beside another amount, neither bound to what was asked) makes
+a grade tentative whatever its confidence; it is not evidence the model weighs.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from ragpipe.trust.confidence import ConfidenceModel, load_model
 from ragpipe.trust.evidence import Verdict as Evidence
 from ragpipe.trust.evidence import evidence_of
 
-MONEY_GUARD = "money_guard"  # the check id of grading/checks/money_guard.py
 MODEL_FILE = Path(__file__).with_name("confidence.json")
 
 
@@ -54,6 +54,8 @@ def with_confidence(question: Question, answer: str, grade: Grade, trust: Trust)
     )
     confidence = m.confidence(features)
     firm = confidence >= firm_threshold(trust)
-    if grade.failure == outcomes.WRONG_MONEY or MONEY_GUARD in grade.checks:  # the money guard's call, either way
+    if grade.failure == outcomes.WRONG_MONEY:  # a money violation, of any question kind
         firm = grade.firm
+    if grade.never_firm:  # a finding's ceiling, not weighed as evidence
+        firm = False
     return replace(grade, exact=grade.firm, firm=firm, confidence=confidence, confidence_why=m.why(features))

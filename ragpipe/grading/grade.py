@@ -43,6 +43,7 @@ class Grade:
     firm: bool = True  # nobody need look again: confidence at or above the bound's threshold (trust/)
     checks: tuple[str, ...] = ()  # the checks that found something, in the order they ran
     exact: bool = True  # the rules' own firmness: rests on exact evidence (grading/checks/view.py: Finding)
+    never_firm: bool = False  # a finding's ceiling (Finding.never_firm): tentative whatever the confidence
     confidence: float = 1.0  # the chance a person classes the answer as the verdict does (trust/confidence.py)
     confidence_why: tuple[str, ...] = ()  # the evidence that moved the confidence most, with its pull
 

@@ -184,4 +184,5 @@ def _decided(question: Question, view: AnswerView, finding: Finding, evidence: l
         ungradable=finding.ungradable,
         firm=firm,
         checks=tuple(f.check for f in on_record),
+        never_firm=any(f.never_firm for f in evidence),
     )

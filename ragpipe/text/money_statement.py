@@ -289,8 +289,7 @@ def asked_money_measure(question: str) -> Asked | None:
 
 
 def measure_words(phrase: str) -> frozenset[str]:
-    """The stems of a measure phrase less determiners, possessors, names, periods, asking words and the
-    words of a fiscal time ("FY2021")."""
+    """The stems of a measure phrase less determiners, possessors, names, periods and asking words."""
     kept = []
     for m in WORD.finditer(phrase):
         word = m.group(0)
@@ -298,8 +297,6 @@ def measure_words(phrase: str) -> frozenset[str]:
         if low in _DETERMINERS or low in _ASKING or low.rstrip("s") in PERIODS or low in PERIODS:
             continue
         if low.endswith("'s") or low.endswith("'"):  # a possessor: "the statement's total", "Keswick Mills'"
-            continue
-        if phrase[m.end() : m.end() + 1].isdigit():  # a time glued to its number ("FY2021", "Q3"), no measure
             continue
         if word[0].isupper() and not word.isupper():
             continue  # a name: the phrase never opens the question ("What was Ostrander Tools' operating income")

@@ -76,9 +76,8 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
 KEY_STATED = Finding("money_guard")  # the asked measure stated as the key: nothing more to read
 # The key and another amount, and no statement binds either to the measure the question asks (read from
 # its shape: a question whose measure is not read is not held to this): which one the answer
-# asserts for it is a reader's call, so the verdict is never firm (no confidence may make it so:
-# grading/confidence.py keeps the rules' firmness wherever the money guard found something).
-UNBOUND = Finding("money_guard", firm=False)
+# asserts for it is a reader's call, so the verdict is never firm, whatever its confidence
+UNBOUND = Finding("money_guard", never_firm=True)
 
 
 def _stated_for_asked(view: AnswerView, money: list, is_key, asked: Asked | None) -> Finding | None:

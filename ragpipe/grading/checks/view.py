@@ -94,11 +94,15 @@ class Finding:
     wrong_money: tuple[str, ...] = ()
     ungradable: bool = False
     noted: bool = False  # found something that decides nothing itself (the right yes/no, counted as met)
+    # a ceiling, not evidence: the grade is tentative whatever its confidence (the money guard's key beside
+    # another amount, neither bound to what was asked). Not weighed by the confidence model, whose evidence
+    # (`firm`, read as `exact`) it leaves as fitted
+    never_firm: bool = False
 
     @property
     def on_record(self) -> bool:
         """Whether the grade lists this check among those that found something."""
-        return bool(self.verdict or self.rule or self.spans or self.noted or not self.firm)
+        return bool(self.verdict or self.rule or self.spans or self.noted or not self.firm or self.never_firm)
 
 
 @dataclass(frozen=True)
