@@ -53,6 +53,12 @@ def grade_delta(old: pd.DataFrame, new: pd.DataFrame) -> dict:
                 "new_rule": r["rule_new"],
             }
         )
+    return of_flips(changed, len(merged))
+
+
+def of_flips(changed: list[dict], compared: int) -> dict:
+    """A delta from its flips (rows of DELTA_COLUMNS) and the number of answers compared: the flips by
+    direction per corpus, and whether no correct verdict got worse."""
     summary: dict[str, dict[str, int]] = {}
     for c in changed:
         direction = f"{c['old_verdict']} -> {c['new_verdict']}"
@@ -64,7 +70,7 @@ def grade_delta(old: pd.DataFrame, new: pd.DataFrame) -> dict:
         c for c in changed if c["old_verdict"] == Verdict.CORRECT and RANK[c["new_verdict"]] < RANK[Verdict.CORRECT]
     ]
     return {
-        "compared": len(merged),
+        "compared": compared,
         "changed": len(changed),
         "monotone": not worse,
         "summary": {k: dict(sorted(v.items())) for k, v in sorted(summary.items())},
@@ -91,13 +97,35 @@ def _last_two(conn, corpus: str, config: str):
 
 
 def _between(conn, corpus: str, config: str, before, after) -> dict:
-    """`grade_delta` of the verdicts right after grading event `before` and right after `after`."""
-    from ragpipe.history.ledger import verdicts_after_event
+    """The flips between the pair's consecutive grading events `before` and `after`: only an answer grading
+    `after` wrote a history row for can have moved (a row is written whenever a verdict or its inputs do),
+    so those rows are compared with the same answers' rows as they stood after `before`. Read by the
+    answers that moved, whatever the length of the history."""
+    from ragpipe.history.ledger import before_event, rows_of_event
 
-    return grade_delta(
-        verdicts_after_event(conn, corpus, config, int(before["seq"])),
-        verdicts_after_event(conn, corpus, config, int(after["seq"])),
-    )
+    now = rows_of_event(conn, corpus, config, int(after["seq"]))
+    if now.empty:
+        return of_flips([], _compared(after, 0))
+    prior = before_event(conn, corpus, config, int(before["seq"]), int(after["seq"]))
+    delta = grade_delta(prior, now)
+    delta["compared"] = _compared(after, len(now) - len(prior), delta["compared"])
+    return delta
+
+
+def _compared(after, first_graded: int, merged: int | None = None) -> int:
+    """The answers a delta is "of": those the pair held at its later grading (its event's `answers`) less
+    those first graded there; an event that did not count its answers falls back to the ones compared."""
+    held = after["answers"]
+    if held is None or pd.isna(held):
+        return int(merged or 0)
+    return int(held) - first_graded
+
+
+def _first_graded(conn, corpus: str, config: str, before, after) -> int:
+    """How many answers grading `after` wrote their first row for."""
+    from ragpipe.history.ledger import first_graded_at
+
+    return first_graded_at(conn, corpus, config, int(before["seq"]), int(after["seq"]))
 
 
 def event_delta(conn, corpus: str, config: str) -> dict | None:
@@ -107,6 +135,10 @@ def event_delta(conn, corpus: str, config: str) -> dict | None:
     if last is None:
         return None
     before, after = last
+    return {**_event_keys(corpus, config, before, after), **_between(conn, corpus, config, before, after)}
+
+
+def _event_keys(corpus: str, config: str, before, after) -> dict:
     return {
         "corpus": corpus,
         "config": config,
@@ -116,7 +148,6 @@ def event_delta(conn, corpus: str, config: str) -> dict | None:
         "to_version": after["grader_version"],
         "from_graded_at": before["graded_at"],
         "to_graded_at": after["graded_at"],
-        **_between(conn, corpus, config, before, after),
     }
 
 
@@ -132,10 +163,15 @@ def record_delta(conn, keys: dict, changed: int) -> None:
 
 
 def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | None:
-    """(the grader version before, the flips) of the pair's latest grading, as the grade_delta asset stored
-    them (`grade_deltas`, keyed by the two grading events, and `grade_deltas_computed`, which says a delta
-    of no flips was computed too); computed as `event_delta` does only where the asset has not caught up.
-    None before the second grading."""
+    """(the grader version before, the flips) of the pair's latest grading; None before the second."""
+    delta = latest_delta(conn, corpus, config)
+    return None if delta is None else (str(delta["from_version"]), delta["flips"])
+
+
+def latest_delta(conn, corpus: str, config: str) -> dict | None:
+    """`event_delta` as the grade_delta asset stored it (`grade_deltas`, keyed by the two grading events,
+    and `grade_deltas_computed`, which says a delta of no flips was computed too); computed only where the
+    asset has not caught up. None before the second grading."""
     from ragpipe.warehouse.tables import read_partition, table_exists
 
     last = _last_two(conn, corpus, config)
@@ -143,19 +179,24 @@ def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | Non
         return None
     before, after = last
     keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
+    flips: list[dict] | None = None
     if table_exists(conn, DELTAS_COMPUTED):
         computed = read_partition(conn, DELTAS_COMPUTED, keys)
         if len(computed) and int(computed["changed"].iloc[0]) == 0:
-            return str(before["grader_version"]), []
-    if table_exists(conn, "grade_deltas"):
+            flips = []
+    if flips is None and table_exists(conn, "grade_deltas"):
         stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
         if len(stored):
             flips = [
                 {**f, "old_declined": bool(f["old_declined"]), "new_declined": bool(f["new_declined"])}
                 for f in records(stored[DELTA_COLUMNS])
             ]
-            return str(before["grader_version"]), flips
-    return str(before["grader_version"]), _between(conn, corpus, config, before, after)["flips"]
+    if flips is None:
+        return event_delta(conn, corpus, config)
+    return {
+        **_event_keys(corpus, config, before, after),
+        **of_flips(flips, _compared(after, _first_graded(conn, corpus, config, before, after))),
+    }
 
 
 def _merge(deltas: list[dict]) -> dict:
@@ -194,7 +235,7 @@ def stored_delta(
 
     if from_version is None and to_version is None:
         pairs = grading_events(conn, corpus, config)[["corpus", "config"]].drop_duplicates().itertuples(index=False)
-        deltas = [d for d in (event_delta(conn, c, k) for c, k in sorted(pairs)) if d is not None]
+        deltas = [d for d in (latest_delta(conn, c, k) for c, k in sorted(pairs)) if d is not None]
         if not deltas:
             raise LookupError("no pair has been graded twice yet: a delta needs two gradings (`ragpipe regrade`)")
         result = {
@@ -264,7 +305,12 @@ def _side_by_side(
 
     if not table_exists(conn, table):
         return []
-    rows = conn.execute(f"SELECT * FROM {table} WHERE {where} ORDER BY ALL").df()
+    versions = sorted(
+        {v for pair in (version_pairs or {}).values() for v in pair} | {result["from_version"], result["to_version"]}
+    )
+    rows = conn.execute(
+        f"SELECT * FROM {table} WHERE {where} AND list_contains(?, grader_version) ORDER BY ALL", [versions]
+    ).df()
     out = []
     for key, group in rows.groupby(keys, sort=True):
         key = key if isinstance(key, tuple) else (key,)

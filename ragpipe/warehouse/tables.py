@@ -154,22 +154,32 @@ def _incoming(conn: duckdb.DuckDBPyConnection, frame: pd.DataFrame, arrow: pa.Ta
 
 
 def append_changed_rows(
-    conn: duckdb.DuckDBPyConnection, table: str, frame: pd.DataFrame, entity: str, compare: list[str], latest_first: str,
+    conn: duckdb.DuckDBPyConnection,
+    table: str,
+    frame: pd.DataFrame,
+    entity: str,
+    compare: list[str],
+    latest_key: str,
+    scope: Mapping[str, str] | None = None,
 ) -> int:
-    """Insert each row of `frame` whose entity has no row in `table` yet, or whose latest row (the first
-    by the SQL ordering `latest_first`) differs from it in any `compare` column; returns how many were added. Call inside
-    `transaction`: the caller decides what else commits with it."""
+    """Insert each row of `frame` whose entity has no row in `table` yet, or whose latest row (the least
+    by the SQL expression `latest_key`) differs from it in any `compare` column; returns how many were
+    added. `scope` (column -> value) holds every earlier row of the frame's entities, so only its rows are
+    read. Call inside `transaction`: the caller decides what else commits with it."""
     if frame.empty:
         return 0
     with _incoming(conn, frame):
         _ensure_schema(conn, table)
         differs = " OR ".join(f'l."{c}" IS DISTINCT FROM n."{c}"' for c in compare)
+        scoped = "".join(f' AND "{column}" = ?' for column in scope or {})
+        packed = ", ".join(f'"{c}"' for c in compare)
         before = conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0]
         conn.execute(
-            f'WITH latest AS (SELECT * FROM "{table}" WHERE "{entity}" IN (SELECT "{entity}" FROM _incoming) '
-            f'QUALIFY row_number() OVER (PARTITION BY "{entity}" ORDER BY {latest_first}) = 1) '
+            f'WITH latest AS (SELECT "{entity}", unnest(arg_min(struct_pack({packed}), {latest_key})) '
+            f'FROM "{table}" WHERE "{entity}" IN (SELECT "{entity}" FROM _incoming){scoped} GROUP BY "{entity}") '
             f'INSERT INTO "{table}" BY NAME SELECT n.* FROM _incoming n LEFT JOIN latest l ON l."{entity}" = n."{entity}" '
-            f'WHERE l."{entity}" IS NULL OR {differs}'
+            f'WHERE l."{entity}" IS NULL OR {differs}',
+            list((scope or {}).values()),
         )
         return conn.execute(f'SELECT count(*) FROM "{table}"').fetchall()[0][0] - before
 

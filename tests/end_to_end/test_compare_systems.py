@@ -13,16 +13,17 @@ import pandas as pd
 import pytest
 from dagster import DagsterInstance
 
-from assets.runs.runner import run_corpus
+from assets.runs.runner import regrade_pair, run_corpus
 from assets.shared.resources import resources_for
 from ragpipe.answering.answer_sets import remove_answer_set
 from ragpipe.corpus.questions import Question
+from ragpipe.history.delta import stored_delta
 from ragpipe.retrieval.scoring import score_run
 from ragpipe.scoring.attribution import attribute
 from ragpipe.scoring.compare import bootstrap_interval, compare, mcnemar_exact
 from tests.chat_server import ChatServer
 from tests.commands import ragpipe as run_ragpipe
-from tests.conftest import ROOT
+from tests.conftest import ROOT, warehouse_resources
 
 HTTP = "http-rag"
 
@@ -276,6 +277,12 @@ def test_removing_an_answer_set_is_explicit_and_history_keeps_its_verdicts(two_s
     assert left == [("extractive",)] and kept == history > 0
     parquet = pd.read_parquet(warehouse / "parquet" / "answers" / "corpus=demo" / "config=default" / "data.parquet")
     assert set(parquet["answer_set"]) == {"extractive"}
+    # regraded, the pair's delta is of the answers it holds, not of every answer its history ever had
+    resources = warehouse_resources(warehouse)
+    assert regrade_pair("demo", "default", instance=DagsterInstance.ephemeral(), resources=resources).success
+    with duckdb.connect(str(warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        delta = stored_delta(conn, "demo", "default")
+    assert (delta["compared"], delta["changed"]) == (31, 0)
 
 
 def test_storing_one_set_keeps_the_others_but_not_their_answers_to_removed_questions(tmp_path):

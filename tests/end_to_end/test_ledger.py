@@ -19,7 +19,7 @@ from assets.runs.runner import regrade_pair
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.rules import DEFAULT_RULES, load_rules
 from ragpipe.grading.version import PACKAGE_ROOT, code_fingerprint, grader_fingerprint, verdict_modules
-from ragpipe.history.delta import stored_delta
+from ragpipe.history.delta import event_delta, grade_delta, latest_delta, stored_delta
 from ragpipe.history.ledger import VERDICT_COLUMNS, grading_events, record_grading
 from ragpipe.warehouse.tables import read_partition
 from tests.commands import ragpipe
@@ -111,6 +111,45 @@ def test_a_revert_is_the_exact_inverse_in_the_cli_and_the_asset(tmp_path, demo_w
     assert set(rows_per_answer["n"]) == {3}
     for _c, _k, _s, _q, answer_id, old, new, *_ in _flips(forward):
         assert list(trail.loc[trail["answer_id"] == answer_id, "verdict"]) == [old, new, old]
+
+
+def _whole_history_delta(conn, corpus: str, config: str) -> dict:
+    """The delta as it was once computed: every answer the pair ever had, its latest row after each of the
+    last two gradings by a window over the whole history, merged. The reference the reading by what moved
+    must equal, flip for flip."""
+    events = grading_events(conn, corpus, config)
+    latest = (
+        "SELECT * FROM grade_history WHERE corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? QUALIFY "
+        "row_number() OVER (PARTITION BY answer_id ORDER BY coalesce(event_seq, 0) DESC, graded_at DESC, answer_sha) = 1"
+    )
+    before, after = (conn.execute(latest, [corpus, config, int(e)]).df() for e in events["seq"].iloc[-2:])
+    return grade_delta(before, after)
+
+
+def test_a_delta_read_by_what_moved_is_the_whole_historys_delta(tmp_path, demo_warehouse):
+    """Three gradings (shipped, candidate, shipped): after each, the delta read from the rows the grading
+    wrote, and the one the grade_delta asset stored, hold exactly the flips a window over the whole
+    history finds, of the same answers."""
+    instance = DagsterInstance.ephemeral()
+    for rules_path in (_candidate(tmp_path), None):
+        assert regrade_pair(
+            "demo", "default", instance=instance, resources=warehouse_resources(demo_warehouse, rules_path=rules_path)
+        ).success
+        with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+            reference = _whole_history_delta(conn, "demo", "default")
+            read = event_delta(conn, "demo", "default")
+            stored = latest_delta(conn, "demo", "default")
+        assert reference["changed"] >= 4
+        for delta in (read, stored):
+            assert delta["flips"] == reference["flips"] and delta["summary"] == reference["summary"]
+            assert (
+                (delta["compared"], delta["monotone"])
+                == (reference["compared"], reference["monotone"])
+                == (
+                    31,
+                    rules_path is None,
+                )
+            )
 
 
 def test_explicit_versions_still_compare_those_versions(tmp_path, demo_warehouse):
