@@ -23,6 +23,9 @@ from pathlib import Path
 import duckdb
 from filelock import FileLock, Timeout
 
+from ragpipe.warehouse.memory import duckdb_settings
+from ragpipe.warehouse.setting_refused import SettingRefused
+
 
 class WarehouseBusy(RuntimeError):
     """Another process holds the warehouse longer than we were willing to wait."""
@@ -34,10 +37,6 @@ class WarehouseUnwritable(RuntimeError):
 
 class WarehouseUnreadable(RuntimeError):
     """The warehouse file is not a DuckDB database ragpipe can open (truncated, damaged, another format)."""
-
-
-class SettingRefused(ValueError):
-    """An environment setting that is not what it must be, said in a line."""
 
 
 MAX_LOCK_WAIT = 24 * 3600.0
@@ -83,7 +82,7 @@ def _open(path: Path, read_only: bool, config: dict | None, wait: float | None) 
     deadline, delay = time.monotonic() + wait, 0.05
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only, config=config or {})
+            return duckdb.connect(str(path), read_only=read_only, config={**duckdb_settings(path), **(config or {})})
         except duckdb.IOException as exc:
             if not _is_lock_conflict(exc):
                 if path.is_file():

@@ -9,6 +9,7 @@ refused with a message that says so, and changes nothing.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from ragpipe.warehouse.lock import open_read_only
 
 
 DEFAULT_TIMEOUT = 60.0  # seconds: a reader holds DuckDB's file lock, and writers wait on it
+BATCH = 10_000  # rows fetched at a time: a streamed answer holds one batch, whatever its size
 
 
 class SqlRefused(ValueError):
@@ -33,11 +35,13 @@ class QueryTimeout(RuntimeError):
 
 
 def readonly_connection(path: Path) -> duckdb.DuckDBPyConnection:
+    """Read-only, then sandboxed: external access goes off once the connection has its spill folder (a
+    sandboxed connection may not set one, and a query past the memory limit would fail, not spill)."""
     if not path.exists():
         raise NoWarehouse(f"no warehouse at {path}: run `ragpipe run` first")
-    return open_read_only(
-        path, config={"enable_external_access": False, "autoinstall_known_extensions": False, "autoload_known_extensions": False},
-    )
+    conn = open_read_only(path, config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
+    conn.execute("SET enable_external_access = false")
+    return conn
 
 
 @dataclass(frozen=True)
@@ -46,14 +50,23 @@ class QueryResult:
 
     columns: list[str]
     rows: list[tuple]
+    more: bool = False  # rows past `limit` followed, not fetched
 
     def __len__(self) -> int:
         return len(self.rows)
 
 
-def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> QueryResult:
-    """The query's rows. A query still running after `timeout` seconds is interrupted (QueryTimeout):
-    while it reads, its connection holds the file, and a writer waits for it."""
+def run_query(
+    path: Path,
+    query: str,
+    timeout: float = DEFAULT_TIMEOUT,
+    limit: int | None = None,
+    each: Callable[[list[str], list[tuple]], None] | None = None,
+) -> QueryResult:
+    """The query's rows: the first `limit` of them (and whether more follow), or every row handed to
+    `each` a batch at a time and none kept (an answer of millions of rows streams in bounded memory).
+    A query still running after `timeout` seconds is interrupted (QueryTimeout): while it reads, its
+    connection holds the file, and a writer waits for it."""
     conn = readonly_connection(path)
     # the query may be anyone's text: once the connection is set up, no statement may change its settings
     # (`CALL enable_logging(storage='file', ...)` aborted DuckDB; `SET enable_external_access` would undo the sandbox)
@@ -65,7 +78,15 @@ def run_query(path: Path, query: str, timeout: float = DEFAULT_TIMEOUT) -> Query
         try:
             cursor = conn.execute(query)
             columns = [d[0] for d in cursor.description or []]
-            return QueryResult(columns, cursor.fetchall() if columns else [])
+            if not columns:
+                return QueryResult(columns, [])
+            if each is None:
+                rows = cursor.fetchall() if limit is None else cursor.fetchmany(limit + 1)
+                return QueryResult(columns, rows[:limit], more=limit is not None and len(rows) > limit)
+            each(columns, [])  # the header, before any row
+            while batch := cursor.fetchmany(BATCH):
+                each(columns, batch)
+            return QueryResult(columns, [])
         except duckdb.InterruptException as exc:
             raise QueryTimeout(f"query stopped after {timeout:g} s (--timeout): the warehouse is free again") from exc
         except duckdb.Error as exc:

@@ -29,8 +29,10 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         from ragpipe.warehouse.lock import open_read_only
 
         return open_read_only(path)
+    from ragpipe.warehouse.memory import duckdb_settings
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    return duckdb.connect(str(path), read_only=read_only)
+    return duckdb.connect(str(path), read_only=read_only, config=duckdb_settings(path))
 
 
 def table_exists(conn: duckdb.DuckDBPyConnection, table: str) -> bool:
