@@ -16,7 +16,7 @@ the command and everything it waited for (`os.wait4`). The ratio is the grown's 
 - `delta of one pair`: `ragpipe delta --corpus demo --config default`;
 - `one question's history`: the docs' query through `ragpipe sql`, as a table.
 
-    python bench/history.py [--rows N] [--rounds N] [--quick] [--json]
+    python bench/history.py [--rows N] [--rounds N] [--quick] [--json] [--keep DIR]
 """
 
 from __future__ import annotations
@@ -145,9 +145,10 @@ def grow(database: Path, rows: int) -> dict:
         conn.close()
 
 
-def run(rows: int, rounds: int) -> dict:
+def run(rows: int, rounds: int, keep: Path | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
-        folder = Path(tmp)
+        folder = keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         rules_a, rules_b = _rules_pair(folder)
         small, grown = folder / "ungrown", folder / "grown"
         env = _env(small)
@@ -201,9 +202,10 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="100,000 rows, one round")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keep", type=Path, help="build the two warehouses in this folder and leave them there")
     args = parser.parse_args()
     rows = args.rows or (100_000 if args.quick else 1_000_000)
-    result = run(rows, 1 if args.quick else args.rounds)
+    result = run(rows, 1 if args.quick else args.rounds, args.keep)
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
