@@ -97,6 +97,7 @@ bench: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/regrade.py
+	$(BIN)/python bench/history.py
 	$(BIN)/python bench/collector.py
 	$(BIN)/python bench/review_markup.py
 	$(BIN)/python bench/step_start.py
@@ -107,6 +108,7 @@ bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/ingest.py --quick
 	$(BIN)/python bench/retrieval.py --quick
 	$(BIN)/python bench/regrade.py --quick
+	$(BIN)/python bench/history.py --quick
 	$(BIN)/python bench/collector.py --quick
 	$(BIN)/python bench/review_markup.py --quick
 	$(BIN)/python bench/step_start.py --quick

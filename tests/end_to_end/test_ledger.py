@@ -152,6 +152,32 @@ def test_a_delta_read_by_what_moved_is_the_whole_historys_delta(tmp_path, demo_w
             )
 
 
+def test_a_grown_history_changes_no_delta_and_no_verdict(tmp_path, demo_warehouse):
+    """bench/history.py's growth writes the schema the code writes: grown to 20,000 rows of past gradings and
+    retired answer sets, the pair's latest rows are still its grades, and its delta, by what moved and by
+    versions, is the one it had, of the answers it holds."""
+    sys.path.insert(0, str(PACKAGE_ROOT.parent / "bench"))
+    from history import grow
+
+    assert regrade_pair(
+        "demo",
+        "default",
+        instance=DagsterInstance.ephemeral(),
+        resources=warehouse_resources(demo_warehouse, rules_path=_candidate(tmp_path)),
+    ).success
+    db = demo_warehouse / "ragpipe.duckdb"
+    versions = {"from_version": load_rules().version, "to_version": load_rules(_candidate(tmp_path)).version}
+    with duckdb.connect(str(db), read_only=True) as conn:
+        before, pinned = stored_delta(conn), stored_delta(conn, **versions)
+    built = grow(db, 20_000)
+    with duckdb.connect(str(db), read_only=True) as conn:
+        assert_history_matches_grades(conn)
+        after, pinned_after = stored_delta(conn), stored_delta(conn, **versions)
+    assert built["rows"] == 20_000 and built["answers_ever"] > 31
+    assert after["flips"] == before["flips"] and after["compared"] == before["compared"] == 31
+    assert pinned_after["flips"] == pinned["flips"] and pinned_after["compared"] == 31
+
+
 def test_explicit_versions_still_compare_those_versions(tmp_path, demo_warehouse):
     instance = DagsterInstance.ephemeral()
     candidate_path = _candidate(tmp_path)
