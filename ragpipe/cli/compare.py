@@ -140,18 +140,25 @@ def gate(
         None,
         "--max-drop",
         callback=_drop_in_points,
-        help="accuracy points B may lose, measured, before the gate fails (0 to 100); with --beyond-noise, "
-        "the drop the whole 95% interval must lie beyond",
+        help="accuracy points B may lose, measured, before the gate fails (0 to 100; default 1); with "
+        "--beyond-noise, the drop the whole 95% interval must lie beyond (default 0)",
     ),  # fmt: skip
     beyond_noise: bool = typer.Option(
         False, "--beyond-noise", help="fail only when the whole 95% interval of B - A lies below -max-drop (0)"
     ),
+    accept_wide: bool = typer.Option(
+        False,
+        "--accept-wide-interval",
+        help="pass on the measured drop even where the questions are too few to see a drop of --max-drop",
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """For CI: exit 4 when the candidate loses more than --max-drop points of accuracy (measured), or, with
-    --beyond-noise or no --max-drop, when the whole 95% interval of B - A lies below -max-drop (0); when it
-    states a wrong amount of money, skips a question the baseline answered, or was graded by another grader.
-    Exit 0 when it holds up (read-only). The accuracy line says which rule decided."""
+    """For CI: exit 4 when the candidate loses more than --max-drop points of accuracy (default 1), when the
+    whole 95% interval of B - A lies below 0, or when the questions are too few to see a drop of --max-drop
+    (the interval reaches further down; --accept-wide-interval passes it on the measured drop); with
+    --beyond-noise, only when the whole interval lies below -max-drop (0). And when the candidate states a
+    wrong amount of money, skips a question the baseline answered, or was graded by another grader. Exit 0
+    when it holds up (read-only). The accuracy line says which rule decided."""
     from ragpipe.scoring.compare import compare as compare_sets
     from ragpipe.scoring.gate import gate as gate_verdict
     from ragpipe.scoring.gate import gate_lines
@@ -159,7 +166,7 @@ def gate(
     with readonly_connection(database_path()) as conn:
         grades_a, grades_b = _grades(conn, corpus, config, baseline), _grades(conn, corpus, config, candidate)
     verdict = gate_verdict(
-        compare_sets(baseline, grades_a, candidate, grades_b), grades_a, grades_b, max_drop, beyond_noise
+        compare_sets(baseline, grades_a, candidate, grades_b), grades_a, grades_b, max_drop, beyond_noise, accept_wide
     )
     verdict.update({"corpus": corpus, "config": config})
     if as_json:

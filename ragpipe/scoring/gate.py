@@ -4,15 +4,18 @@ Four checks, each PASS or FAIL with its figures, all computed from the two
 answer sets' grades on the questions they share (scoring/compare.py):
 
 - **accuracy**, by one of two rules, and the verdict says which decided:
-  - *the measured drop* (`max_drop` given): B fails when B - A is more than
-    `max_drop` points down. A threshold reads as one: `--max-drop 5` fails a
-    16-point drop, whatever the interval says.
-  - *beyond noise* (no `max_drop`, or `beyond_noise`): B fails when the whole
-    95% paired-bootstrap interval of B - A lies below -max_drop points (0 by
-    default), i.e. B is worse by more than the noise of this question set
-    can explain. A drop inside the interval passes: with 30 questions the
-    interval is wide, and the gate says so rather than failing on a coin
-    toss.
+  - *the measured drop* (the default): B fails when B - A is more than
+    `max_drop` points down (1 by default), or when the whole 95% paired-
+    bootstrap interval of B - A lies below 0. A threshold reads as one: the
+    default fails a 16-point drop, whatever the interval says. And B fails when
+    the question set is too small to see a drop of that size: when the
+    interval reaches further down than `max_drop`, a pass would say nothing,
+    so the gate says so and fails unless `accept_wide` tells it to pass on
+    the measured drop alone.
+  - *beyond noise* (`beyond_noise`, opted into): B fails only when the whole
+    interval lies below -max_drop points (0 by default), i.e. B is worse by
+    more than the noise of this question set can explain; a drop inside the
+    interval passes, with a note that it is within the noise.
 - **money**: B fails when any of its answers states a wrong amount of money
   (ZERO-WRONG-MONEY; the grader's `wrong money figure` failure).
 - **coverage**: B fails when it has no answer to a question A answered, so
@@ -29,6 +32,7 @@ from ragpipe.grading.outcomes import WRONG_MONEY
 from ragpipe.scoring.interval_text import interval_text
 
 MEASURED, BEYOND_NOISE = "measured drop", "beyond noise"
+DEFAULT_DROP = 1.0  # accuracy points B may lose, measured, when the gate is told nothing
 
 
 def gate(
@@ -37,14 +41,16 @@ def gate(
     candidate: pd.DataFrame,
     max_drop: float | None = None,
     beyond_noise: bool = False,
+    accept_wide: bool = False,
 ) -> dict:
     """The gate's verdict on `result` (compare's dict of B against A) and the two grades tables;
-    `max_drop` in accuracy points: the measured drop B may show, or, with `beyond_noise` (and when no
-    `max_drop` is given), the drop the whole interval must lie beyond for B to fail."""
+    `max_drop` in accuracy points: the measured drop B may show (DEFAULT_DROP unless given), or, with
+    `beyond_noise`, the drop the whole interval must lie beyond for B to fail (0 unless given).
+    `accept_wide`: pass on the measured drop where the interval is too wide to see a drop of `max_drop`."""
     if max_drop is not None and not 0 <= max_drop <= 100:  # NaN fails this too; inf would switch it off unsaid
         raise ValueError(f"max_drop is a drop in accuracy points, from 0 to 100, not {max_drop!r}")
-    rule = BEYOND_NOISE if beyond_noise or max_drop is None else MEASURED
-    allowed = max_drop or 0.0
+    rule = BEYOND_NOISE if beyond_noise else MEASURED
+    allowed = max_drop if max_drop is not None else (0.0 if beyond_noise else DEFAULT_DROP)
     floor = -allowed / 100
     money = candidate[candidate["failure"] == WRONG_MONEY]["question_id"].sort_values().tolist()
     versions = sorted(set(baseline["grader_version"]) | set(candidate["grader_version"]))
@@ -53,8 +59,18 @@ def gate(
         f"{interval_text(100 * result['ci_low'], 100 * result['ci_high'], signed=True)}) on {result['n']} questions"
     )
     if rule == MEASURED:
-        passed = result["diff"] >= floor
+        dropped, below = result["diff"] < floor, result["ci_high"] < 0
+        wide = result["ci_low"] < floor and not accept_wide
+        passed = not (dropped or below or wide)
         said = f"{measured}; by the measured drop: fails when B - A is more than {allowed:g} points down"
+        if below and not dropped:
+            said += ", or when the whole interval lies below 0, as here"
+        elif wide and not dropped:
+            said += (
+                f"; these {result['n']} questions are too few to see a drop of {allowed:g} points (the interval "
+                f"reaches {100 * result['ci_low']:+.1f}): add questions, or pass on the measured drop alone "
+                "with --accept-wide-interval"
+            )
     else:
         passed = result["ci_high"] >= floor
         said = f"{measured}; beyond noise: fails when the whole interval lies below {-allowed if allowed else 0:g}"

@@ -1,5 +1,6 @@
-"""`ragpipe gate`: a candidate fails when it loses more than --max-drop points (measured) or, beyond noise,
-when the whole interval lies below the allowed drop; when it states a wrong amount of money, skips a question,
+"""`ragpipe gate`: a candidate fails when it loses more than --max-drop points (measured, 1 by default), when
+the whole interval lies below 0, or when the questions are too few to see the drop asked (unless told to
+pass on the measured drop); with --beyond-noise, only when the whole interval lies below the allowed drop; when it states a wrong amount of money, skips a question,
 or was graded by another grader; exit 4 says so to CI, and the accuracy line says which rule decided."""
 
 from __future__ import annotations
@@ -29,18 +30,20 @@ def _grades(correct: int, n: int = 100, version: str = "g-1", money: tuple[str, 
     )
 
 
-def _verdict(a: pd.DataFrame, b: pd.DataFrame, max_drop: float | None = None, beyond_noise: bool = False) -> dict:
-    return gate(compare("A", a, "B", b), a, b, max_drop, beyond_noise)
+def _verdict(
+    a: pd.DataFrame, b: pd.DataFrame, max_drop: float | None = None, beyond_noise: bool = False, accept_wide=False
+) -> dict:
+    return gate(compare("A", a, "B", b), a, b, max_drop, beyond_noise, accept_wide)
 
 
 def _failed(verdict: dict) -> list[str]:
     return [c["check"] for c in verdict["checks"] if not c["passed"]]
 
 
-def test_a_drop_beyond_the_interval_fails_and_a_drop_within_it_passes():
+def test_beyond_noise_a_drop_beyond_the_interval_fails_and_a_drop_within_it_passes():
     a = _grades(90)
-    assert _failed(_verdict(a, _grades(70))) == ["accuracy"]  # 20 points down on 100 questions: not noise
-    assert _verdict(a, _grades(88))["passed"]  # 2 points down: the interval reaches above 0
+    assert _failed(_verdict(a, _grades(70), beyond_noise=True)) == ["accuracy"]  # 20 points down on 100: not noise
+    assert _verdict(a, _grades(88), beyond_noise=True)["passed"]  # 2 points down: the interval reaches above 0
     drop = _verdict(a, _grades(70))["compare"]
     assert drop["ci_high"] < 0
     allowed = -100 * drop["ci_high"] + 0.1  # the allowed drop just beyond the interval's top: passes
@@ -57,13 +60,38 @@ def test_max_drop_is_a_threshold_on_the_measured_drop_and_says_which_rule_decide
     a, b = _grades(29, n=31), _grades(23, n=31)  # as on the demo: B wins 1, loses 6 of 31 questions
     b.loc[29, "verdict"] = "correct"  # 16.1 points down: the interval reaches 0
     assert _verdict(a, b, beyond_noise=True)["passed"]  # within the noise of 31 questions
-    for allowed in (0, 5, 16):
+    for allowed in (None, 0, 5, 16):  # told nothing, the gate fails it too (it once passed: the issue's 93.5 -> 77.4)
         verdict = _verdict(a, b, max_drop=allowed)
         assert _failed(verdict) == ["accuracy"] and verdict["accuracy_rule"] == "measured drop"
         said = gate_lines(verdict)[0]
-        assert said.startswith("FAIL accuracy: B - A -16.1 points") and f"more than {allowed} points down" in said
-    assert _verdict(a, b, max_drop=17)["passed"]
-    assert "beyond noise: fails when the whole interval lies below 0" in gate_lines(_verdict(a, b))[0]
+        assert (
+            said.startswith("FAIL accuracy: B - A -16.1 points")
+            and f"more than {1 if allowed is None else allowed} points down" in said
+        )
+    # 17 points allowed: the measured drop is within it, but 31 questions cannot see a 17-point drop
+    wide = gate_lines(_verdict(a, b, max_drop=17))[0]
+    assert wide.startswith("FAIL accuracy") and "31 questions are too few to see a drop of 17 points" in wide
+    assert "--accept-wide-interval" in wide and _verdict(a, b, max_drop=17, accept_wide=True)["passed"]
+    assert (
+        "beyond noise: fails when the whole interval lies below 0" in gate_lines(_verdict(a, b, beyond_noise=True))[0]
+    )
+
+
+def test_a_drop_smaller_than_allowed_passes_only_where_the_questions_can_see_it():
+    a = _grades(180, n=200)
+    b = a.copy()
+    b.loc[0, "verdict"] = "wrong"  # half a point down on 200 questions: the interval reaches past -1
+    assert _failed(_verdict(a, b)) == ["accuracy"] and _verdict(a, b, accept_wide=True)["passed"]
+    many = _grades(4500, n=5000)
+    fewer = many.copy()
+    fewer.loc[:1, "verdict"] = "wrong"  # 0.04 points down on 5,000 questions: the interval within a point
+    assert _verdict(many, fewer)["passed"]
+    worse = many.copy()
+    worse.loc[:24, "verdict"] = "wrong"  # 0.5 points down, every question lost none won: the interval below 0
+    verdict = _verdict(many, worse, accept_wide=True)
+    assert _failed(verdict) == ["accuracy"] and "the whole interval lies below 0, as here" in gate_lines(verdict)[0]
+    same = _verdict(a, a)
+    assert same["passed"] and same["max_drop"] == 1.0
 
 
 @pytest.mark.parametrize("drop", ["inf", "nan", "-1", "101"])
