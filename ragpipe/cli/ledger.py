@@ -27,10 +27,12 @@ def _print_delta(delta: dict, limit: int = 40) -> None:
         f"monotone: {str(delta['monotone']).lower()} ({MONOTONE[delta['monotone']]})"
     )
     for e in delta.get("events", []):
+        between = e.get("between") or 0
         console.print(
             f"  {e['corpus']}/{e['config']}: grading #{e['from_event']} ({e['from_version']}) -> "
             f"#{e['to_event']} ({e['to_version']}): {e['changed']} changed "
-            "(#: its grading events, in table grading_events)"
+            + (f"({between} grading(s) between, under the latest's version; " if between else "(")
+            + "#: its grading events, in table grading_events)"
         )
     for corpus, directions in delta["summary"].items():
         for direction, n in directions.items():
@@ -169,7 +171,7 @@ def regrade(
 @app.command(rich_help_panel=GRADER)
 def delta(
     from_version: str | None = typer.Option(
-        None, "--from", help="grader version before (default: each pair's previous grading)"
+        None, "--from", help="grader version before (default: each pair's last grading under another version)"
     ),
     to_version: str | None = typer.Option(
         None, "--to", help="grader version after (default: each pair's latest grading)"
@@ -178,8 +180,9 @@ def delta(
     config: str | None = typer.Option(None, help="only this configuration"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Every verdict the last grading of each pair flipped against the one before it (or between two
-    grader versions), by direction and rule, with scorecards and agreement side by side."""
+    """Every verdict each pair's latest grading flipped against its last grading under another grader version
+    (the one just before where there is none; or between two grader versions), by direction and rule, with
+    scorecards and agreement side by side."""
     from ragpipe.history.delta import stored_delta
 
     result = _from_warehouse(lambda conn: stored_delta(conn, corpus, config, from_version, to_version))

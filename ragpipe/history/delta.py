@@ -96,14 +96,30 @@ def _last_two(conn, corpus: str, config: str):
     return None if len(events) < 2 else (events.iloc[-2], events.iloc[-1])
 
 
-def _between(conn, corpus: str, config: str, before, after) -> dict:
-    """The flips between the pair's consecutive grading events `before` and `after`: only an answer grading
-    `after` wrote a history row for can have moved (a row is written whenever a verdict or its inputs do),
-    so those rows are compared with the same answers' rows as they stood after `before`. Read by the
-    answers that moved, whatever the length of the history."""
-    from ragpipe.history.ledger import before_event, rows_of_event
+def _last_change(conn, corpus: str, config: str):
+    """The gradings `ragpipe delta` compares for a pair: its latest, and the latest before it under another
+    grader version (a regrade that changed nothing hides no change), or the one just before it where every
+    grading had the latest's version. None before the second grading."""
+    from ragpipe.history.ledger import grading_events
 
-    now = rows_of_event(conn, corpus, config, int(after["seq"]))
+    events = grading_events(conn, corpus, config)
+    if len(events) < 2:
+        return None
+    after = events.iloc[-1]
+    other = events[events["grader_version"] != after["grader_version"]]
+    before = other.iloc[-1] if len(other) else events.iloc[-2]
+    between = int(((events["seq"] > before["seq"]) & (events["seq"] < after["seq"])).sum())
+    return before, after, between
+
+
+def _between(conn, corpus: str, config: str, before, after) -> dict:
+    """The flips between the pair's grading events `before` and `after`: only an answer a grading after
+    `before` wrote a history row for can have moved (a row is written whenever a verdict or its inputs do),
+    so those answers' rows as of `after` are compared with their rows as they stood after `before`. Read by
+    the answers that moved, whatever the length of the history."""
+    from ragpipe.history.ledger import before_event, moved_between
+
+    now = moved_between(conn, corpus, config, int(before["seq"]), int(after["seq"]))
     if now.empty:
         return of_flips([], _compared(after, 0))
     prior = before_event(conn, corpus, config, int(before["seq"]), int(after["seq"]))
@@ -163,40 +179,42 @@ def record_delta(conn, keys: dict, changed: int) -> None:
 
 
 def latest_flips(conn, corpus: str, config: str) -> tuple[str, list[dict]] | None:
-    """(the grader version before, the flips) of the pair's latest grading; None before the second."""
+    """(the grader version before, the flips) of the pair's last change (`latest_delta`); None before the
+    second grading."""
     delta = latest_delta(conn, corpus, config)
     return None if delta is None else (str(delta["from_version"]), delta["flips"])
 
 
 def latest_delta(conn, corpus: str, config: str) -> dict | None:
-    """`event_delta` as the grade_delta asset stored it (`grade_deltas`, keyed by the two grading events,
-    and `grade_deltas_computed`, which says a delta of no flips was computed too); computed only where the
-    asset has not caught up. None before the second grading."""
+    """The pair's last change (`_last_change`: its latest grading against the latest under another grader
+    version), as the grade_delta asset stored it where the two are consecutive (`grade_deltas`, keyed by
+    the two grading events, and `grade_deltas_computed`, which says a delta of no flips was computed too);
+    computed where the asset has not caught up or gradings lie between. None before the second grading."""
     from ragpipe.warehouse.tables import read_partition, table_exists
 
-    last = _last_two(conn, corpus, config)
+    last = _last_change(conn, corpus, config)
     if last is None:
         return None
-    before, after = last
+    before, after, between = last
     keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
-    flips: list[dict] | None = None
+    flips: list[dict] | None = None  # stored for consecutive gradings only: the asset's delta is per grading
     if table_exists(conn, DELTAS_COMPUTED):
         computed = read_partition(conn, DELTAS_COMPUTED, keys)
         if len(computed) and int(computed["changed"].iloc[0]) == 0:
             flips = []
-    if flips is None and table_exists(conn, "grade_deltas"):
+    if between:  # the asset stores each grading's delta against the one just before it
+        flips = None
+    elif flips is None and table_exists(conn, "grade_deltas"):
         stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
         if len(stored):
             flips = [
                 {**f, "old_declined": bool(f["old_declined"]), "new_declined": bool(f["new_declined"])}
                 for f in records(stored[DELTA_COLUMNS])
             ]
+    said = {**_event_keys(corpus, config, before, after), "between": between}
     if flips is None:
-        return event_delta(conn, corpus, config)
-    return {
-        **_event_keys(corpus, config, before, after),
-        **of_flips(flips, _compared(after, _first_graded(conn, corpus, config, before, after))),
-    }
+        return {**said, **_between(conn, corpus, config, before, after)}
+    return {**said, **of_flips(flips, _compared(after, _first_graded(conn, corpus, config, before, after)))}
 
 
 def _merge(deltas: list[dict]) -> dict:
@@ -253,6 +271,7 @@ def stored_delta(
                         "to_version",
                         "from_graded_at",
                         "to_graded_at",
+                        "between",
                         "changed",
                     )
                 }

@@ -181,32 +181,38 @@ def verdicts_at(
     )
 
 
-def rows_of_event(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq: int) -> pd.DataFrame:
-    """The history rows grading event `seq` of the pair wrote: its answers whose verdict or inputs moved."""
-    return conn.execute(
-        "SELECT * FROM grade_history WHERE corpus = ? AND config = ? AND event_seq = ?", [corpus, config, seq]
-    ).df()
+_MOVED = "(SELECT answer_id FROM grade_history WHERE corpus = ? AND config = ? AND event_seq > ? AND event_seq <= ?)"
+
+
+def moved_between(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq: int, at: int) -> pd.DataFrame:
+    """The latest row, as of grading event `at`, of each answer of the pair that the gradings after event
+    `seq` up to `at` wrote rows for: the only answers whose verdict or inputs moved in between."""
+    return latest_rows(
+        conn,
+        "corpus = ? AND config = ? AND event_seq > ? AND event_seq <= ?",
+        [corpus, config, seq, at],
+    )
 
 
 def before_event(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq: int, at: int) -> pd.DataFrame:
-    """The rows as they stood right after grading event `seq` of the answers grading event `at` wrote rows
-    for (an answer first graded at `at` has none)."""
+    """The rows as they stood right after grading event `seq` of the answers the gradings after it up to
+    `at` wrote rows for (an answer first graded in between has none)."""
     return latest_rows(
         conn,
-        "corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN "
-        "(SELECT answer_id FROM grade_history WHERE corpus = ? AND config = ? AND event_seq = ?)",
-        [corpus, config, seq, corpus, config, at],
+        f"corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN {_MOVED}",
+        [corpus, config, seq, corpus, config, seq, at],
     )
 
 
 def first_graded_at(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq: int, at: int) -> int:
-    """How many answers grading event `at` of the pair wrote their first row for (none as of event `seq`)."""
+    """How many answers of the pair the gradings after event `seq` up to `at` graded for the first time."""
     return int(
         conn.execute(
-            "WITH now AS (SELECT answer_id FROM grade_history WHERE corpus = ? AND config = ? AND event_seq = ?) "
-            "SELECT (SELECT count(*) FROM now) - (SELECT count(DISTINCT answer_id) FROM grade_history WHERE corpus = ? "
-            "AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN (SELECT answer_id FROM now))",
-            [corpus, config, at, corpus, config, seq],
+            "WITH moved AS (SELECT DISTINCT answer_id FROM grade_history WHERE corpus = ? AND config = ? "
+            "AND event_seq > ? AND event_seq <= ?) "
+            "SELECT (SELECT count(*) FROM moved) - (SELECT count(DISTINCT answer_id) FROM grade_history WHERE "
+            "corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN (SELECT answer_id FROM moved))",
+            [corpus, config, seq, at, corpus, config, seq],
         ).fetchall()[0][0]
     )
 

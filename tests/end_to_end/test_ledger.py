@@ -152,6 +152,37 @@ def test_a_delta_read_by_what_moved_is_the_whole_historys_delta(tmp_path, demo_w
             )
 
 
+def test_a_regrade_that_changed_nothing_hides_no_change(tmp_path, demo_warehouse):
+    """shipped -> candidate -> candidate again: `ragpipe delta` shows the candidate's flips against the last
+    grading under another version, says a grading lies between, and finds what the whole history finds."""
+    instance = DagsterInstance.ephemeral()
+    candidate = warehouse_resources(demo_warehouse, rules_path=_candidate(tmp_path))
+    for _ in range(2):
+        assert regrade_pair("demo", "default", instance=instance, resources=candidate).success
+    env = {**os.environ, "RAGPIPE_WAREHOUSE": str(demo_warehouse), "DAGSTER_HOME": str(tmp_path / "dh")}
+    out = ragpipe(env, "delta", "--corpus", "demo", "--config", "default")
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        shown = stored_delta(conn, "demo", "default")
+        events = grading_events(conn, "demo", "default")
+        latest = event_delta(conn, "demo", "default")  # the asset's: the latest grading against the one before
+        reference = grade_delta(
+            *(
+                conn.execute(
+                    "SELECT * FROM grade_history WHERE corpus = 'demo' AND config = 'default' AND coalesce(event_seq, 0) "
+                    "<= ? QUALIFY row_number() OVER (PARTITION BY answer_id ORDER BY coalesce(event_seq, 0) DESC, "
+                    "graded_at DESC, answer_sha) = 1",
+                    [int(seq)],
+                ).df()
+                for seq in (events["seq"].iloc[0], events["seq"].iloc[-1])
+            )
+        )
+    assert latest["changed"] == 0 and shown["changed"] == reference["changed"] >= 4
+    assert shown["flips"] == reference["flips"] and shown["compared"] == 31
+    assert shown["events"][0]["between"] == 1 and shown["events"][0]["from_event"] == int(events["seq"].iloc[0])
+    assert out.returncode == 0 and f"{reference['changed']} of 31 answers changed" in out.stdout, out.stdout
+    assert "1 grading(s) between, under the latest's version" in out.stdout
+
+
 def test_a_grown_history_changes_no_delta_and_no_verdict(tmp_path, demo_warehouse):
     """bench/history.py's growth writes the schema the code writes: grown to 20,000 rows of past gradings and
     retired answer sets, the pair's latest rows are still its grades, and its delta, by what moved and by
