@@ -315,12 +315,21 @@ def whatif(
     rules_file: Path = typer.Option(..., "--rules", exists=True, dir_okay=False, help="candidate rules file"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Grade every stored answer with candidate rules and show the delta against the current grades.
-    Nothing is recorded."""
+    """Grade every stored answer with candidate rules and show the delta against the current grades, each
+    pair with the judge its configuration names (its stored judgments applied, nobody asked). Nothing is
+    recorded."""
     from ragpipe.history.whatif import whatif as whatif_delta
+    from ragpipe.judge import pair_judging
+    from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path
 
     rules = _rules(rules_file)
-    result = _from_warehouse(lambda conn: whatif_delta(conn, rules))
+    corpora = corpora_dir()
+    override, override_on = judge_setting()
+
+    def judging_of(corpus: str, config: str):
+        return pair_judging(rules, judges_path(corpora), corpora, corpus, config, override, override_on)
+
+    result = _from_warehouse(lambda conn: whatif_delta(conn, rules, judging_of))
     if as_json:
         typer.echo(json.dumps(result, indent=2, default=str))
         return

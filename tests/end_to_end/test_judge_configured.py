@@ -102,3 +102,30 @@ def test_what_the_judge_keeps_is_never_asked_and_names_the_grader(demo_warehouse
         assert not server.requests
     (versions, judged) = _graders(demo_warehouse)["default"]
     assert judged == 0 and len(versions) == 1 and "+j-" in versions[0] and "+k-" in versions[0]
+
+
+@pytest.mark.end_to_end
+def test_whatif_grades_a_judged_pair_with_its_judge(demo_warehouse, tmp_path):
+    """`whatif --rules` with the rules unchanged on a pair its configuration grades with a judge: the judge's
+    stored judgments apply as a regrade applies them, so nothing flips (it once listed every answer the judge
+    decided), the target grader is named for the judge, and nobody is asked."""
+    from ragpipe.grading.rules import DEFAULT_RULES
+
+    lenient = 'judge:{"verdict": "correct", "reason": "lenient"}'  # overturns every tentative wrong it is asked
+    with ChatServer(default=lenient) as server:
+        corpora = _corpora_naming(tmp_path, server, {"default": "scripted"})
+        env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_CORPORA=str(corpora), RAGPIPE_JUDGE_ON="all")
+        env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+        graded = ragpipe(env, "regrade")
+        assert graded.returncode == 0, graded.stdout + graded.stderr
+        (versions, judged) = _graders(demo_warehouse)["default"]
+        with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+            overturned = conn.execute("SELECT count(*) FROM grades WHERE verdict <> rules_verdict").fetchall()[0][0]
+        assert overturned > 0  # the rules alone would grade these otherwise
+        asked = len(server.requests)
+        out = ragpipe(env, "whatif", "--rules", str(DEFAULT_RULES), "--json")
+        assert len(server.requests) == asked  # stored judgments only
+    assert judged > 0 and out.returncode == 0, out.stdout + out.stderr
+    result = json.loads(out.stdout)
+    assert result["changed"] == 0 and result["compared"] == 31, result["summary"]
+    assert result["to_version"] == versions[0] and "+j-" in result["to_version"]
