@@ -50,6 +50,7 @@ SCORECARD_FIELDS = [
     ("money", "ZERO-WRONG-MONEY"),
     ("retrieval", "R@k/hit@k"),
     ("misses", "miss r/g"),
+    ("judge", "judge decided/overturned"),
     ("grader_version", "grader"),
 ]
 NARROW_FIELDS = [  # one table per pair, titled with it
@@ -125,7 +126,17 @@ def _shown(card: dict) -> dict:
         "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
         "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
         "tokens": "-" if not c.get("usage_reported") else f"{c['prompt_tokens']}/{c['completion_tokens']}",
+        "judge": _judged(c),
     }
+
+
+def _judged(card: dict) -> str:
+    """A model judge's part in a scorecard: answers it decided / overturned; "-" for the rules alone."""
+    decided = card.get("judge_decided")
+    if decided is None or decided != decided:  # NaN: a card stored before the judge was counted
+        return "-"
+    overturned = card.get("judge_overturned")
+    return f"{int(decided)}/{'?' if overturned is None or overturned != overturned else int(overturned)}"
 
 
 def print_scorecards(cards: list[dict], wide: bool = False) -> None:

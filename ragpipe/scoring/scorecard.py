@@ -75,6 +75,7 @@ SCORECARD_COLUMNS = [
     "judge_unjudged",
     "judge_tokens",
     "judge_cost",
+    "judge_overturned",
 ]
 RETRIEVAL_FIELDS = SCORECARD_COLUMNS[
     SCORECARD_COLUMNS.index("retrieval_questions") : SCORECARD_COLUMNS.index("grading_event")
@@ -205,7 +206,13 @@ def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
     """What the model judge did for one answer set: the answers it decided, the tentative ones it left
     unjudged (an endpoint down, a cap reached), and the tokens and cost of its judgments (each counted
     once, however many answers share it). None where the set was graded without a judge."""
-    none = {"judge_decided": None, "judge_unjudged": None, "judge_tokens": None, "judge_cost": None}
+    none = {
+        "judge_decided": None,
+        "judge_unjudged": None,
+        "judge_tokens": None,
+        "judge_cost": None,
+        "judge_overturned": None,
+    }
     mine = grades[grades["answer_set"] == answer_set]
     # g-...+j-...(+k-...: what it keeps): the judge's id is the second part
     judge_id = (str(mine["grader_version"].iloc[0]).split("+") + [""])[1] if len(mine) else ""
@@ -214,7 +221,9 @@ def judge_spend(conn, grades: pd.DataFrame, answer_set: str) -> dict:
     keyed = mine[mine["judge_key"].notna()]
     decided = int((keyed["judge_verdict"] != "unparsed").sum())
     unjudged = int((mine["judge_key"].isna() & ~mine["firm"].astype(bool) & mine["error"].isna()).sum())
-    out = {**none, "judge_decided": decided, "judge_unjudged": unjudged}
+    # overturned: decided otherwise than the rules had (a judge that agrees decides, and moves nothing)
+    overturned = int(((keyed["judge_verdict"] != "unparsed") & (keyed["verdict"] != keyed["rules_verdict"])).sum())
+    out = {**none, "judge_decided": decided, "judge_unjudged": unjudged, "judge_overturned": overturned}
     if keyed.empty or not table_exists(conn, "judgments"):
         return out
     spent = conn.execute(
@@ -339,8 +348,8 @@ def scorecard_markdown(card: dict) -> str:
     ]
     if card.get("judge_decided") is not None:
         lines.append(
-            f"| model judge: answers it decided, tentative ones left unjudged, tokens, cost | "
-            f"{card['judge_decided']}, {card.get('judge_unjudged')}, {card.get('judge_tokens')}, "
-            f"{card.get('judge_cost')} |"
+            f"| model judge: answers it decided (overturned), tentative ones left unjudged, tokens, cost | "
+            f"{card['judge_decided']} ({card.get('judge_overturned')}), {card.get('judge_unjudged')}, "
+            f"{card.get('judge_tokens')}, {card.get('judge_cost')} |"
         )
     return "\n".join(lines)

@@ -120,12 +120,17 @@ def test_whatif_grades_a_judged_pair_with_its_judge(demo_warehouse, tmp_path):
         assert graded.returncode == 0, graded.stdout + graded.stderr
         (versions, judged) = _graders(demo_warehouse)["default"]
         with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
-            overturned = conn.execute("SELECT count(*) FROM grades WHERE verdict <> rules_verdict").fetchall()[0][0]
+            overturned, decided = conn.execute(
+                "SELECT count(*) FILTER (verdict <> rules_verdict), count(*) FILTER (judge_verdict <> 'unparsed') "
+                "FROM grades WHERE judge_key IS NOT NULL"
+            ).fetchall()[0]
         assert overturned > 0  # the rules alone would grade these otherwise
         asked = len(server.requests)
         out = ragpipe(env, "whatif", "--rules", str(DEFAULT_RULES), "--json")
         assert len(server.requests) == asked  # stored judgments only
     assert judged > 0 and out.returncode == 0, out.stdout + out.stderr
+    wide = ragpipe(env, "scorecard", "--corpus", "demo", "--config", "default", "--wide").stdout
+    assert "judge decided/overturned" in wide and f" {decided}/{overturned} " in wide, wide  # the judge in view
     result = json.loads(out.stdout)
     assert result["changed"] == 0 and result["compared"] == 31, result["summary"]
     assert result["to_version"] == versions[0] and "+j-" in result["to_version"]
