@@ -10,8 +10,9 @@ from ragpipe.grading.outcomes import WRONG_MONEY
 
 
 def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
-    """answers = correct + partial + wrong + ungradable; accuracy is correct over the graded (None when
-    none could be graded); declined counts the answers that declined, whatever their verdict."""
+    """answers = correct + partial + wrong + ungradable; accuracy is correct over the graded and the
+    questions left unanswered, which count against the system (None when there are neither); declined
+    counts the answers that declined, whatever their verdict."""
     rows = list(rows)
     counts = {v: sum(r["verdict"] == v for r in rows) for v in VERDICTS}
     graded = len(rows) - counts[Verdict.UNGRADABLE]
@@ -19,7 +20,7 @@ def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
         "answers": len(rows),
         **counts,
         "graded": graded,
-        "accuracy": round(counts[Verdict.CORRECT] / graded, 4) if graded else None,
+        "accuracy": round(counts[Verdict.CORRECT] / (graded + unanswered), 4) if graded + unanswered else None,
         "declined": sum(bool(r["declined"]) for r in rows),
         "unanswered": unanswered,
         # ZERO-WRONG-MONEY, as the scorecard's money bar: no answer may state a wrong amount of money
@@ -31,8 +32,13 @@ def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:
 def summary_line(counts: Mapping) -> str:
     """`12 answers: 9 correct, 1 partial, 2 wrong, 0 ungradable (75.0% correct of 12 graded); 3 declined;
     2 question(s) unanswered; 4 money question(s): ZERO-WRONG-MONEY FAIL (1 wrong amount)`."""
-    graded = counts["graded"]
+    graded, unanswered = counts["graded"], counts["unanswered"]
     pct = f"{100 * counts['accuracy']:.1f}% correct of {graded} graded" if graded else "none graded"
+    if unanswered and counts["accuracy"] is not None:
+        pct = (
+            f"{100 * counts['accuracy']:.1f}% correct of {graded + unanswered}: {graded} graded, "
+            f"{unanswered} unanswered counted against it"
+        )
     said = ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
     money = counts.get("money_questions", 0)
     wrong = counts.get("wrong_money", 0)

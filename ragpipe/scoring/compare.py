@@ -1,7 +1,9 @@
 """Two systems on the same questions: who wins where, and whether the difference is more than noise.
 
-Paired by question: an item is one question both answer sets answered. B
+Paired by question: an item is one question either answer set answered. B
 *wins* a question A gets wrong and B right, *loses* the reverse, ties the rest.
+A question one system left unanswered counts against it (not correct), as an
+engine error does: a system cannot gain by skipping what it would get wrong.
 
 - accuracy difference: diff = acc(B) - acc(A), acc the share graded `correct`
   (an ungradable question counts as not correct for both, so it is a tie);
@@ -87,10 +89,28 @@ def graded(grades: pd.DataFrame) -> pd.DataFrame:
     return grades[grades["verdict"] != UNGRADABLE]
 
 
+UNANSWERED = "unanswered"
+
+
+def _unanswered_by(graded_one: pd.DataFrame, missing: list[str], side: str, other: str) -> pd.DataFrame:
+    """The questions `missing` from one side (`other`) that `side` answered and the grader graded, paired
+    with an unanswered `other`: counted against it."""
+    rows = graded_one[graded_one["question_id"].isin(missing)][["question_id", "verdict", "declined", "rule"]]
+    rows = rows.rename(columns={c: f"{c}_{side}" for c in ("verdict", "declined", "rule")})
+    return rows.assign(**{f"verdict_{other}": UNANSWERED, f"declined_{other}": False, f"rule_{other}": None})
+
+
 def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
-    """The comparison of two grades tables (one answer set each) on the questions both answered and the
-    grader graded for both; a question ungradable for either is set apart (`ungradable`)."""
+    """The comparison of two grades tables (one answer set each) on the questions either answered and the
+    grader graded; a question ungradable for either is set apart (`ungradable`), and one a system left
+    unanswered counts against it (`unanswered_a`, `unanswered_b`)."""
+    only_a = sorted(set(a["question_id"]) - set(b["question_id"]))
+    only_b = sorted(set(b["question_id"]) - set(a["question_id"]))
+    left_by_b, left_by_a = _unanswered_by(graded(a), only_a, "a", "b"), _unanswered_by(graded(b), only_b, "b", "a")
     both = paired(graded(a), graded(b))
+    if len(left_by_a) or len(left_by_b):
+        frames = [f for f in (both, left_by_b, left_by_a) if len(f)]
+        both = pd.concat(frames, ignore_index=True).sort_values("question_id", kind="stable")
     answered_both = set(a["question_id"]) & set(b["question_id"])
     a_ok = (both["verdict_a"] == Verdict.CORRECT).to_numpy(dtype=float)
     b_ok = (both["verdict_b"] == Verdict.CORRECT).to_numpy(dtype=float)
@@ -113,9 +133,12 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
         "ci_low": round(low, 4),
         "ci_high": round(high, 4),
         "mcnemar_p": round(mcnemar_exact(wins, losses), 4),
-        "ungradable": len(answered_both) - n,  # answered by both, ungradable for one or both: set apart
-        "only_a": sorted(set(a["question_id"]) - set(b["question_id"])),
-        "only_b": sorted(set(b["question_id"]) - set(a["question_id"])),
+        # answered by both, ungradable for one or both: set apart
+        "ungradable": len(answered_both) - (n - len(left_by_a) - len(left_by_b)),
+        "unanswered_a": len(left_by_a),  # questions A left unanswered that B answered: counted against A
+        "unanswered_b": len(left_by_b),
+        "only_a": only_a,
+        "only_b": only_b,
         "flips": [
             {
                 "question_id": r["question_id"],
@@ -161,8 +184,11 @@ def people_difference(a: pd.DataFrame, b: pd.DataFrame, people: pd.Series) -> di
 
 def compare_line(result: dict, where: str) -> str:
     """The comparison in one sentence, in the order typed: A first, then B, and the sign is B - A."""
+    left = [f"{result.get(f'unanswered_{s}', 0)} unanswered by {s.upper()}" for s in "ab"]
+    unanswered = result.get("unanswered_a", 0) + result.get("unanswered_b", 0)
     return (
-        f"A {result['a']} vs B {result['b']} on {where}: {result['n']} questions graded for both"
+        f"A {result['a']} vs B {result['b']} on {where}: {result['n']} questions graded"
+        + (f" ({', '.join(left)}: counted against it)" if unanswered else " for both")
         + (f" ({result['ungradable']} ungradable set apart)" if result.get("ungradable") else "")
         + f", B wins {result['wins']}, loses {result['losses']}, ties {result['ties']}; "
         f"accuracy (correct of graded) A {100 * result['a_accuracy']:.1f}% -> "

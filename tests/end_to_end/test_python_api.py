@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import ragpipe
+from ragpipe.scoring.compare import compare_line
 from ragpipe.warehouse.nulls import records
 from tests.commands import invoke
 from tests.conftest import ROOT
@@ -92,8 +93,9 @@ def test_summary_adds_up_and_names_the_unanswered():
     grades = ragpipe.evaluate(QUESTIONS, some)
     s = ragpipe.summary(grades)
     assert s["answers"] == len(some) == s["correct"] + s["partial"] + s["wrong"] + s["ungradable"]
-    assert s["unanswered"] == len(_lines(QUESTIONS)) - len({a["question_id"] for a in some})
-    assert s["accuracy"] == round(s["correct"] / s["graded"], 4)
+    assert s["unanswered"] == len(_lines(QUESTIONS)) - len({a["question_id"] for a in some}) > 0
+    # an unanswered question counts against the system it was asked of (it once dropped out: 6 of 9, not 6 of 10)
+    assert s["accuracy"] == round(s["correct"] / (s["graded"] + s["unanswered"]), 4)
 
 
 def test_compare_pairs_by_question():
@@ -106,6 +108,13 @@ def test_compare_pairs_by_question():
         "gold",
         len(set(a["question_id"]) & set(b["question_id"])),
     )
+    # B leaves a question unanswered: it counts against B, on every question either answered
+    fewer = b[b["question_id"] != b["question_id"].iloc[0]]
+    short = ragpipe.compare(a, fewer, "mine", "gold")
+    left = b["question_id"].iloc[0]
+    assert short["n"] == result["n"] and short["unanswered_b"] == 1 and short["only_a"] == [left]
+    assert short["b_correct"] == result["b_correct"] - (b.set_index("question_id").loc[left, "verdict"] == "correct")
+    assert "1 unanswered by B: counted against it" in compare_line(short, "here")
     assert result["wins"] + result["losses"] + result["ties"] == result["n"]
     assert result["ci_low"] <= result["diff"] <= result["ci_high"]
     assert {f["question_id"] for f in result["flips"]} == {
