@@ -1,9 +1,10 @@
 """Many systems at once: each answer set ranked with its interval, and the best one's lead over each
 of the others tested, paired by question.
 
-- accuracy: the share of a system's answered questions graded `correct` (an
-  ungradable question counts as not correct, as in `compare`), with a Wilson
-  95% interval (scoring/wilson.py);
+- accuracy: the share of a system's graded questions graded `correct`, an
+  ungradable question set apart and a question another system answered and it
+  did not counted against it (as in `compare`), with a Wilson 95% interval
+  (scoring/wilson.py);
 - rank: competition ranking by accuracy (1, 2, 2, 4), ties broken by name for
   the order only;
 - against the best: `compare(best, other)` on the questions both answered
@@ -37,9 +38,11 @@ def _interval(correct: int, n: int) -> tuple[float | None, float | None]:
 def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
     """One row per system (name -> its grades: question_id, verdict, declined, rule, failure), best first."""
     rows: list[dict[str, Any]] = []
-    for name, grades in systems.items():  # accuracy: correct of graded, the ungradable counted apart
+    asked = set().union(*(set(g["question_id"]) for g in systems.values())) if systems else set()
+    for name, grades in systems.items():  # accuracy: correct of graded and unanswered, the ungradable apart
         counted = graded(grades)
-        n, correct = len(counted), int((counted["verdict"] == Verdict.CORRECT).sum())
+        unanswered = len(asked - set(grades["question_id"]))
+        n, correct = len(counted) + unanswered, int((counted["verdict"] == Verdict.CORRECT).sum())
         low, high = _interval(correct, n)
         rows.append(
             {
@@ -49,7 +52,8 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
                 "accuracy": round(correct / n, 4) if n else 0.0,
                 "low": low,
                 "high": high,
-                "ungradable": len(grades) - n,
+                "ungradable": len(grades) - len(counted),
+                "unanswered": unanswered,
                 "wrong_money": int((grades["failure"] == WRONG_MONEY).sum()) if "failure" in grades else 0,
                 # answers the model judge decided (docs/judge.md); 0 without a judge
                 "judged": int(grades["rule"].astype(str).str.startswith("judge.").sum()) if "rule" in grades else 0,
@@ -80,7 +84,7 @@ def leaderboard(systems: dict[str, pd.DataFrame]) -> list[dict]:
 
 def leaderboard_frame(rows: list[dict]) -> pd.DataFrame:
     columns = ["rank", "system", "n", "correct", "accuracy", "low", "high", "vs_best", "paired", "diff"]
-    columns += ["diff_low", "diff_high", "p", "p_holm", "ungradable", "wrong_money", "judged"]
+    columns += ["diff_low", "diff_high", "p", "p_holm", "ungradable", "wrong_money", "judged", "unanswered"]
     return pd.DataFrame(rows, columns=columns)
 
 

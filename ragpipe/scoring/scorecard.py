@@ -2,8 +2,9 @@
 
 Everything here is derived from the grades and answers tables, so a test can
 recompute any number from them and expect the same. `overall_pct` is correct
-over *graded* answers: an ungradable question (no needle to grade by) is
-counted apart, never silently scored.
+over *graded* answers and the corpus's questions the set left unanswered (they
+count against it): an ungradable question (no needle to grade by) is counted
+apart, never silently scored.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ SCORECARD_COLUMNS = [
     "judge_tokens",
     "judge_cost",
     "judge_overturned",
+    "unanswered",
 ]
 RETRIEVAL_FIELDS = SCORECARD_COLUMNS[
     SCORECARD_COLUMNS.index("retrieval_questions") : SCORECARD_COLUMNS.index("grading_event")
@@ -88,9 +90,15 @@ def _pct(part: int, whole: int) -> float:
 
 
 def build_scorecard(
-    grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0
+    grades: pd.DataFrame,
+    answers: pd.DataFrame,
+    documents: int,
+    documents_failed: int,
+    question_problems: int = 0,
+    unanswered: int = 0,
 ) -> dict:
-    """One scorecard for one (corpus, configuration, answer set) at one grader version."""
+    """One scorecard for one (corpus, configuration, answer set) at one grader version; `unanswered`: the
+    corpus's questions the set has no answer to, counted against it in `overall_pct`."""
     if grades.empty:
         raise ValueError("no grades to score")
     first = grades.iloc[0]
@@ -112,7 +120,8 @@ def build_scorecard(
         "correct": int(correct.sum()),
         "partial": int((grades["verdict"] == Verdict.PARTIAL).sum()),
         "wrong": int((grades["verdict"] == Verdict.WRONG).sum()),
-        "overall_pct": _pct(int(correct.sum()), graded),
+        "overall_pct": _pct(int(correct.sum()), graded + unanswered),
+        "unanswered": unanswered,
         **dict.fromkeys(CALIBRATED, None),
         "labels": 0,
         "answerable_total": int(answerable.sum()),
@@ -173,6 +182,7 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
     failed = len(read_partition(conn, "failed_documents", {"corpus": corpus}))
     documents = len(read_partition(conn, "documents", {"corpus": corpus})) + failed  # every PDF, readable or not
     problems = len(read_partition(conn, "question_problems", {"corpus": corpus}))
+    asked = set(read_partition(conn, "questions", {"corpus": corpus})["question_id"])
     retrieval = pair_retrieval(conn, corpus, config)
     attributed = attribute(grade_rows, answer_rows, retrieval)
     top_k = int(retrieval["top_k"].iloc[0]) if "top_k" in retrieval and len(retrieval) else 0
@@ -181,7 +191,7 @@ def scorecards_for_pair(conn, corpus: str, config: str) -> tuple[list[dict], pd.
     people = people_labels(conn, corpus, config, answer_rows)
     bound = _trust_section()
     cards = []
-    for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems):
+    for card in scorecards_for(grade_rows, answer_rows, documents, failed, problems, asked):
         mine = grade_rows[grade_rows["answer_set"] == card["answer_set"]]
         card.update(calibrated_columns(mine, people))
         card.update(trust_columns(mine, people, bound.alpha, bound.delta))
@@ -291,11 +301,24 @@ def stale_scorecards(conn, cards: list[dict]) -> list[str]:
 
 
 def scorecards_for(
-    grades: pd.DataFrame, answers: pd.DataFrame, documents: int, documents_failed: int, question_problems: int = 0
+    grades: pd.DataFrame,
+    answers: pd.DataFrame,
+    documents: int,
+    documents_failed: int,
+    question_problems: int = 0,
+    asked: set[str] | None = None,
 ) -> list[dict]:
-    """One scorecard per answer set in `grades` (documents counts every PDF, readable or not)."""
+    """One scorecard per answer set in `grades` (documents counts every PDF, readable or not; `asked`: the
+    corpus's question ids, each one a set has no answer to counted against it)."""
     return [
-        build_scorecard(g, answers[answers["answer_set"] == s], documents, documents_failed, question_problems)
+        build_scorecard(
+            g,
+            answers[answers["answer_set"] == s],
+            documents,
+            documents_failed,
+            question_problems,
+            len(asked - set(g["question_id"])) if asked is not None else 0,
+        )
         for s, g in grades.groupby("answer_set", sort=True)
     ]
 
@@ -326,7 +349,9 @@ def scorecard_markdown(card: dict) -> str:
         "",
         "| measure | value |",
         "|---|---|",
-        f"| overall | {card['overall_pct']}% ({card['correct']} of {card['graded']} graded) |",
+        f"| overall | {card['overall_pct']}% ({card['correct']} of {card['graded']} graded"
+        + (f", {card['unanswered']} unanswered counted against it" if card.get("unanswered") else "")
+        + ") |",
         f"| people's accuracy, estimated (95% interval, labels) | {people_text(card)} |",
         f"| ... from the labels alone | {_labels_only(card)} |",
         f"| firm (nobody need look again, docs/trust.md) | {card.get('trust') or '-'} |",

@@ -82,3 +82,23 @@ def test_accuracy_is_correct_of_graded_everywhere_the_ungradable_set_apart():
     assert (result["n"], result["ungradable"], result["a_accuracy"]) == (7, 3, round(6 / 7, 4))
     line = compare_line(result, "here")
     assert "7 questions graded for both (3 ungradable set apart)" in line and "accuracy (correct of graded)" in line
+
+
+def test_a_question_a_system_left_unanswered_counts_against_it_everywhere():
+    """The leaderboard, compare and the scorecard: B has no answer to two questions A answered (one A got
+    right), so B is 5 of 10, not 5 of 8; it once ranked first on the questions it chose to answer."""
+    from ragpipe.scoring.scorecard import build_scorecard
+
+    a = _grades(set(range(6)), n=10)
+    b = _grades(set(range(5)), n=10)
+    b = b[~b["question_id"].isin(["q005", "q009"])]  # A answered q005 right; B left both
+    rows = {r["system"]: r for r in leaderboard({"a": a, "b": b})}
+    assert (rows["b"]["n"], rows["b"]["correct"], rows["b"]["unanswered"], rows["b"]["accuracy"]) == (10, 5, 2, 0.5)
+    assert (rows["a"]["accuracy"], rows["a"]["unanswered"], rows["a"]["rank"]) == (0.6, 0, 1)
+    result = compare("a", a, "b", b)
+    assert (result["n"], result["unanswered_b"], result["losses"], result["b_accuracy"]) == (10, 2, 1, 0.5)
+    stored = b.assign(corpus="c", config="k", answer_set="b", grader_version="g", kind="answerable",
+                      ungradable=False, error=None, answer_id=b["question_id"])  # fmt: skip
+    answers = pd.DataFrame({"answer_set": ["b"], "error": [None], "latency_ms": [1.0], "engine": ["x"]})
+    card = build_scorecard(stored, answers, 1, 0, unanswered=2)
+    assert (card["overall_pct"], card["unanswered"], card["graded"]) == (50.0, 2, 8)
