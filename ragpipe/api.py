@@ -95,13 +95,23 @@ def _said(problems: list[Problem], on_problem: str) -> None:
         warnings.warn(f"{len(problems)} row(s) skipped:\n{InputProblems(problems)}", stacklevel=3)
 
 
-def evaluate(questions: Rows, answers: Rows, rules=None, on_problem: str = "warn") -> pd.DataFrame:
+def evaluate(
+    questions: Rows,
+    answers: Rows,
+    rules=None,
+    on_problem: str = "warn",
+    judge: str | None = None,
+    judge_on: str = "tentative",
+) -> pd.DataFrame:
     """One row per answer: its verdict, whether it declined, the rule that decided and the grader
     version, graded as `ragpipe grade` grades (needles mined from each gold answer).
 
     `questions`: lines as docs/grader.md's question format (`id`, `question`, `kind`, `gold_answer`,
-    ...); `answers`: `question_id`, `answer`, optional `citations`. The frame's `attrs` hold
-    `problems` (rows skipped) and `unanswered` (question ids no answer names)."""
+    ...); `answers`: `question_id`, `answer`, optional `citations`. `judge`: a `judges:` entry to grade
+    with too, as `ragpipe grade --judge` does (its stored judgments read from the warehouse, the rest
+    asked; `judge_on`: tentative or all); the grader version then names it. The frame's `attrs` hold
+    `problems` (rows skipped), `unanswered` (question ids no answer names) and, with a judge,
+    `judgments` (those asked now: nothing is written)."""
     from ragpipe.corpus.questions import Question, questions_from_rows, read_questions
     from ragpipe.grading.adhoc import answer_lines, grade_lines, grades_frame
 
@@ -120,11 +130,49 @@ def evaluate(questions: Rows, answers: Rows, rules=None, on_problem: str = "warn
     _said(problems, on_problem)
     if graded.notes and on_problem == "warn":  # graded, not skipped: said apart from the skipped rows
         warnings.warn(f"{len(graded.notes)} row(s) graded with a note:\n{InputProblems(graded.notes)}", stacklevel=2)
-    frame = grades_frame(graded.rows)
+    rows, asked = graded.rows, None
+    if judge is not None:
+        rows, asked = _judged(rows, graded, judge, judge_on, _rules(rules))
+    frame = grades_frame(rows)
     frame.attrs.update(
         problems=[str(p) for p in problems], unanswered=graded.unanswered, notes=[str(n) for n in graded.notes]
     )
+    if asked is not None:
+        frame.attrs["judgments"] = asked
     return frame
+
+
+def _judged(rows: list[dict], graded, name: str, judge_on: str, rules) -> tuple[list[dict], pd.DataFrame]:
+    """`rows` with the judge `name` applied as `ragpipe grade --judge` applies it, and the judgments asked."""
+    from ragpipe.grader_agreement.judge_agreement import JudgeRun
+    from ragpipe.judge import (
+        JUDGE_ON,
+        identity_of,
+        judge_named,
+        judge_rows,
+        judged_rules,
+        judgments_frame,
+        stored_judgments,
+    )
+    from ragpipe.warehouse.settings import database_path, judges_path
+
+    if judge_on not in JUDGE_ON:
+        raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
+    config = judge_named(judges_path(), name)  # a JudgeError names the judges it knows
+    identity = identity_of(config)
+    stored = judgments_frame([])
+    if database_path().exists():
+        from ragpipe.warehouse.sql import readonly_connection
+
+        with readonly_connection(database_path()) as conn:
+            stored = stored_judgments(conn, identity.id)
+    run = JudgeRun(
+        identity=identity, config=config, stored=stored, judge_on=judge_on, keep=config.keeps, budget=config.budget
+    )
+    judged = judge_rows(rows, graded.texts, graded.questions, run)
+    version = judged_rules(rules, identity, run.keep, run.budget).version
+    new = run.new if run.new is not None else judgments_frame([])
+    return [{**r, "grader_version": version} for r in judged], new
 
 
 def summary(grades: pd.DataFrame) -> dict:

@@ -171,3 +171,38 @@ def test_agreement_returns_a_result_with_a_table_and_a_line():
     assert result.summary().startswith(f"{result['n']} labelled answers: accuracy {result['accuracy']}")
     assert "1 row(s) skipped" in result.summary()  # line 12 of the file is refused, and said
     assert json.loads(json.dumps(dict(result)))["kappa"] == result["kappa"]  # the report, as --json prints it
+
+
+def test_evaluate_grades_with_a_judge_as_the_grade_command_does(tmp_path, monkeypatch):
+    """`ragpipe.evaluate(..., judge=NAME)`: the judge asked (a real chat server on 127.0.0.1), its verdicts
+    applied as `ragpipe grade --judge` applies them, the grader version naming it, nothing written."""
+    from tests.chat_server import ChatServer
+
+    lenient = 'judge:{"verdict": "correct", "reason": "lenient"}'
+    questions, answers = tmp_path / "q.jsonl", tmp_path / "a.jsonl"
+    signer = {"id": "signer", "question": "Who signed the lease?", "kind": "answerable", "gold_answer": "Dana Ortiz"}
+    questions.write_text(QUESTIONS.read_text() + json.dumps(signer) + "\n")
+    answers.write_text(
+        ANSWERS.read_text() + json.dumps({"question_id": "signer", "answer": "Pat Lee signed it."}) + "\n"
+    )
+    with ChatServer(default=lenient) as server:
+        judges = tmp_path / "judges.yaml"
+        entry = {"base_url": server.base_url, "model": "judge-model", "api_key_env": "RAGPIPE_TEST_KEY"}
+        judges.write_text(json.dumps({"judges": {"lenient": entry}}))
+        env = {"RAGPIPE_JUDGES": str(judges), "RAGPIPE_TEST_KEY": "sk-test", "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")}
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        judged = ragpipe.evaluate(questions, answers, judge="lenient", judge_on="all")
+        wrote = (tmp_path / "wh").exists()
+        result = invoke("grade", "--questions", str(questions), "--answers", str(answers), "--jsonl",
+                        "--judge", "lenient", "--judge-on", "all", env=env)  # fmt: skip
+        with pytest.raises(ValueError, match="judge_on takes"):
+            ragpipe.evaluate(questions, answers, judge="lenient", judge_on="some")
+    rules_only = ragpipe.evaluate(questions, answers)
+    assert server.requests and len(judged.attrs["judgments"]) > 0 and not wrote
+    assert set(judged["grader_version"]) == {v for v in judged["grader_version"] if "+j-" in v}
+    from_command = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [r["verdict"] for r in records(judged)] == [r["verdict"] for r in from_command]
+    assert judged["grader_version"].iloc[0] == from_command[0]["grader_version"]
+    lifted = (judged["verdict"] == "correct") & (rules_only["verdict"] != "correct")
+    assert lifted.any() and not (lifted & judged["money_question"]).any()  # no judge lifts a money verdict
