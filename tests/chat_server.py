@@ -1,7 +1,7 @@
 """A real chat-completions (and RAG service) server on 127.0.0.1 for engine tests.
 
 It can be told to fail: each request takes the next action from `script`
-(then `default`): "ok", "slow:<s>", "500", "429:<retry-after>", "malformed",
+(then `default`): "ok", "slow:<s>" (then "ok"; "slow:<s>:<action>", then that action), "500", "429:<retry-after>", "malformed",
 "drop" (close the connection without answering), and "echo401", "echo500",
 "echo200", which put the request's Authorization header into the body, as
 some services do, and the hostile ones: "echo-list" (a 200 whose JSON is a
@@ -123,9 +123,10 @@ class ChatServer:
                         self._counted = False
 
             def _act(self, action: str, body: dict, question: str):
-                if action.startswith("slow:"):
-                    time.sleep(float(action.split(":")[1]))
-                    action = "ok"
+                if action.startswith("slow:"):  # "slow:<s>", or "slow:<s>:<action>": then that action
+                    _, seconds, *then = action.split(":", 2)
+                    time.sleep(float(seconds))
+                    action = then[0] if then else "ok"
                 if action == "drop":
                     self.connection.shutdown(2)
                     self.close_connection = True

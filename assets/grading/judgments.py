@@ -9,13 +9,23 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
-from ragpipe.judge import Asked, ask_missing, identity_of, judgments_frame, pending, store_judgments, stored_judgments
+from ragpipe.judge import (
+    Asked,
+    JudgmentLog,
+    absorb_judgment_logs,
+    ask_missing,
+    identity_of,
+    log_path,
+    pending,
+    stored_judgments,
+)
 from ragpipe.warehouse.tables import read_partition
 
 
 def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
     """Ask the pair's judge (`Project.judging_of`) about its tentative rule verdicts no stored judgment covers,
-    and store what it says. The warehouse is let go while the judge is asked (minutes of HTTP calls)."""
+    and store what it says. The warehouse is let go while the judge is asked (minutes of HTTP calls); each
+    reply is logged as it arrives (judge/reply_log.py), so a killed run's replies are stored, not paid again."""
     judging = project.judging_of(corpus, config)
     config_ = judging.config
     if config_ is None:
@@ -23,6 +33,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
     identity = identity_of(config_)
     keys = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
+        recovered = absorb_judgment_logs(conn, project.root)  # replies a killed run received
         verdicts = read_partition(conn, "rule_verdicts", keys)
         answers = read_partition(conn, "answers", keys)
         questions = read_partition(conn, "questions", {"corpus": corpus})
@@ -30,11 +41,17 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
     missing = pending(verdicts, answers, questions, stored, judging.judge_on, config_.keeps, config_.budget)
     said = progress_reporter(log, "judging", f"{corpus}/{config} by {config_.name}", project.progress_bar)
     progress = lambda asked, total: said(len(asked.judgments) + asked.errors, total)  # noqa: E731
-    asked = ask_missing(config_, identity, missing, progress) if missing else Asked()
+    step = f"{corpus}--{config}--{run_id}"
+    arrived = JudgmentLog(log_path(project.root, identity.id, step)) if missing else None
+    try:
+        asked = ask_missing(config_, identity, missing, progress, arrived) if missing else Asked()
+    finally:
+        if arrived is not None:
+            arrived.close()
     written = 0
-    if missing and asked.judgments:
+    if missing:
         with duckdb.get_connection() as conn:
-            written = store_judgments(conn, judgments_frame(asked.judgments))
+            written = absorb_judgment_logs(conn, project.root)  # this run's replies, as they arrived
     summary = asked.summary() if missing else f"judge {config_.name}: every judgment already stored"
     log.info(summary)
     return Made(
@@ -44,6 +61,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
             "pending": len(missing),
             "calls": asked.calls,
             "stored": written,
+            "recovered": recovered,
             "errors": asked.errors,
             "unjudged": asked.unjudged,
             "tokens": asked.prompt_tokens + asked.completion_tokens,

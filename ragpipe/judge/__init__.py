@@ -53,6 +53,10 @@ _WHERE = {
     "judgments_frame": "store",
     "stored_judgments": "store",
     "store_judgments": "store",
+    # each reply kept as it arrives
+    "JudgmentLog": "reply_log",
+    "absorb_judgment_logs": "reply_log",
+    "log_path": "reply_log",
     "batch_requests": "batch",
     "read_judgments": "batch",
 }
@@ -90,6 +94,9 @@ __all__ = [
     "rules_judged_by",
     "store_judgments",
     "stored_judgments",
+    "JudgmentLog",
+    "absorb_judgment_logs",
+    "log_path",
 ]
 
 
@@ -119,6 +126,7 @@ if TYPE_CHECKING:
     from ragpipe.judge.judging import answer_keys, judge_rows, judge_table, pending
     from ragpipe.judge.keep import KeepRule, parse_keep
     from ragpipe.judge.of_pair import PairJudging, pair_judge, pair_judging
+    from ragpipe.judge.reply_log import JudgmentLog, absorb_judgment_logs, log_path
     from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments
     from ragpipe.judge.track_record import TrackCell, held_cells, record_path, recorded
     from ragpipe.judge.verdicts import JUDGE_ON, UNPARSED

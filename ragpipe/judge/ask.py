@@ -141,9 +141,11 @@ def ask_missing(
     identity: JudgeIdentity,
     pending: list[tuple[Question, str, str]],
     progress: Callable[[Asked, int], None] | None = None,
+    arrived: Callable[[JudgmentRecord], None] | None = None,
 ) -> Asked:
-    """Ask the judge about each (question, answer, input key) of `pending`, `concurrency` at a time; a
-    recorded judge is never asked (its verdicts come by `ragpipe judge import`)."""
+    """Ask the judge about each (question, answer, input key) of `pending`, `concurrency` at a time, each
+    judgment handed to `arrived` as it comes (judge/reply_log.py keeps it); a recorded judge is never asked
+    (its verdicts come by `ragpipe judge import`)."""
     asked = Asked()
     if config.recorded:
         asked.unjudged = len(pending)
@@ -198,6 +200,8 @@ def ask_missing(
                     asked.first_error = asked.first_error or redact(str(exc), secrets)
                     continue
                 asked.judgments.append(judgment)
+                if arrived is not None:
+                    arrived(judgment)
                 asked.prompt_tokens += judgment.prompt_tokens or 0
                 asked.completion_tokens += judgment.completion_tokens or 0
                 asked.cost = config.cost(asked.prompt_tokens, asked.completion_tokens)

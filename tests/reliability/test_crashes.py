@@ -144,3 +144,36 @@ def test_killed_during_ingest_answering_and_grading_the_next_run_finishes(big_co
     assert len(logged) == DOCS and len(server.served) == 0  # the last run re-asked nothing: every answer was logged
     # the last run took away the folders the killed ones left (their processes are gone, whatever their status says)
     assert list((tmp_path / "wh" / "shards").rglob("run=*")) == []
+
+
+@pytest.mark.end_to_end
+def test_judge_replies_that_arrived_before_a_kill_are_kept_and_not_paid_for_again(tmp_path, demo_warehouse):
+    """SIGKILL of `ragpipe regrade --judge` after five replies arrived: the next run stores those five and
+    asks the judge only about the rest (it once stored none and paid for every one again)."""
+    import json
+
+    from tests.end_to_end.test_judge import judged_env
+
+    with ChatServer(default="slow:120:judge") as server:
+        server.script = ["judge"] * 5  # five quick replies, then replies that take minutes: killed while waiting
+        env = judged_env(tmp_path, server, demo_warehouse)
+        process = start(env, "regrade", "--judge", "scripted")
+        logs = demo_warehouse / "judgment_log"
+
+        def five_logged() -> bool:
+            lines = [line for p in logs.glob("*.jsonl") for line in p.read_text().splitlines()] if logs.is_dir() else []
+            return len(lines) >= 5
+
+        _kill_when(process, Path(env["DAGSTER_HOME"]), "judgments", five_logged)
+        logged = [json.loads(line) for p in logs.glob("*.jsonl") for line in p.read_text().splitlines()]
+        assert len(logged) == 5 and {row["verdict"] for row in logged} <= {"correct", "incorrect", "declined"}
+        server.default, asked_before = "judge", len(server.requests)
+        again = ragpipe(env, "regrade", "--judge", "scripted")
+        asked_again = len(server.requests) - asked_before
+    assert again.returncode == 0, again.stdout + again.stderr
+    with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
+        stored = conn.execute("SELECT input_key FROM judgments").fetchall()
+    assert {row["input_key"] for row in logged} <= {key for (key,) in stored}
+    assert asked_again == len(stored) - 5 > 0  # the five that arrived are not asked again
+    assert not list(logs.glob("*.jsonl"))  # stored, and the logs of steps that are over removed
+    _whole(demo_warehouse / "ragpipe.duckdb")
