@@ -13,3 +13,8 @@ def __getattr__(name: str):
 
         return getattr(api, name)
     raise AttributeError(f"module 'ragpipe' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The API among the module's names: `dir(ragpipe)` and a notebook's completion list it."""
+    return sorted({*globals(), *__all__})

@@ -183,13 +183,15 @@ def summary(grades: pd.DataFrame) -> dict:
     return grade_counts(grades.to_dict("records"), len(grades.attrs.get("unanswered", ())))
 
 
-def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "B") -> dict:
-    """B against A on the questions both answered (`evaluate` frames, or grades read from the
-    warehouse): wins, losses, ties, accuracy difference B - A with a seeded paired-bootstrap 95%
-    interval, exact McNemar p, and every question that flips (docs/compare.md)."""
+def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "B"):
+    """B against A on the questions either answered (`evaluate` frames, or grades read from the
+    warehouse; a question one left unanswered counts against it): wins, losses, ties, accuracy difference
+    B - A with a seeded paired-bootstrap 95% interval, exact McNemar p, and every question that flips
+    (docs/compare.md). A `CompareResult`: a mapping of those figures, with `summary()`, one sentence."""
     from ragpipe.scoring.compare import compare as compare_sets
+    from ragpipe.scoring.compare_result import CompareResult
 
-    return compare_sets(a_name, a, b_name, b)
+    return CompareResult(compare_sets(a_name, a, b_name, b))
 
 
 def agreement(labelled: Rows, rules=None, on_problem: str = "warn"):

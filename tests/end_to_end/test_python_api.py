@@ -154,7 +154,7 @@ def test_the_readmes_python_snippet_runs_on_the_files_it_names():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     lines = out.stdout.splitlines()
     assert lines[0].startswith("{'answers': 3, 'correct': 2,")
-    assert float(lines[1]) < 0  # the other system loses the amount due and the pet deposit
+    assert lines[1].startswith("A A vs B B") and "(B - A -33.3 points" in lines[1]  # B loses the amount due, the deposit
     assert lines[2].startswith("11 labelled answers: accuracy ") and "false correct 0" in lines[2]
     assert "scope" in lines[3] and any(line.split()[1:3] == ["overall", "all"] for line in lines[4:])
 
@@ -206,3 +206,17 @@ def test_evaluate_grades_with_a_judge_as_the_grade_command_does(tmp_path, monkey
     assert judged["grader_version"].iloc[0] == from_command[0]["grader_version"]
     lifted = (judged["verdict"] == "correct") & (rules_only["verdict"] != "correct")
     assert lifted.any() and not (lifted & judged["money_question"]).any()  # no judge lifts a money verdict
+
+
+def test_the_api_is_listed_and_a_comparison_reads_as_a_sentence():
+    """`dir(ragpipe)` lists the API, and `ragpipe.compare(...)` prints what `ragpipe compare` says (a bare
+    `-0.3333` once), while reading as the mapping it was."""
+    assert {"evaluate", "summary", "compare", "agreement"} <= set(dir(ragpipe))
+    a, b = (
+        ragpipe.evaluate(QUESTIONS, ANSWERS),
+        ragpipe.evaluate(QUESTIONS, ROOT / "tests" / "data" / "adhoc-answers-other.jsonl"),
+    )
+    result = ragpipe.compare(a, b, "mine", "theirs")
+    assert result.summary() == repr(result) == compare_line(dict(result), "the questions given")
+    assert result.summary().startswith("A mine vs B theirs") and "95% interval" in result.summary()
+    assert result["diff"] == dict(result)["diff"] and json.loads(json.dumps(dict(result)))["n"] == result["n"]
