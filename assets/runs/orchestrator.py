@@ -25,6 +25,7 @@ from assets.runs.runner import (
     flips_said,
     judge_dropped_said,
     judge_said,
+    pairs_stopped,
     regrade_in_one_run,
     regrade_pair,
     rescore_pair,
@@ -93,6 +94,7 @@ def outcome_of(results: list) -> Outcome:
         busy=busy_in(results),
         failure=failure_in(results),
         said=judge_said(results) + judge_dropped_said(results) + flips_said(results),
+        stopped=pairs_stopped(results),
     )
 
 

@@ -7,6 +7,7 @@ for its corpus-level stages and one run per configuration for the rest.
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
 import warnings
@@ -31,6 +32,9 @@ from ragpipe.cli.orchestrator import COMMAND_TAG, command
 
 # the console logger at WARNING: run history keeps every event; the terminal does not need them
 QUIET = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+# a regrade says what each pair committed and where it stopped, a line each (`pairs_stopped`): Dagster's own
+# error lines and stack traces would repeat it at length
+SILENT = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
 def _tags(extra: dict | None = None) -> dict:
@@ -110,7 +114,7 @@ def regrade_in_one_run(pairs: list[tuple[str, str]], instance: DagsterInstance |
     """Re-materialize the grading stages of every pair in `pairs` in ONE run (assets/regrade/over_pairs.py):
     each stage a step over the pairs, so a regrade costs by answers, not by pairs."""
     resources = resources or default_resources()
-    config = {"ops": {"pairs_to_regrade": {"config": {"pairs": [str(pair_key(c, g)) for c, g in pairs]}}}}
+    config = {"ops": {"pairs_to_regrade": {"config": {"pairs": [str(pair_key(c, g)) for c, g in pairs]}}}, **SILENT}
     with _held_unless_judging(resources, pairs, inputs=REGRADE_INPUTS):
         return _in_process("regrade_pairs", None, instance, resources, raise_on_error=False, run_config=config)
 
@@ -166,6 +170,43 @@ def failure_in(results: list) -> str | None:
         *_, root = _chain(error, context=False)
         return f"step {step}: {root.message.strip().splitlines()[0]}"
     return None
+
+
+# the stages of a regrade, in order, as its steps name them (assets/regrade/over_pairs.py) and as said
+STAGES = {
+    "rule_verdicts_of_pairs": "rule verdicts",
+    "judgments_of_pairs": "judgments",
+    "grades_of_pairs": "grades and their history",
+    "scorecards_of_pairs": "scorecards",
+    "agreement_of_pairs": "agreement",
+    "delta_of_pairs": "the delta",
+    "review_of_pairs": "the review report",
+}
+_STOPPED = re.compile(
+    r"(?P<pair>[^;\s]+/[^;\s]+) failed at (?P<step>\w+): (?P<why>.*?)(?=; [^;\s]+/[^;\s]+ failed at |$)"
+)
+
+
+def pairs_stopped(results: list) -> list[tuple[str, str, bool]]:
+    """(pair, "demo/default: committed rule verdicts, judgments, grades and their history, ...; not done: the
+    review report (NotADirectoryError: ...)", whether its grades were committed) for each pair a regrade's
+    stage failed (assets/regrade/over_pairs.py: PairsFailed names each): what is in the warehouse, and what
+    is not."""
+    lines = []
+    for _, failure in _failed_steps(results):
+        said = [e for e in _chain(failure, context=False) if e.cls_name == "PairsFailed"]
+        if not said:
+            continue
+        for m in _STOPPED.finditer(said[0].message.strip().splitlines()[0].split("PairsFailed: ", 1)[-1]):
+            names = list(STAGES)
+            stopped = names.index(m["step"]) if m["step"] in names else 0
+            done = [STAGES[s] for s in names[:stopped]]
+            line = (
+                f"{m['pair']}: committed {', '.join(done) if done else 'nothing'}; not done: "
+                f"{', '.join(STAGES[s] for s in names[stopped:])} ({m['why']})"
+            )
+            lines.append((m["pair"], line, stopped > names.index("grades_of_pairs")))
+    return lines
 
 
 def _said_by(results: list, asset: str):

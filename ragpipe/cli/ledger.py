@@ -130,7 +130,7 @@ def regrade(
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
     graders = _graders_said(pairs, rules_file, judge)
-    blocked, failed = [], []
+    blocked, failed, graded_anyway = [], [], 0
     if executor == "celery":  # one run per pair, its shards on the workers
         for corpus, config in pairs:  # one pair that fails does not stop the others
             console.print(Text(f"regrading {corpus}/{config} with grader {rules.version}"))
@@ -151,13 +151,18 @@ def regrade(
         blocked.extend(outcome.failed_money)
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)
-        if outcome.failed_otherwise:
+        if outcome.failed_otherwise and outcome.stopped:  # some pairs stopped at a stage: what each committed
+            failed = [pair for pair, _, _ in outcome.stopped]
+            graded_anyway = sum(graded for *_, graded in outcome.stopped)
+            for _, line, _ in outcome.stopped:
+                typer.echo(line, err=True)
+        elif outcome.failed_otherwise:
             failed = [f"{c}/{g}" for c, g in pairs]
             typer.echo(f"the regrade failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
     console.print(
         Text(
-            f"regraded {len(pairs) - len(failed)} pair(s) with {graders}"
-            + (f"; {len(failed)} failed: {', '.join(failed)}" if failed else "")
+            f"regraded {len(pairs) - len(failed) + graded_anyway} pair(s) with {graders}"
+            + (f"; {len(failed)} stopped before the end (said above): {', '.join(failed)}" if failed else "")
         ),
         soft_wrap=True,
     )

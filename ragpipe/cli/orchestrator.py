@@ -37,6 +37,8 @@ class Outcome:
     busy: str | None = None  # the "warehouse busy" message of a step that could not open the warehouse
     failure: str | None = None  # what the first failed step said, at its root cause
     said: list[str] = field(default_factory=list)  # what the steps asked to be said on the terminal, per pair
+    # a regrade: (pair, what it committed and what not, whether its grades were) for each pair a stage failed
+    stopped: list[tuple[str, str, bool]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

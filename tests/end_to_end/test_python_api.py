@@ -154,7 +154,9 @@ def test_the_readmes_python_snippet_runs_on_the_files_it_names():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     lines = out.stdout.splitlines()
     assert lines[0].startswith("{'answers': 3, 'correct': 2,")
-    assert lines[1].startswith("A A vs B B") and "(B - A -33.3 points" in lines[1]  # B loses the amount due, the deposit
+    assert (
+        lines[1].startswith("A A vs B B") and "(B - A -33.3 points" in lines[1]
+    )  # B loses the amount due, the deposit
     assert lines[2].startswith("11 labelled answers: accuracy ") and "false correct 0" in lines[2]
     assert "scope" in lines[3] and any(line.split()[1:3] == ["overall", "all"] for line in lines[4:])
 
