@@ -77,6 +77,8 @@ def run_query(
     try:
         try:
             cursor = conn.execute(query)
+            if cursor is None:  # a text with no statement in it (empty, blank, only a comment)
+                raise SqlRefused("nothing to run: the query holds no SQL statement")
             columns = [d[0] for d in cursor.description or []]
             if not columns:
                 return QueryResult(columns, [])

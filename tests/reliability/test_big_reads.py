@@ -56,3 +56,10 @@ def test_duckdb_keeps_to_the_memory_it_is_given_and_spills_in_the_warehouse(env)
     refused = ragpipe({**env, "RAGPIPE_DUCKDB_MEMORY": "lots"}, "sql", "SELECT 1", timeout=120)
     assert refused.returncode != 0 and "RAGPIPE_DUCKDB_MEMORY='lots'" in refused.stdout + refused.stderr
     assert "Traceback" not in refused.stdout + refused.stderr
+
+
+@pytest.mark.parametrize("query", ["", "   ", "/* only a comment */"])
+def test_a_query_with_no_statement_is_refused_in_a_line(env, query):
+    out = ragpipe(env, "sql", query, timeout=120)
+    assert out.returncode == 2 and "nothing to run: the query holds no SQL statement" in out.stdout, out.stdout
+    assert "NoneType" not in out.stdout + out.stderr  # it once said "'NoneType' object has no attribute ..."
