@@ -123,6 +123,9 @@ def export(
     `custom_id` = the judgment's key). Run it through the batch API, then `ragpipe judge import`."""
     from ragpipe.judge import batch_requests
 
+    if out is not None and not out.parent.is_dir():  # said before the warehouse is read, not as a traceback after
+        console.print(f"--out {out}: no folder {out.parent}; create it first", style="red")
+        raise typer.Exit(1)
     config, identity, missing = _warehouse_pending(judge, checked_judge_on(judge_on), corpus)
     lines = [json.dumps(line, sort_keys=True) for line in batch_requests(config, identity, missing)]
     if out is None:

@@ -370,3 +370,14 @@ def test_the_review_report_shows_the_judge_beside_the_rules(demo_warehouse, tmp_
 
     html = render_report(review)
     assert "model judge: <b>correct</b>: the same rider, named by surname" in html and "needles.mined.none" in html
+
+
+def test_export_into_a_missing_folder_says_so_in_a_line(tmp_path):
+    from tests.commands import invoke
+
+    with ChatServer(default="judge") as server:
+        result = invoke("judge", "export", "--judge", "scripted", "--out", str(tmp_path / "absent" / "batch.jsonl"),
+                        env={"RAGPIPE_JUDGES": _judges_file(tmp_path, server), "RAGPIPE_WAREHOUSE": str(tmp_path / "wh")})  # fmt: skip
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1 and f"no folder {tmp_path / 'absent'}; create it first" in said, said
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback, a line
