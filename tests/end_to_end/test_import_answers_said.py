@@ -87,3 +87,39 @@ def test_a_token_count_past_a_bigint_is_no_count_and_no_later_run_fails_on_it(de
             [q1],
         ).fetchone()
     assert tokens == (None, 7)
+
+
+@pytest.mark.parametrize(
+    ("extra", "field", "said"),
+    [
+        ({"citations": "notalist"}, "citations", "a string: give a list of strings"),
+        ({"citations": ["p1", None]}, "citations", "a list holding other than strings"),
+        ({"latency_ms": float("nan")}, "latency_ms", "nan: give a finite number"),
+        ({"latency_ms": float("inf")}, "latency_ms", "inf: give a finite number"),
+        ({"latency_ms": -5}, "latency_ms", "-5: give a finite number"),
+        ({"latency_ms": True}, "latency_ms", "True: give a finite number"),
+    ],
+)
+def test_an_optional_field_that_is_not_what_it_says_refuses_its_line_naming_it(tmp_path, extra, field, said):
+    from ragpipe.answering.engines.import_file import ImportEngine
+
+    path = tmp_path / "answers.jsonl"
+    good = {"question_id": "q2", "answer": "It is $2,150.", "citations": ["p1"], "latency_ms": 12.5}
+    path.write_text(
+        json.dumps({"question_id": "q1", "answer": "It is $2,150.", **extra}) + "\n" + json.dumps(good) + "\n"
+    )
+    engine = ImportEngine(str(path))
+    assert list(engine.rows) == ["q2"]  # the rest of the file is kept
+    (problem,) = engine.problems
+    assert (problem.line, problem.field) == (1, field) and said in problem.message, str(problem)
+
+
+def test_a_second_answer_to_one_question_is_said_and_the_first_kept(tmp_path):
+    from ragpipe.answering.engines.import_file import ImportEngine
+
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps({"question_id": "q1", "answer": a}) + "\n" for a in ("first", "second")))
+    engine = ImportEngine(str(path))
+    assert engine.rows["q1"]["answer"] == "first"
+    (problem,) = engine.problems
+    assert (problem.line, problem.field) == (2, "question_id") and "a second answer to 'q1'" in problem.message

@@ -38,7 +38,17 @@ class ImportEngine:
                 if isinstance(row.get("question_id"), str):
                     self.unreadable.setdefault(row["question_id"], problem)
                 continue
-            self.rows.setdefault(row["question_id"], row)
+            if row["question_id"] in self.rows:  # the first answer stands; the second is said, not dropped unsaid
+                self.problems.append(
+                    Problem(
+                        str(self.path),
+                        lineno,
+                        "question_id",
+                        f"a second answer to {row['question_id']!r}: the first is kept",
+                    )
+                )
+                continue
+            self.rows[row["question_id"]] = row
         self.answer_set = name or self.set_name(self.path)
         self.settings = {"path": str(self.path), "sha256": found}
 
@@ -65,17 +75,29 @@ class ImportEngine:
 
 
 def _line_problem(file: str, lineno: int, row: dict) -> Problem | None:
-    """Why a line holds no usable answer, naming the field, or None."""
+    """Why a line holds no usable answer, naming the field, or None. Its optional fields are what they say
+    or absent: citations a list of strings ("notalist" was once stored as its letters, a null inside as
+    'None'), latency_ms a finite number of milliseconds, not negative (NaN and Infinity once reached
+    `sql --json` as invalid JSON)."""
     for name in ("question_id", "answer"):
         value = row.get(name)
         if not isinstance(value, str):
             got = "missing" if value is None else f"a {_json_type(value)}, not a string"
             return Problem(file, lineno, name, got)
+    citations = row.get("citations")
+    if citations is not None and not (isinstance(citations, list) and all(isinstance(c, str) for c in citations)):
+        got = f"a {_json_type(citations)}" if not isinstance(citations, list) else "a list holding other than strings"
+        return Problem(file, lineno, "citations", f"{got}: give a list of strings")
+    latency = row.get("latency_ms")
+    if latency is not None and (
+        isinstance(latency, bool) or not isinstance(latency, (int, float)) or not 0 <= latency < float("inf")
+    ):
+        return Problem(file, lineno, "latency_ms", f"{latency!r}: give a finite number of milliseconds, 0 or more")
     return None
 
 
 def _json_type(value) -> str:
-    kinds = {bool: "boolean", int: "number", float: "number", list: "list", dict: "object"}
+    kinds = {bool: "boolean", int: "number", float: "number", list: "list", dict: "object", str: "string"}
     return kinds.get(type(value), type(value).__name__)
 
 
