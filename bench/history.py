@@ -101,7 +101,8 @@ def grow(database: Path, rows: int) -> dict:
         conn.execute("BEGIN")
         conn.execute("UPDATE grading_events SET seq = seq + ?", [shift])
         conn.execute("UPDATE grade_history SET event_seq = event_seq + ?", [shift])
-        for table in ("grade_deltas", "grade_deltas_computed"):
+        tables = {t for (t,) in conn.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        for table in {"grade_deltas", "grade_deltas_computed"} & tables:  # a warehouse graded once has none
             conn.execute(f"UPDATE {table} SET from_event = from_event + ?, to_event = to_event + ?", [shift, shift])
         conn.execute(
             "CREATE TEMP TABLE pair_index AS SELECT corpus, config, row_number() OVER (ORDER BY corpus, config) - 1 "
