@@ -152,22 +152,21 @@ def _judged(rows: list[dict], graded, name: str, judge_on: str, rules) -> tuple[
         judge_rows,
         judged_rules,
         judgments_frame,
-        stored_judgments,
+        warehouse_judgments,
     )
-    from ragpipe.warehouse.settings import database_path, judges_path
+    from ragpipe.warehouse.settings import judges_path
 
     if judge_on not in JUDGE_ON:
         raise ValueError(f"judge_on takes {' or '.join(JUDGE_ON)}, not {judge_on!r}")
     config = judge_named(judges_path(), name)  # a JudgeError names the judges it knows
     identity = identity_of(config)
-    stored = judgments_frame([])
-    if database_path().exists():
-        from ragpipe.warehouse.sql import readonly_connection
-
-        with readonly_connection(database_path()) as conn:
-            stored = stored_judgments(conn, identity.id)
     run = JudgeRun(
-        identity=identity, config=config, stored=stored, judge_on=judge_on, keep=config.keeps, budget=config.budget
+        identity=identity,
+        config=config,
+        stored=warehouse_judgments(identity.id),
+        judge_on=judge_on,
+        keep=config.keeps,
+        budget=config.budget,
     )
     judged = judge_rows(rows, graded.texts, graded.questions, run)
     version = judged_rules(rules, identity, run.keep, run.budget).version

@@ -22,7 +22,7 @@ from assets.shared.versions import GRADER_VERSION, data_version
 from ragpipe.history.behind import stale_rule_verdicts
 from ragpipe.history.delta import grade_delta, said_by_direction
 from ragpipe.history.ledger import store_grading
-from ragpipe.judge import apply_judgments, identity_of, stored_judgments
+from ragpipe.judge import graded_by_pair
 from ragpipe.scoring.money_bar import offending_answers
 from ragpipe.warehouse.tables import read_partition, table_exists
 
@@ -46,12 +46,8 @@ def grades_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str
                 f"{corpus}/{config}: {stale}: materialize rule_verdicts first (`ragpipe regrade`, or the "
                 "`regrade` job in the UI)"
             )
-        frame = verdicts.assign(grader_version=rules.version)
-        judge = judging.config
-        if judge is not None:  # the judge's stored verdicts (the `judgments` asset asked for what was missing)
-            questions = read_partition(conn, "questions", {"corpus": corpus})
-            judgments = stored_judgments(conn, identity_of(judge).id)
-            frame = apply_judgments(frame, answers, questions, judgments, judging.judge_on, judge.keeps, judge.budget)
+        # with a judge, its stored verdicts (the `judgments` asset asked for what was missing)
+        frame = graded_by_pair(conn, verdicts, answers, corpus, judging)
         before = read_partition(conn, "grades", keys) if table_exists(conn, "grades") else None
         path, event = store_grading(conn, project.root, frame, keys, rules, run_id, pd.Timestamp.now(tz="UTC"))
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}

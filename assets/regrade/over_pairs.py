@@ -145,10 +145,15 @@ class PairsFailed(RuntimeError):
     """Some pairs failed a stage: the others went on; each is named with what it failed with."""
 
 
-def _over_pairs(name: str, asset: str, body: Body, after: Callable | None = None):
+STAGES: dict[str, str] = {}  # step name -> what it commits, in words, in the order the regrade runs them
+
+
+def _over_pairs(name: str, asset: str, body: Body, said: str, after: Callable | None = None):
     """The op that runs `body` (an asset's own) for every pair still standing and records each as `asset`'s
-    partition. A pair whose stage fails is said and left out of the later stages; the others go on (a
-    busy warehouse stops the run: every pair would wait on it)."""
+    partition (`said`: what it commits, in words, for `ragpipe regrade` to say). A pair whose stage fails is
+    said and left out of the later stages; the others go on (a busy warehouse stops the run: every pair
+    would wait on it)."""
+    STAGES[name] = said
 
     @op(
         name=name,
@@ -212,13 +217,13 @@ def _money(duckdb, corpus, config):
     return [("zero_wrong_money", money_check(duckdb, corpus, config))]
 
 
-rule_verdicts_step = _over_pairs("rule_verdicts_of_pairs", "rule_verdicts", rule_verdicts_of)
-judgments_step = _over_pairs("judgments_of_pairs", "judgments", judgments_of)
-grades_step = _over_pairs("grades_of_pairs", "grades", grades_of, after=_money)
-scorecards_step = _over_pairs("scorecards_of_pairs", "scorecards", scorecards_of)
-agreement_step = _over_pairs("agreement_of_pairs", "agreement", agreement_of)
-delta_step = _over_pairs("delta_of_pairs", "grade_delta", delta_of)
-review_step = _over_pairs("review_of_pairs", "review_report", review_of)
+rule_verdicts_step = _over_pairs("rule_verdicts_of_pairs", "rule_verdicts", rule_verdicts_of, "rule verdicts")
+judgments_step = _over_pairs("judgments_of_pairs", "judgments", judgments_of, "judgments")
+grades_step = _over_pairs("grades_of_pairs", "grades", grades_of, "grades and their history", after=_money)
+scorecards_step = _over_pairs("scorecards_of_pairs", "scorecards", scorecards_of, "scorecards")
+agreement_step = _over_pairs("agreement_of_pairs", "agreement", agreement_of, "agreement")
+delta_step = _over_pairs("delta_of_pairs", "grade_delta", delta_of, "the delta")
+review_step = _over_pairs("review_of_pairs", "review_report", review_of, "the review report")
 
 
 @job(

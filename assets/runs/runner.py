@@ -24,7 +24,7 @@ from assets.definitions import (
     regrade_on_celery_job,
 )
 from assets.deploy.jobs import IN_PROCESS
-from assets.regrade.over_pairs import REGRADE_INPUTS, regrade_pairs
+from assets.regrade.over_pairs import REGRADE_INPUTS, STAGES, grades_step, regrade_pairs
 from assets.shared.liveness import HOST_TAG, PID_TAG
 from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_of, pair_partitions
 from assets.shared.resources import default_resources
@@ -172,16 +172,6 @@ def failure_in(results: list) -> str | None:
     return None
 
 
-# the stages of a regrade, in order, as its steps name them (assets/regrade/over_pairs.py) and as said
-STAGES = {
-    "rule_verdicts_of_pairs": "rule verdicts",
-    "judgments_of_pairs": "judgments",
-    "grades_of_pairs": "grades and their history",
-    "scorecards_of_pairs": "scorecards",
-    "agreement_of_pairs": "agreement",
-    "delta_of_pairs": "the delta",
-    "review_of_pairs": "the review report",
-}
 _STOPPED = re.compile(
     r"(?P<pair>[^;\s]+/[^;\s]+) failed at (?P<step>\w+): (?P<why>.*?)(?=; [^;\s]+/[^;\s]+ failed at |$)"
 )
@@ -205,7 +195,7 @@ def pairs_stopped(results: list) -> list[tuple[str, str, bool]]:
                 f"{m['pair']}: committed {', '.join(done) if done else 'nothing'}; not done: "
                 f"{', '.join(STAGES[s] for s in names[stopped:])} ({m['why']})"
             )
-            lines.append((m["pair"], line, stopped > names.index("grades_of_pairs")))
+            lines.append((m["pair"], line, stopped > names.index(grades_step.name)))
     return lines
 
 

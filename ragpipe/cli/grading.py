@@ -200,9 +200,9 @@ def _judge_run(
         if keep:
             raise typer.BadParameter("--keep says what a judge may not overturn: give --judge or --judgments")
         return None
-    from ragpipe.cli.judge import checked_judge_on, configured, stored_for
+    from ragpipe.cli.judge import checked_judge_on, configured
     from ragpipe.grader_agreement.judge_agreement import JudgeRun
-    from ragpipe.judge import parse_keep, recorded_identity
+    from ragpipe.judge import parse_keep, recorded_identity, warehouse_judgments
 
     judge_on = checked_judge_on(judge_on)
     try:
@@ -224,7 +224,7 @@ def _judge_run(
     return JudgeRun(
         identity=identity,
         config=config,
-        stored=stored_for(identity),
+        stored=warehouse_judgments(identity.id),
         judge_on=judge_on,
         keep=keeps,
         budget=share or None,

@@ -56,16 +56,6 @@ def use_judge(judge: str | None, judge_on: str) -> None:
     os.environ["RAGPIPE_JUDGE"], os.environ["RAGPIPE_JUDGE_ON"] = judge, judge_on
 
 
-def stored_for(identity):
-    """The warehouse's judgments of `identity` (none without a warehouse)."""
-    from ragpipe.judge import judgments_frame, stored_judgments
-
-    if not database_path().exists():
-        return judgments_frame([])
-    with readonly_connection(database_path()) as conn:
-        return stored_judgments(conn, identity.id)
-
-
 def keep(frame) -> int:
     """Store judgments just asked in the warehouse: a second run asks nothing."""
     from ragpipe.judge import store_judgments

@@ -137,13 +137,6 @@ def _compared(after, first_graded: int, merged: int | None = None) -> int:
     return int(held) - first_graded
 
 
-def _first_graded(conn, corpus: str, config: str, before, after) -> int:
-    """How many answers grading `after` wrote their first row for."""
-    from ragpipe.history.ledger import first_graded_at
-
-    return first_graded_at(conn, corpus, config, int(before["seq"]), int(after["seq"]))
-
-
 def event_delta(conn, corpus: str, config: str) -> dict | None:
     """What the pair's latest grading changed against the one before it, whatever the versions
     (a revert reads as the inverse of the change it undoes); None before the second grading."""
@@ -190,31 +183,39 @@ def latest_delta(conn, corpus: str, config: str) -> dict | None:
     version), as the grade_delta asset stored it where the two are consecutive (`grade_deltas`, keyed by
     the two grading events, and `grade_deltas_computed`, which says a delta of no flips was computed too);
     computed where the asset has not caught up or gradings lie between. None before the second grading."""
-    from ragpipe.warehouse.tables import read_partition, table_exists
+    from ragpipe.history.ledger import first_graded_at
 
     last = _last_change(conn, corpus, config)
     if last is None:
         return None
     before, after, between = last
     keys = {"corpus": corpus, "config": config, "from_event": int(before["seq"]), "to_event": int(after["seq"])}
-    flips: list[dict] | None = None  # stored for consecutive gradings only: the asset's delta is per grading
-    if table_exists(conn, DELTAS_COMPUTED):
-        computed = read_partition(conn, DELTAS_COMPUTED, keys)
-        if len(computed) and int(computed["changed"].iloc[0]) == 0:
-            flips = []
-    if between:  # the asset stores each grading's delta against the one just before it
-        flips = None
-    elif flips is None and table_exists(conn, "grade_deltas"):
-        stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
-        if len(stored):
-            flips = [
-                {**f, "old_declined": bool(f["old_declined"]), "new_declined": bool(f["new_declined"])}
-                for f in records(stored[DELTA_COLUMNS])
-            ]
+    # the asset stores each grading's delta against the one just before it: gradings between, none stored
+    flips = None if between else _stored_flips(conn, keys)
     said = {**_event_keys(corpus, config, before, after), "between": between}
     if flips is None:
         return {**said, **_between(conn, corpus, config, before, after)}
-    return {**said, **of_flips(flips, _compared(after, _first_graded(conn, corpus, config, before, after)))}
+    first = first_graded_at(conn, corpus, config, int(before["seq"]), int(after["seq"]))
+    return {**said, **of_flips(flips, _compared(after, first))}
+
+
+def _stored_flips(conn, keys: dict) -> list[dict] | None:
+    """The flips the grade_delta asset stored for the two grading events `keys` names: `grade_deltas`, and
+    `grade_deltas_computed`, which says a delta of no flips was computed too. None where it has not."""
+    from ragpipe.warehouse.tables import read_partition, table_exists
+
+    if table_exists(conn, DELTAS_COMPUTED):
+        computed = read_partition(conn, DELTAS_COMPUTED, keys)
+        if len(computed) and int(computed["changed"].iloc[0]) == 0:
+            return []
+    if table_exists(conn, "grade_deltas"):
+        stored = read_partition(conn, "grade_deltas", keys, order_by=", ".join(KEY))
+        if len(stored):
+            return [
+                {**f, "old_declined": bool(f["old_declined"]), "new_declined": bool(f["new_declined"])}
+                for f in records(stored[DELTA_COLUMNS])
+            ]
+    return None
 
 
 def _merge(deltas: list[dict]) -> dict:

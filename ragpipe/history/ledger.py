@@ -37,8 +37,8 @@ from ragpipe.warehouse.tables import (
 
 VERDICT_COLUMNS = ["grader_version", "input_sha", "verdict", "declined", "failure", "rule"]
 # an answer's latest row is the least by this key: the latest grading event, then the latest time, then the
-# least answer_sha. One aggregate per answer (arg_min), never a window: a window over a pair's history
-# buffers every row it orders (3.0 GB at 10M rows, against 0.5 GB for the aggregate: docs/performance.md)
+# least answer_sha. One aggregate per answer (arg_min), never a window, which buffers every row it orders
+# (docs/performance.md#a-long-history)
 LATEST_KEY = "(-coalesce(event_seq, 0), -epoch_us(graded_at), answer_sha)"
 
 
@@ -181,17 +181,14 @@ def verdicts_at(
     )
 
 
-_MOVED = "(SELECT answer_id FROM grade_history WHERE corpus = ? AND config = ? AND event_seq > ? AND event_seq <= ?)"
+# the rows the pair's gradings after one event up to another wrote (params: corpus, config, seq, at)
+_MOVED_ROWS = "corpus = ? AND config = ? AND event_seq > ? AND event_seq <= ?"
 
 
 def moved_between(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq: int, at: int) -> pd.DataFrame:
     """The latest row, as of grading event `at`, of each answer of the pair that the gradings after event
     `seq` up to `at` wrote rows for: the only answers whose verdict or inputs moved in between."""
-    return latest_rows(
-        conn,
-        "corpus = ? AND config = ? AND event_seq > ? AND event_seq <= ?",
-        [corpus, config, seq, at],
-    )
+    return latest_rows(conn, _MOVED_ROWS, [corpus, config, seq, at])
 
 
 def before_event(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq: int, at: int) -> pd.DataFrame:
@@ -199,7 +196,8 @@ def before_event(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, seq:
     `at` wrote rows for (an answer first graded in between has none)."""
     return latest_rows(
         conn,
-        f"corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN {_MOVED}",
+        f"corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN "
+        f"(SELECT answer_id FROM grade_history WHERE {_MOVED_ROWS})",
         [corpus, config, seq, corpus, config, seq, at],
     )
 
@@ -208,8 +206,7 @@ def first_graded_at(conn: duckdb.DuckDBPyConnection, corpus: str, config: str, s
     """How many answers of the pair the gradings after event `seq` up to `at` graded for the first time."""
     return int(
         conn.execute(
-            "WITH moved AS (SELECT DISTINCT answer_id FROM grade_history WHERE corpus = ? AND config = ? "
-            "AND event_seq > ? AND event_seq <= ?) "
+            f"WITH moved AS (SELECT DISTINCT answer_id FROM grade_history WHERE {_MOVED_ROWS}) "
             "SELECT (SELECT count(*) FROM moved) - (SELECT count(DISTINCT answer_id) FROM grade_history WHERE "
             "corpus = ? AND config = ? AND coalesce(event_seq, 0) <= ? AND answer_id IN (SELECT answer_id FROM moved))",
             [corpus, config, seq, at, corpus, config, seq],

@@ -16,7 +16,7 @@ import pandas as pd
 from ragpipe.grading.grade_table import grade_pair
 from ragpipe.grading.rules import Rules
 from ragpipe.history.delta import grade_delta
-from ragpipe.warehouse.tables import read_partition, table_exists
+from ragpipe.warehouse.tables import table_exists
 
 if TYPE_CHECKING:
     from ragpipe.judge.of_pair import PairJudging
@@ -40,17 +40,10 @@ def regrade_in_memory(
 
 
 def _pair(conn, corpus: str, config: str, rules: Rules, judging_of: JudgingOf | None) -> pd.DataFrame:
-    from ragpipe.judge import apply_judgments, identity_of, stored_judgments
+    from ragpipe.judge import graded_by_pair
 
     grades, answers = grade_pair(conn, corpus, config, rules)
-    judging = judging_of(corpus, config) if judging_of is not None else None
-    if judging is None or judging.config is None:
-        return grades
-    judge = judging.config
-    questions = read_partition(conn, "questions", {"corpus": corpus})
-    judgments = stored_judgments(conn, identity_of(judge).id)
-    frame = grades.assign(grader_version=judging.rules.version)
-    return apply_judgments(frame, answers, questions, judgments, judging.judge_on, judge.keeps, judge.budget)
+    return grades if judging_of is None else graded_by_pair(conn, grades, answers, corpus, judging_of(corpus, config))
 
 
 def whatif(conn: duckdb.DuckDBPyConnection, rules: Rules, judging_of: JudgingOf | None = None) -> dict:

@@ -38,6 +38,7 @@ _WHERE = {
     "pair_judge": "of_pair",
     "PairJudging": "of_pair",
     "pair_judging": "of_pair",
+    "graded_by_pair": "of_pair",
     # the walk: pending, ask, apply
     "JUDGE_ON": "verdicts",
     "UNPARSED": "verdicts",
@@ -53,6 +54,7 @@ _WHERE = {
     "judgments_frame": "store",
     "stored_judgments": "store",
     "store_judgments": "store",
+    "warehouse_judgments": "store",
     # each reply kept as it arrives
     "JudgmentLog": "reply_log",
     "absorb_judgment_logs": "reply_log",
@@ -85,6 +87,7 @@ __all__ = [
     "PairJudging",
     "pair_judge",
     "pair_judging",
+    "graded_by_pair",
     "parse_keep",
     "pending",
     "read_judgments",
@@ -94,6 +97,7 @@ __all__ = [
     "rules_judged_by",
     "store_judgments",
     "stored_judgments",
+    "warehouse_judgments",
     "JudgmentLog",
     "absorb_judgment_logs",
     "log_path",
@@ -125,8 +129,8 @@ if TYPE_CHECKING:
     )
     from ragpipe.judge.judging import answer_keys, judge_rows, judge_table, pending
     from ragpipe.judge.keep import KeepRule, parse_keep
-    from ragpipe.judge.of_pair import PairJudging, pair_judge, pair_judging
+    from ragpipe.judge.of_pair import PairJudging, graded_by_pair, pair_judge, pair_judging
     from ragpipe.judge.reply_log import JudgmentLog, absorb_judgment_logs, log_path
-    from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments
+    from ragpipe.judge.store import judgments_frame, store_judgments, stored_judgments, warehouse_judgments
     from ragpipe.judge.track_record import TrackCell, held_cells, record_path, recorded
     from ragpipe.judge.verdicts import JUDGE_ON, UNPARSED

@@ -51,3 +51,20 @@ def pair_judging(
             raise
         raise JudgeError(f"configuration {config!r} of corpus {corpus!r}: {exc}") from None
     return PairJudging(judge, judge_on, judged_rules(rules, identity_of(judge), judge.keeps, judge.budget))
+
+
+def graded_by_pair(conn, verdicts, answers, corpus: str, judging: PairJudging):
+    """The pair's rule verdicts as its grader grades them, nothing asked: named for the grader
+    (`judging.rules`), and with a judge, its stored judgments applied where they decide. What the grades
+    step stores, and what `ragpipe whatif` compares with it."""
+    from ragpipe.judge.apply import apply_judgments
+    from ragpipe.judge.store import stored_judgments
+    from ragpipe.warehouse.tables import read_partition
+
+    frame = verdicts.assign(grader_version=judging.rules.version)
+    judge = judging.config
+    if judge is None:
+        return frame
+    questions = read_partition(conn, "questions", {"corpus": corpus})
+    judgments = stored_judgments(conn, identity_of(judge).id)
+    return apply_judgments(frame, answers, questions, judgments, judging.judge_on, judge.keeps, judge.budget)

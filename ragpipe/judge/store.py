@@ -21,6 +21,18 @@ def judgments_frame(records: list[JudgmentRecord]) -> pd.DataFrame:
     )
 
 
+def warehouse_judgments(judge_id: str) -> pd.DataFrame:
+    """Every judgment of one judge the project's warehouse holds, read-only (none without a warehouse):
+    what `grade --judge` and `ragpipe.evaluate(judge=...)` reuse before asking."""
+    from ragpipe.warehouse.settings import database_path
+    from ragpipe.warehouse.sql import readonly_connection
+
+    if not database_path().exists():
+        return judgments_frame([])
+    with readonly_connection(database_path()) as conn:
+        return stored_judgments(conn, judge_id)
+
+
 def stored_judgments(conn, judge_id: str) -> pd.DataFrame:
     """Every stored judgment of one judge (an empty frame when none, or no table yet)."""
     if not table_exists(conn, TABLE):

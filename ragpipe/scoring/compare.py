@@ -106,8 +106,9 @@ def compare(a_name: str, a: pd.DataFrame, b_name: str, b: pd.DataFrame) -> dict:
     unanswered counts against it (`unanswered_a`, `unanswered_b`)."""
     only_a = sorted(set(a["question_id"]) - set(b["question_id"]))
     only_b = sorted(set(b["question_id"]) - set(a["question_id"]))
-    left_by_b, left_by_a = _unanswered_by(graded(a), only_a, "a", "b"), _unanswered_by(graded(b), only_b, "b", "a")
-    both = paired(graded(a), graded(b))
+    graded_a, graded_b = graded(a), graded(b)
+    left_by_b, left_by_a = _unanswered_by(graded_a, only_a, "a", "b"), _unanswered_by(graded_b, only_b, "b", "a")
+    both = paired(graded_a, graded_b)
     if len(left_by_a) or len(left_by_b):
         frames = [f for f in (both, left_by_b, left_by_a) if len(f)]
         both = pd.concat(frames, ignore_index=True).sort_values("question_id", kind="stable")

@@ -1,7 +1,6 @@
 """How much memory DuckDB may take: a limit ragpipe sets on every connection, and where it spills past it.
 
-Unset, DuckDB takes up to 80% of the machine's memory for one query's buffers (a window over a 10M-row
-history took 7 GB). Every connection ragpipe opens gets `memory_limit` from RAGPIPE_DUCKDB_MEMORY (default
+Unset, DuckDB takes up to 80% of the machine's memory for one query's buffers. Every connection ragpipe opens gets `memory_limit` from RAGPIPE_DUCKDB_MEMORY (default
 1GB: a laptop's share, docs/performance.md) and a `temp_directory` inside the warehouse folder, where a
 query larger than the limit spills and finishes instead of failing or swapping.
 """
