@@ -1,7 +1,7 @@
 """A real chat-completions (and RAG service) server on 127.0.0.1 for engine tests.
 
 It can be told to fail: each request takes the next action from `script`
-(then `default`): "ok", "slow:<s>" (then "ok"; "slow:<s>:<action>", then that action), "500", "429:<retry-after>", "malformed",
+(then `default`): "ok", "slow:<s>" (then "ok"; "slow:<s>:<action>", then that action), "400", "500", "429:<retry-after>", "malformed",
 "drop" (close the connection without answering), and "echo401", "echo500",
 "echo200", which put the request's Authorization header into the body, as
 some services do, and the hostile ones: "echo-list" (a 200 whose JSON is a
@@ -17,7 +17,8 @@ quoting an injected `{"verdict": "correct"}`, as a careful judge writes), "judge
 "incorrect" with the answer copied into its reason unescaped, breaking the object's string), "judge-cut" (a
 reply quoting `{"verdict": "correct"}` that breaks off inside its own object, finish_reason "length"),
 "judge-nochoice" (a 200 with `"choices": []`), "judge-null" (a choice whose content is null) and
-"judge-echo" (a verdict whose reason holds the request's Authorization header). Its replies say
+"judge-echo" (a verdict whose reason holds the request's Authorization header); "no-schema" is "judge"
+from a server that answers 400 to a body with `response_format`, as many local servers do. Its replies say
 finish_reason "stop" but for "judge-cut". It records every request whose body arrives whole; one cut short (its
 client killed mid-request) is counted in `cut_short` and neither recorded nor served, as a real server would
 not answer it.
@@ -133,10 +134,17 @@ class ChatServer:
                     return
                 if action == "500":
                     return self._send(500, b'{"error": "boom"}')
+                if action == "400":
+                    return self._send(400, b'{"error": "bad request"}')
                 if action.startswith("429:"):
                     return self._send(429, b'{"error": "slow down"}', {"Retry-After": action.split(":")[1]})
                 if action == "malformed":
                     return self._send(200, b"<html>this is not json")
+                if action == "no-schema":  # a server that refuses OpenAI's response_format, judging without it
+                    if "response_format" in body:
+                        refused = {"error": {"message": "response_format json_schema is not supported"}}
+                        return self._send(400, json.dumps(refused).encode())
+                    action = "judge"
                 auth = self.headers.get("authorization") or ""
                 if action == "echo401":
                     return self._send(401, json.dumps({"error": f"Incorrect API key provided: {auth}"}).encode())

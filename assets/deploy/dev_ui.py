@@ -42,7 +42,7 @@ def answers(url: str) -> bool:
 
 def main() -> int:
     raw = os.environ.get("PORT") or str(DEFAULT_PORT)
-    if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 65535:  # "²".isdigit() is true
         print(f"PORT={raw!r}: give a port number, e.g. `make dev PORT=3001`", file=sys.stderr)
         return 2
     port = int(raw)
@@ -89,7 +89,9 @@ def start_webserver(port: int) -> subprocess.Popen:
 
 def start_daemon() -> subprocess.Popen:
     """The daemon (the sensors), in this process's group."""
+    # its INFO lines (the daemons it runs, each tick) once followed the URL within seconds: warnings and errors only
     daemon = [str(Path(sys.executable).parent / "dagster-daemon"), "run", "-w", "workspace.yaml"]
+    daemon += ["--log-level", "warning"]
     return subprocess.Popen(daemon, env={**os.environ, **_ENV})
 
 

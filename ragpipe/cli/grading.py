@@ -125,7 +125,7 @@ def agreement(
         None,
         "--keep",
         help="with a judge: rule verdicts it may not overturn, KIND:RULE (repeatable; either may be empty; "
-        "RULE may end in *), as under `keep:` in a judge's entry: e.g. ambiguous:decline.*",
+        "RULE may end in *), as under `keep:` in a judge's entry: e.g. ambiguous:ambiguous.declined or negative:",
     ),
     judge_budget: float | None = typer.Option(None, "--judge-budget", min=0.0, max=1.0, help=BUDGET_HELP),
     record: bool = typer.Option(

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ragpipe.cli.app import GRADER, app, console, say_blocked
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, configured, use_judge
-from ragpipe.cli.orchestrator import orchestrator
+from ragpipe.cli.orchestrator import WHERE_DETAILS, orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import database_path, rules_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
@@ -95,9 +95,6 @@ def _graders_said(pairs: list[tuple[str, str]], rules_file: Path | None, judge: 
     return "graders " + "; ".join(f"{version} ({', '.join(named)})" for version, named in by.items())
 
 
-_WHERE_DETAILS = "details in `dagster dev -w workspace.yaml`"
-
-
 @app.command(rich_help_panel=GRADER)
 def regrade(
     rules_file: Path | None = typer.Option(
@@ -141,7 +138,7 @@ def regrade(
                 raise WarehouseBusy(outcome.busy)
             if outcome.failed_otherwise:
                 failed.append(f"{corpus}/{config}")
-                typer.echo(f"regrade of {corpus}/{config} failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
+                typer.echo(f"regrade of {corpus}/{config} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
     else:  # every pair in one run: a stage is one step over the pairs (docs/performance.md)
         console.print(Text(f"regrading {len(pairs)} pair(s) in one run with {graders}"), soft_wrap=True)
         with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bars
@@ -158,7 +155,7 @@ def regrade(
                 typer.echo(line, err=True)
         elif outcome.failed_otherwise:
             failed = [f"{c}/{g}" for c, g in pairs]
-            typer.echo(f"the regrade failed: {outcome.failure}; {_WHERE_DETAILS}", err=True)
+            typer.echo(f"the regrade failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
     console.print(
         Text(
             f"regraded {len(pairs) - len(failed) + graded_anyway} pair(s) with {graders}"

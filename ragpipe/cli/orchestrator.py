@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, cast
 
+WHERE_DETAILS = "details: `make dev`, then the failed run under Runs"  # the UI on this DAGSTER_HOME
+
 
 @dataclass(frozen=True)
 class RunSettings:

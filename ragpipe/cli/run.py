@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from dataclasses import replace
@@ -15,7 +16,7 @@ from rich.text import Text
 from ragpipe.answering.retrieving import ENGINE_NAMES
 from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say_blocked
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, use_judge
-from ragpipe.cli.orchestrator import RunSettings, orchestrator
+from ragpipe.cli.orchestrator import WHERE_DETAILS, RunSettings, orchestrator
 from ragpipe.inputs.names import NameRefused, answer_set_name
 from ragpipe.warehouse.lock import WarehouseBusy, writing
 from ragpipe.warehouse.settings import corpora_dir, database_path, warehouse_dir
@@ -36,12 +37,23 @@ def _use_data_dir(corpora: list[str], data_dir: Path | None) -> None:
     manifest = list_corpora(corpora_dir())[corpora[0]]
     if not manifest.data_dir_env:
         raise typer.BadParameter(f"corpus {corpora[0]!r} takes no data folder")
-    os.environ[manifest.data_dir_env] = str(data_dir.resolve())
-    held = data_dir / manifest.name
+    try:
+        given, held = data_dir.resolve(strict=True), data_dir / manifest.name
+    except (OSError, RuntimeError) as exc:  # a link loop is a RuntimeError on Python 3.11, an OSError later
+        raise typer.BadParameter(f"--data-dir {data_dir}: {_unreadable(exc)}") from None
+    os.environ[manifest.data_dir_env] = str(given)
     if missing_data(manifest) and held.is_dir():  # the parent of the corpus's folder
         os.environ[manifest.data_dir_env] = str(held.resolve())
         if missing_data(manifest):  # neither reads: the error names the folder given
-            os.environ[manifest.data_dir_env] = str(data_dir.resolve())
+            os.environ[manifest.data_dir_env] = str(given)
+
+
+def _unreadable(exc: BaseException) -> str:
+    if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+        return "a loop of symbolic links, no folder"
+    if isinstance(exc, FileNotFoundError):
+        return "no such folder"
+    return exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
 
 
 def _engine_override(engine: str, base_url, model, api_key_env: str, url, concurrency, answers_file=None) -> dict:
@@ -206,9 +218,7 @@ def run(
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)
         if outcome.failed_otherwise:
-            typer.echo(
-                f"run for {name} failed: {outcome.failure}; details in `dagster dev -w workspace.yaml`", err=True
-            )
+            typer.echo(f"run for {name} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
             raise typer.Exit(1)
     cards = [c for c in read_scorecards() if c["corpus"] in corpora and c["config"] in configs]
     print_scorecards(cards)

@@ -189,7 +189,10 @@ def _inside(base: Path, target: Path) -> bool:
 
 
 def load_manifest(path: Path) -> CorpusManifest:
-    data = _read_yaml(path)
+    return _manifest_of(path, _read_yaml(path))
+
+
+def _manifest_of(path: Path, data: Any) -> CorpusManifest:
     if not isinstance(data, dict):
         raise ManifestError(f"{path}: expected a mapping at the top level")
     text = path.read_text(encoding="utf-8")
@@ -215,12 +218,17 @@ def load_manifest(path: Path) -> CorpusManifest:
 
 
 def list_corpora(folder: Path) -> dict[str, CorpusManifest]:
-    """Every `*.yaml` corpus manifest directly in `folder` (configs.yaml excluded)."""
+    """Every `*.yaml` corpus manifest directly in `folder` (configs.yaml excluded). A YAML file that names
+    neither a corpus nor an adapter (a question file set down beside the manifests) is no manifest and is
+    passed over: it once broke every command; one that tries to be a manifest and fails is refused."""
     found: dict[str, CorpusManifest] = {}
     for path in sorted(folder.glob("*.yaml")):
         if path.name == "configs.yaml":
             continue
-        manifest = load_manifest(path)
+        data = _read_yaml(path)
+        if not (isinstance(data, dict) and {"name", "adapter"} & data.keys()):
+            continue
+        manifest = _manifest_of(path, data)
         if manifest.name in found:
             raise ManifestError(f"{path}: field name: corpus {manifest.name!r} is defined twice")
         found[manifest.name] = manifest

@@ -51,3 +51,16 @@ def judge_rule(verdict: str) -> str:
 
 
 CHECKS_PASSED = "checks.passed"  # correct with the needle count switched off (only when measuring checks)
+
+
+def rule_ids() -> frozenset[str]:
+    """Every rule id a grade can carry (the judge's own aside), so a list that names rules (a judge's
+    `keep:`) can be checked against what the grader says rather than accepted and never matched."""
+    plain = {
+        value
+        for name, value in globals().items()
+        if name.isupper() and isinstance(value, str) and "." in value and not value.endswith(".")
+    }
+    plain |= {needles_rule(source, found) for source in ("authored", "mined") for found in ("all", "some", "none")}
+    answerable = {rule for rule in plain if not rule.startswith(("negative.", "ambiguous."))}
+    return frozenset(plain | {AMBIGUOUS_PREFIX + rule for rule in answerable})

@@ -61,6 +61,12 @@ class Asked:
         return "; ".join(parts)
 
 
+_SCHEMA_REFUSED = (
+    "the server refused the request; if it does not take OpenAI's `response_format: json_schema`, set "
+    "`response_format: none` in judge {name}'s entry (the reply is then read without the schema)"
+)
+
+
 def stored_raw(raw: str) -> str:
     """A reply as stored: whole up to MAX_STORED_CHARS, cut there and saying so past it."""
     if len(raw) <= MAX_STORED_CHARS:
@@ -168,7 +174,12 @@ def ask_missing(
     def one(item: tuple[Question, str, str]) -> JudgmentRecord:
         question, answer, input_key = item
         start = time.perf_counter()
-        body = post_json(client, url, request_body(config, question, answer), headers, policy)
+        try:
+            body = post_json(client, url, request_body(config, question, answer), headers, policy)
+        except EngineFailure as exc:
+            if exc.status == 400 and config.response_format == "json_schema":
+                raise EngineFailure(f"{exc}: {_SCHEMA_REFUSED.format(name=config.name)}", exc.raw, 400) from None
+            raise
         latency = (time.perf_counter() - start) * 1000
         return judgment_of(identity, question.id, input_key, body, latency, "api", config, question.kind)
 

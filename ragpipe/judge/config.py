@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 from ragpipe.inputs.names import NameRefused, config_name
 from ragpipe.inputs.yaml_text import load_yaml
-from ragpipe.judge.keep import KeepRule, keep_id
+from ragpipe.judge.keep import KeepRule, keep_id, naming_rules
 from ragpipe.judge.prompt import prompts_hash
 from ragpipe.judge.track_record import read_record, record_path
 
@@ -63,6 +63,8 @@ class JudgeConfig(BaseModel):
         default_factory=list, description="rule verdicts it may not overturn, by question kind and deciding rule"
     )
     _held: tuple[KeepRule, ...] = PrivateAttr(default=())  # the cells its track record does not win
+
+    _keep_names_rules = field_validator("keep")(naming_rules)
 
     @property
     def keeps(self) -> tuple[KeepRule, ...]:

@@ -17,11 +17,13 @@ from collections.abc import Iterable
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from ragpipe.corpus.kinds import QuestionKind
+from ragpipe.grading import outcomes
+from ragpipe.grading.checks import registry
 
 
 class KeepRule(BaseModel):
     """Rule verdicts the judge leaves standing: of questions of `kind`, decided by `rule` (an id, or a prefix
-    ending in `*`: `decline.*`); one of the two may be left out (any)."""
+    ending in `*`: `negative.*`); one of the two may be left out (any)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     kind: QuestionKind | None = None
@@ -47,12 +49,35 @@ class KeepRule(BaseModel):
         return f"{self.kind.value if self.kind else ''}:{self.rule or ''}"
 
 
+def naming_rules(keep: list[KeepRule]) -> list[KeepRule]:
+    """`keep` as written by someone (a configuration, `--keep`), each rule one a grade can carry."""
+    for k in keep:
+        if k.rule:
+            _names_a_rule(k.rule)
+    return keep
+
+
+def _names_a_rule(rule: str) -> None:
+    """A rule no grade can carry would be kept and never match: refused, as is `*` (every verdict kept,
+    so the judge is never asked: leave the judge out instead). A plug-in check's own ids are its to name."""
+    prefix = rule[:-1] if rule.endswith("*") else None
+    if prefix is not None and not prefix.strip("."):
+        raise ValueError(f"keep rule {rule!r} keeps every verdict, so the judge is never asked: configure no judge")
+    known = outcomes.rule_ids()
+    plugged = tuple(f"{check.id}." for check in registry.plugged_in())
+    bare = rule.removeprefix(outcomes.AMBIGUOUS_PREFIX)
+    if bare.startswith(plugged) or (rule in known if prefix is None else any(k.startswith(prefix) for k in known)):
+        return
+    families = sorted({k.split(".")[0] + ".*" for k in known})
+    raise ValueError(f"keep rule {rule!r} names no rule a grade can carry (rules: {', '.join(families)})")
+
+
 def parse_keep(text: str) -> KeepRule:
-    """`ambiguous:decline.*`, `:needles.money`, `negative:` (what `--keep` takes)."""
+    """`ambiguous:ambiguous.declined`, `:needles.mined.*`, `negative:` (what `--keep` takes)."""
     kind, sep, rule = text.partition(":")
     if not sep:
         raise ValueError(f"--keep takes KIND:RULE (either may be empty), not {text!r}")
-    return KeepRule(kind=kind or None, rule=rule or None)
+    return naming_rules([KeepRule(kind=kind or None, rule=rule or None)])[0]
 
 
 def kept(keep: Iterable[KeepRule], kind: str | None, rule: str | None) -> bool:

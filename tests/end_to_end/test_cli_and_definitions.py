@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -192,9 +193,14 @@ def test_grade_command_needs_no_corpus_or_warehouse(env, tmp_path):
 
 @pytest.mark.end_to_end
 def test_make_dev_takes_port_and_says_the_url_last_or_names_a_taken_port(tmp_path):
-    """`make dev PORT=N`: the UI on N, its URL printed once it answers; a taken port is refused, named."""
+    """`make dev PORT=N`: the UI on N, its URL printed once it answers and the last line while both run (the
+    daemon's INFO lines once followed it within seconds); a taken port or a port that is no number is
+    refused, named."""
     import signal
     import socket
+    import time
+
+    from dagster import DagsterInstance
 
     from tests.commands import free_port
 
@@ -208,10 +214,20 @@ def test_make_dev_takes_port_and_says_the_url_last_or_names_a_taken_port(tmp_pat
             ["make", "-s", "dev", f"PORT={taken}"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
         )
     assert refused.returncode != 0 and f"port {taken} on 127.0.0.1 is taken" in refused.stderr
+    odd = subprocess.run(
+        [f"{BIN}/python", "-m", "assets.deploy.dev_ui"], cwd=ROOT, env={**env, "PORT": "\u00b2"},
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert (
+        odd.returncode == 2
+        and odd.stderr.startswith("PORT='\u00b2': give a port number")
+        and "Traceback" not in odd.stderr
+    )
+    subprocess.run([f"{BIN}/python", "-m", "assets.deploy.instance"], cwd=ROOT, env=env, check=True, timeout=600)
     port = free_port()
     ui = subprocess.Popen(
         [f"{BIN}/python", "-m", "assets.deploy.dev_ui"], cwd=ROOT, env={**env, "PORT": str(port)},
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )  # fmt: skip
     try:
         line = ""
@@ -219,12 +235,20 @@ def test_make_dev_takes_port_and_says_the_url_last_or_names_a_taken_port(tmp_pat
             if line.startswith("Dagster UI:"):
                 break
         assert line.strip().startswith(f"Dagster UI: http://127.0.0.1:{port}")
+        deadline = time.monotonic() + 300  # only catches a hang: the event is the daemon's first heartbeat
+        with DagsterInstance.from_config(str(tmp_path / "dh")) as instance:
+            while not instance.get_daemon_heartbeats() and time.monotonic() < deadline:
+                time.sleep(0.5)
+            assert instance.get_daemon_heartbeats(), "the daemon never beat"
     finally:
         # what the test checks is read; how `dagster dev` shuts down is not under test: asked first, and
         # stopped if it has not gone within a minute (on a loaded machine it once outlasted ten)
         os.killpg(ui.pid, signal.SIGTERM)
         try:
-            ui.wait(timeout=60)
+            after = ui.communicate(timeout=60)[0]
         except subprocess.TimeoutExpired:
             os.killpg(ui.pid, signal.SIGKILL)
-            ui.wait(timeout=60)
+            after = ui.communicate(timeout=60)[0]
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", after)  # Dagster colours its levels
+    said = [x for x in plain.splitlines() if " - INFO - " in x and "dagster.daemon" in x]
+    assert not said, said

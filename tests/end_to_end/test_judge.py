@@ -139,6 +139,23 @@ def test_asking_a_chat_server_valid_malformed_429_500_and_a_hang(monkeypatch):
         assert asked.unjudged == 1 and "timeout" in asked.first_error
 
 
+def test_a_server_refusing_the_schema_says_to_set_response_format_none(monkeypatch):
+    """Many local servers answer 400 to OpenAI's `response_format`; the line that says so names the fix,
+    and the fix judges."""
+    monkeypatch.setenv("RAGPIPE_TEST_KEY", KEY)
+    with ChatServer(default="no-schema") as server:
+        asked = ask_missing(_judge(server), identity_of(_judge(server)), _pending(2))
+        assert asked.judgments == [] and asked.unjudged == 2 and "HTTP 400" in asked.first_error
+        assert "set `response_format: none` in judge scripted's entry" in asked.summary()
+        plain = _judge(server, response_format="none")
+        asked = ask_missing(plain, identity_of(plain), _pending(2))
+        assert [j.verdict for j in asked.judgments] == ["correct", "correct"] and asked.unjudged == 0
+    with ChatServer(default="400") as server:  # without the schema a 400 is the server's own word
+        plain = _judge(server, response_format="none")
+        said = ask_missing(plain, identity_of(plain), _pending(1)).first_error
+        assert "HTTP 400" in said and "response_format" not in said
+
+
 def test_a_reply_echoing_the_key_is_stored_redacted_and_caps_stop_asking(monkeypatch):
     monkeypatch.setenv("RAGPIPE_TEST_KEY", KEY)
     with ChatServer(default="judge-echo") as server:

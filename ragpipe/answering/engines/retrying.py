@@ -34,9 +34,10 @@ MAX_BODY_BYTES = 16 * 1024 * 1024  # no chat or RAG reply is near this; a body p
 class EngineFailure(Exception):
     """The service could not give a usable answer; `raw` keeps what it sent."""
 
-    def __init__(self, reason: str, raw: str | None = None):
+    def __init__(self, reason: str, raw: str | None = None, status: int | None = None):
         super().__init__(reason)
         self.raw = raw
+        self.status = status  # the HTTP status that ended it, when one did
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def post_json(
                 retry_after = reply_headers.get("retry-after")
             elif status >= 300:
                 reason = "redirects are not followed" if status < 400 else "not retried"
-                raise EngineFailure(f"HTTP {status} ({reason})", kept)
+                raise EngineFailure(f"HTTP {status} ({reason})", kept, status)
             elif status < 200:
                 raise EngineFailure(f"HTTP {status}: not a final reply", kept)
             else:

@@ -29,3 +29,20 @@ def test_a_folder_that_is_neither_stays_the_one_named(clean_env, tmp_path):
     (tmp_path / "financebench").mkdir()  # an empty one below: still not the corpus's data
     _use_data_dir(["financebench"], tmp_path)
     assert os.environ["RAGPIPE_FINANCEBENCH_DIR"] == str(tmp_path.resolve())
+
+
+@pytest.mark.parametrize("made", ["a loop", "nothing"])
+def test_a_folder_that_cannot_be_reached_is_one_line_naming_it(clean_env, tmp_path, made):
+    """A loop of symbolic links once printed pathlib's traceback ("Symlink loop from ..."); a missing folder
+    is said as missing, before any run."""
+    import typer
+
+    given = tmp_path / "a"
+    if made == "a loop":
+        (tmp_path / "b").symlink_to(given)
+        given.symlink_to(tmp_path / "b")
+    with pytest.raises(typer.BadParameter) as refused:
+        _use_data_dir(["financebench"], given)
+    said = str(refused.value)
+    assert said.startswith(f"--data-dir {given}: ")
+    assert ("loop of symbolic links" if made == "a loop" else "no such folder") in said

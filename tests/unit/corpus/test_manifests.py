@@ -16,6 +16,19 @@ def test_shipped_manifests_and_configs_load():
     assert cfg.chunk_size < resolve_config(corpora["demo"], "default", configs).chunk_size
 
 
+def test_a_question_file_beside_the_manifests_is_passed_over_and_a_broken_manifest_is_not(tmp_path):
+    """A question file set down in corpora/ once broke every command ("field name: Field required"); it
+    names no corpus and no adapter, so it is no manifest. A file that tries to be one still says what is
+    wrong."""
+    (tmp_path / "x.yaml").write_text("name: x\nadapter: folder\ndata_dir: pdfs\nquestions: q.yaml\n")
+    (tmp_path / "my-questions.yaml").write_text((ROOT / "corpora/demo/questions.yaml").read_text())
+    (tmp_path / "notes.yaml").write_text("- a list\n- of notes\n")
+    assert list(list_corpora(tmp_path)) == ["x"]
+    (tmp_path / "y.yaml").write_text("name: y\nquestions: q.yaml\n")
+    with pytest.raises(ManifestError, match=r"y.yaml: field adapter"):
+        list_corpora(tmp_path)
+
+
 def test_unknown_field_in_manifest(tmp_path):
     path = tmp_path / "x.yaml"
     path.write_text("name: x\nadapter: folder\ndata_dir: pdfs\nquestions: q.yaml\ncolour: blue\n")
