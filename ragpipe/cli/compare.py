@@ -165,9 +165,9 @@ def gate(
 
     with readonly_connection(database_path()) as conn:
         grades_a, grades_b = _grades(conn, corpus, config, baseline), _grades(conn, corpus, config, candidate)
-    verdict = gate_verdict(
-        compare_sets(baseline, grades_a, candidate, grades_b), grades_a, grades_b, max_drop, beyond_noise, accept_wide
-    )
+    compared = compare_sets(baseline, grades_a, candidate, grades_b)
+    loaded = _loaded_grader(corpus, config)
+    verdict = gate_verdict(compared, grades_a, grades_b, max_drop, beyond_noise, accept_wide, loaded)
     verdict.update({"corpus": corpus, "config": config})
     if as_json:
         typer.echo(json.dumps(verdict, indent=2))
@@ -176,6 +176,20 @@ def gate(
             typer.echo(line)
     if not verdict["passed"]:
         raise typer.Exit(GATE_FAILED)
+
+
+def _loaded_grader(corpus: str, config: str) -> str:
+    """The version the pair is graded with now: the rules loaded and the judge its configuration names."""
+    from ragpipe.grading.rules import RulesError, load_rules
+    from ragpipe.judge import pair_judging
+    from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path
+
+    try:
+        rules = load_rules(rules_path())
+    except RulesError as exc:
+        console.print(f"{exc}", style="red")
+        raise typer.Exit(2) from None
+    return pair_judging(rules, judges_path(), corpora_dir(), corpus, config, judge_setting()[0]).rules.version
 
 
 def _pct(value) -> str:

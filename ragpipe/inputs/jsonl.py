@@ -15,6 +15,24 @@ from ragpipe.inputs.text import valid_json
 DECIDES_NO_VERDICT = "reads JSON lines; a bad line is refused, never reinterpreted"
 
 
+class KeyTwice(ValueError):
+    """An object names one key twice: JSON keeps the last, silently, so `"label"` twice once took the
+    second label without a word. It says two things and is read as neither."""
+
+    def __init__(self, key: str):
+        super().__init__(f"key {key!r} given twice")
+        self.key = key
+
+
+def _each_key_once(pairs: list[tuple[str, object]]) -> dict:
+    found: dict = {}
+    for key, value in pairs:
+        if key in found:
+            raise KeyTwice(key)
+        found[key] = value
+    return found
+
+
 def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
     """(line number, object) for every line that holds a JSON object; problems for the others. A line
     that is not UTF-8 is one problem: the file's other lines still load."""
@@ -31,7 +49,10 @@ def read_jsonl(path: Path, problems: list[Problem]) -> list[tuple[int, dict]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json.loads(line, object_pairs_hook=_each_key_once)
+        except KeyTwice as exc:
+            problems.append(Problem(str(path), lineno, exc.key, "given twice: a line says each field once"))
+            continue
         except json.JSONDecodeError as exc:
             problems.append(Problem(str(path), lineno, "(line)", f"invalid JSON: {exc.msg}"))
             continue

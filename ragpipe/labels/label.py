@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from ragpipe.answering.labels import HUMAN_CLASSES
@@ -12,6 +13,11 @@ __all__ = ["seen_sha"]  # what a labeller judged, hashed as every input is (inpu
 
 LABELS = {"correct": HUMAN_CLASSES[0], "incorrect": HUMAN_CLASSES[1], "refusal": HUMAN_CLASSES[2]}
 MAX_LABELLER_CHARS = 100
+_UNSEEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}  # controls, format marks, unassigned, line separators
+
+
+def _named(c: str) -> str:
+    return unicodedata.name(c, "a control character").lower()
 
 
 def labeller_refused(name: str) -> str | None:
@@ -19,6 +25,9 @@ def labeller_refused(name: str) -> str | None:
     reads back), or None."""
     if not name.strip():
         return "a labeller is named: give a name that is not blank"
+    hidden = next((c for c in name if unicodedata.category(c) in _UNSEEN), None)
+    if hidden is not None:  # a zero-width space, ESC, a line break: two names that look one, or a forged line
+        return f"a labeller's name is letters and signs one can see, not U+{ord(hidden):04X} ({_named(hidden)})"
     if len(name) > MAX_LABELLER_CHARS:
         return f"a labeller's name is at most {MAX_LABELLER_CHARS} characters, not {len(name):,}"
     return None

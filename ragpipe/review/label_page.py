@@ -35,6 +35,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from ragpipe.corpus.kinds import declining_is_right
 from ragpipe.grading.grade import Verdict
+from ragpipe.inputs.terminal import printable
 from ragpipe.labels.label import LABELS, HumanLabelRecord
 
 _TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent), autoescape=select_autoescape(["j2"]))
@@ -153,10 +154,21 @@ class LabelPage:
 
         return HTMLResponse(body, status, headers={"Content-Security-Policy": CSP, "Cache-Control": "no-store"})
 
-    def _refused(self):
+    def _refused(self, request, why: str | None = None):
+        """A 403 that says what was refused and how to reach the page (behind a tunnel or a forwarded port,
+        the browser names another Host: forward to the same port number)."""
         from starlette.responses import PlainTextResponse
 
-        return PlainTextResponse("refused: this page takes requests from its own page on 127.0.0.1 only", 403)
+        host = printable(request.headers.get("host", ""))[:200]
+        origin = request.headers.get("origin")
+        if why is None:
+            why = f"it names the host {host!r}" + (f" and comes from {printable(origin)[:200]!r}" if origin else "")
+        return PlainTextResponse(
+            f"refused: this page takes requests from its own page only, at http://127.0.0.1:{self.port} or "
+            f"http://localhost:{self.port}; {why}. Through a tunnel or a forwarded port, forward the same port "
+            f"number (ssh -L {self.port}:127.0.0.1:{self.port} ...) and open http://127.0.0.1:{self.port}",
+            403,
+        )
 
     async def _labelled(self) -> dict[str, str]:
         from starlette.concurrency import run_in_threadpool
@@ -165,7 +177,7 @@ class LabelPage:
 
     async def page(self, request):
         if not self._ours(request, posting=False):
-            return self._refused()
+            return self._refused(request)
         done = await self._labelled()
         asked = request.query_params.get("item", "")
         index = int(asked) if _ITEM.fullmatch(asked) and int(asked) < len(self.session.items) else None
@@ -178,7 +190,7 @@ class LabelPage:
         from starlette.responses import JSONResponse
 
         if not self._ours(request, posting=False):
-            return self._refused()
+            return self._refused(request)
         done = await self._labelled()
         return JSONResponse({"labelled": sum(i.answer_id in done for i in self.session.items),
                              "total": len(self.session.items)})  # fmt: skip
@@ -189,7 +201,7 @@ class LabelPage:
         from starlette.responses import PlainTextResponse
 
         if not self._ours(request, posting=True):
-            return None, self._refused()
+            return None, self._refused(request)
         body = b""
         async for chunk in request.stream():
             body += chunk
@@ -197,7 +209,7 @@ class LabelPage:
                 return None, PlainTextResponse("form too large", 413)
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
         if not hmac.compare_digest(form.get("token", "").encode(), self.token.encode()):
-            return None, self._refused()
+            return None, self._refused(request, "the form does not carry this page's token")
         return form, None
 
     async def label(self, request):

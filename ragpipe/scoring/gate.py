@@ -21,7 +21,8 @@ answer sets' grades on the questions they share (scoring/compare.py):
 - **coverage**: B fails when it has no answer to a question A answered, so
   a system cannot pass by skipping what it gets wrong.
 - **ruler**: B fails when the two sets were graded by different grader
-  versions (their difference would be the ruler's, not the systems').
+  versions (their difference would be the ruler's, not the systems'), or
+  by a grader other than the one loaded now (the rules changed since).
 """
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ MEASURED, BEYOND_NOISE = "measured drop", "beyond noise"
 DEFAULT_DROP = 1.0  # accuracy points B may lose, measured, when the gate is told nothing
 
 
+def _ruler(versions: list[str], loaded: str | None) -> str:
+    said = f"graded by {' and '.join(versions)}"
+    if len(versions) > 1:
+        return said + ": regrade both with one grader (`ragpipe regrade`)"
+    if loaded is not None and loaded not in versions:  # the rules changed (or RAGPIPE_RULES names others)
+        return said + f", not by the grader loaded now ({loaded}): `ragpipe regrade`, then gate"
+    return said
+
+
 def gate(
     result: dict,
     baseline: pd.DataFrame,
@@ -42,11 +52,13 @@ def gate(
     max_drop: float | None = None,
     beyond_noise: bool = False,
     accept_wide: bool = False,
+    loaded: str | None = None,
 ) -> dict:
     """The gate's verdict on `result` (compare's dict of B against A) and the two grades tables;
     `max_drop` in accuracy points: the measured drop B may show (DEFAULT_DROP unless given), or, with
     `beyond_noise`, the drop the whole interval must lie beyond for B to fail (0 unless given).
-    `accept_wide`: pass on the measured drop where the interval is too wide to see a drop of `max_drop`."""
+    `accept_wide`: pass on the measured drop where the interval is too wide to see a drop of `max_drop`.
+    `loaded`: the grader version the pair is graded with now; grades by another are the old ruler's."""
     if max_drop is not None and not 0 <= max_drop <= 100:  # NaN fails this too; inf would switch it off unsaid
         raise ValueError(f"max_drop is a drop in accuracy points, from 0 to 100, not {max_drop!r}")
     rule = BEYOND_NOISE if beyond_noise else MEASURED
@@ -94,9 +106,8 @@ def gate(
         },
         {
             "check": "ruler",
-            "passed": len(versions) == 1,
-            "said": f"graded by {' and '.join(versions)}"
-            + ("" if len(versions) == 1 else ": regrade both with one grader (`ragpipe regrade`)"),
+            "passed": len(versions) == 1 and loaded in (None, *versions),
+            "said": _ruler(versions, loaded),
         },
     ]
     return {

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from ragpipe.grading.outcomes import WRONG_MONEY
+from ragpipe.grading.rules import DEFAULT_RULES
 from ragpipe.scoring.compare import compare
 from ragpipe.scoring.gate import gate, gate_lines
 from tests.commands import env_for, ragpipe
@@ -109,6 +110,9 @@ def test_money_coverage_and_ruler_each_fail_alone():
     assert _failed(_verdict(a, _grades(90, money=("q095",)))) == ["money"]
     assert _failed(_verdict(a, _grades(90).iloc[:-3])) == ["coverage"]
     assert _failed(_verdict(a, _grades(90, version="g-2"))) == ["ruler"]
+    stale = gate(compare("A", a, "B", a), a, a, loaded="g-9")  # both by g-1, the pair graded by g-9 now
+    assert _failed(stale) == ["ruler"] and "not by the grader loaded now (g-9)" in gate_lines(stale)[-2]
+    assert _failed(gate(compare("A", a, "B", a), a, a, loaded="g-1")) == []
     lines = gate_lines(_verdict(a, _grades(90, money=("q095",))))
     assert lines[1] == "FAIL money: B states a wrong amount of money in 1 answer(s): q095"
     assert lines[-1] == "gate FAILED (money): candidate B against baseline A"
@@ -153,5 +157,10 @@ def test_gate_on_the_demo_exits_4_for_a_worse_system_and_0_for_an_equal_one(demo
     assert verdict["compare"]["losses"] == len(right[:10]) + 1 and verdict["compare"]["wins"] == 0
     same = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "extractive")
     assert same.returncode == 0 and same.stdout.splitlines()[-1].startswith("gate passed"), same.stdout
+    other_rules = tmp_path / "rules.yaml"  # other bytes, another grader: the stored grades are the old ruler's
+    other_rules.write_text(DEFAULT_RULES.read_text() + "\n# edited\n")
+    stale = ragpipe({**env, "RAGPIPE_RULES": str(other_rules)}, "gate", "--corpus", "demo", "--baseline",
+                    "extractive", "--candidate", "extractive")  # fmt: skip
+    assert stale.returncode == 4 and "FAIL ruler" in stale.stdout and "not by the grader loaded now" in stale.stdout
     missing = ragpipe(env, "gate", "--corpus", "demo", "--baseline", "extractive", "--candidate", "nope")
     assert missing.returncode == 1 and "holds no answer set 'nope'" in missing.stdout + missing.stderr

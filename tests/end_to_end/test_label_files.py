@@ -51,6 +51,25 @@ def test_a_line_that_is_not_utf8_is_skipped_and_named_and_the_rest_import(conn, 
     assert [(p.line, p.field) for p in read.problems] == [(2, "(line)")] and "not UTF-8" in read.problems[0].message
 
 
+def test_a_label_given_twice_on_a_line_or_an_unseen_labeller_costs_that_line(conn, tmp_path):
+    """`"label"` twice on one line once took the last silently; a labeller of a zero-width space, ESC or a
+    line break was stored. Each is its line's problem, named; the other lines import."""
+    q1, q2, q3 = _questions(conn)
+    pair = json.dumps({**PAIR, "question_id": q1})[:-1]
+    twice = (pair + ', "label": "correct", "label": "incorrect"}').encode()
+    lines = [
+        twice,
+        {**PAIR, "question_id": q2, "label": "correct", "labeller": "\u200b"},
+        {**PAIR, "question_id": q2, "label": "correct", "labeller": "ana\x1b]0;PWNED\x07"},
+        {**PAIR, "question_id": q3, "label": "refusal", "labeller": "ana"},
+    ]
+    read, added = _store(conn, _write(tmp_path / "l.jsonl", lines))
+    assert added == 1 and read.lines_skipped == 3
+    said = {(p.line, p.field): p.message for p in read.problems}
+    assert "given twice" in said[(1, "label")]
+    assert "U+200B (zero width space)" in said[(2, "labeller")] and "U+001B" in said[(3, "labeller")]
+
+
 def test_a_hundred_thousand_copies_of_one_label_are_one_row(conn, tmp_path):
     (q1,) = _questions(conn, 1)
     line = json.dumps({**PAIR, "question_id": q1, "label": "correct", "labeller": "ana"}).encode()

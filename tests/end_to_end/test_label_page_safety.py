@@ -157,6 +157,9 @@ def test_only_the_page_itself_can_store_a_label(env, tmp_path):
         assert _post(url, form, {"Origin": "http://evil.example"}) == 403
         assert _post(url, form, {"Host": f"evil.example:{port}"}) == 403  # a DNS name pointed at 127.0.0.1
         assert _get(url, {"Host": "evil.example"})[0] == 403
+        tunnel = _get(url, {"Host": "127.0.0.1:9999"})  # a forwarded port: the browser names its own
+        assert tunnel[0] == 403 and "it names the host '127.0.0.1:9999'" in tunnel[1], tunnel
+        assert f"forward the same port number (ssh -L {port}:127.0.0.1:{port}" in tunnel[1]
         # a real browser on another site's page, whose form posts to the labelling page (even knowing the token)
         _Elsewhere.target, _Elsewhere.target_form = url, (ids[1], token)
         elsewhere = ThreadingHTTPServer(("127.0.0.1", 0), _Elsewhere)
