@@ -7,9 +7,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
+
+from ragpipe.inputs.terminal import PrintableConsole
 
 
 class _Rate(ProgressColumn):
@@ -43,7 +44,7 @@ def progress_reporter(
                 TimeElapsedColumn(),
                 transient=True,
                 # the command saw a terminal; inside a step Dagster tees stdout to its compute log, a pipe
-                console=Console(force_terminal=True),
+                console=PrintableConsole(force_terminal=True),
             )
             bar.start()
             task = bar.add_task(label, total=total)

@@ -7,7 +7,7 @@ import json
 import typer
 from rich.table import Table
 
-from ragpipe.cli.app import SYSTEMS, app, console
+from ragpipe.cli.app import SYSTEMS, app, console, say
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, open_for_writing, writing
 from ragpipe.warehouse.settings import database_path, warehouse_dir
@@ -38,7 +38,7 @@ def list_answer_sets(
             [corpus, corpus, config, config],
         ).df()
     if as_json:
-        typer.echo(json.dumps(records(rows), indent=2))
+        say(json.dumps(records(rows), indent=2))
         return
     table = Table(title="answer sets")
     for column in rows.columns:

@@ -15,6 +15,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from ragpipe.cli.fitted import print_fitted
+from ragpipe.inputs.terminal import PrintableConsole, printable
 from ragpipe.warehouse.settings import database_path
 
 # pretty exceptions off: rich renders a Dagster error's locals for minutes at 100% CPU; refusals are
@@ -33,7 +34,15 @@ PIPELINE, SYSTEMS, GRADER = (
 )
 # markup off: what the console prints holds user text (answers, set names, question ids, SQL results) that
 # must never be read as markup ("[/INST]" crashed tables); colour is given as a style
-console = Console(width=None if Console().is_terminal else 200, markup=False)  # pipes and CI get a wide table
+# and what it prints has its control characters escaped (inputs/terminal.py): an answer holding ESC ] 0 ; ...
+# once retitled the window and cleared the screen
+console = PrintableConsole(width=None if Console().is_terminal else 200, markup=False)  # pipes and CI: wide
+
+
+def say(message: object = "", err: bool = False) -> None:
+    """typer.echo, with the control characters of what it is given escaped (every command's plain lines)."""
+    typer.echo(printable(str(message)), err=err)
+
 
 # `ragpipe scorecard` fits NARROW_WIDTH columns with these; `--wide` shows every field
 SCORECARD_FIELDS = [
@@ -147,7 +156,7 @@ def print_scorecards(cards: list[dict], wide: bool = False) -> None:
         table = _table("ragpipe scorecards", SCORECARD_FIELDS, cards)
         natural = Measurement.get(console, console.options.update(width=10_000), table).maximum
         # rich caps print(width=) at the console's width (200 in a pipe): a console as wide as the table
-        Console(width=natural, markup=False, file=console.file).print(table, crop=False)
+        PrintableConsole(width=natural, markup=False, file=console.file).print(table, crop=False)
         return
     width = min(console.width, NARROW_WIDTH)
     pairs = dict.fromkeys((c["corpus"], c["config"]) for c in cards)

@@ -7,7 +7,7 @@ import json
 import typer
 from rich.table import Table
 
-from ragpipe.cli.app import SYSTEMS, app, console
+from ragpipe.cli.app import SYSTEMS, app, console, say
 from ragpipe.cli.fitted import print_fitted
 from ragpipe.scoring.interval_text import interval_text
 from ragpipe.warehouse.settings import database_path, warehouse_dir
@@ -97,12 +97,12 @@ def compare(
             if len(ra) and len(rb):
                 result["retrieval"] = compare_retrieval(ra, rb, list(measures(1)))
     if as_json:
-        typer.echo(json.dumps(result, indent=2))
+        say(json.dumps(result, indent=2))
         return
     where = f"{corpus}/{a_config}" if a_config == b_config else f"{corpus} ({a_config} vs {b_config})"
-    typer.echo(compare_line(result, where))
+    say(compare_line(result, where))
     for name, m in result.get("retrieval", {}).items():
-        typer.echo(
+        say(
             f"  {name}: {m['a']} -> {m['b']} ({m['diff']:+.4f}, 95% interval "
             f"{interval_text(m['ci_low'], m['ci_high'], signed=True, digits=4)})"
         )
@@ -170,10 +170,10 @@ def gate(
     verdict = gate_verdict(compared, grades_a, grades_b, max_drop, beyond_noise, accept_wide, loaded)
     verdict.update({"corpus": corpus, "config": config})
     if as_json:
-        typer.echo(json.dumps(verdict, indent=2))
+        say(json.dumps(verdict, indent=2))
     else:
         for line in gate_lines(verdict):
-            typer.echo(line)
+            say(line)
     if not verdict["passed"]:
         raise typer.Exit(GATE_FAILED)
 
@@ -232,7 +232,7 @@ def leaderboard(
         # what a model judge spent on this system (docs/judge.md); None without a judge
         row["judge_tokens"], row["judge_cost"] = card.get("judge_tokens"), card.get("judge_cost")
     if as_json:
-        typer.echo(json.dumps({"corpus": corpus, "config": config, "systems": rows}, indent=2))
+        say(json.dumps({"corpus": corpus, "config": config, "systems": rows}, indent=2))
         return
     where = f"{corpus}/{grades['config'].iloc[0]}" if one_config else f"{corpus}, every configuration"
     title = f"leaderboard: {where} (grader {', '.join(sorted(set(grades['grader_version'])))})"

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.app import GRADER, app, console, say
 from ragpipe.cli.fitted import print_fitted
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
 from ragpipe.cli.run import financebench_pages
@@ -52,12 +52,12 @@ def grade(
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     for problem in graded.problems:
-        typer.echo(f"skipped {problem}", err=True)
+        say(f"skipped {problem}", err=True)
     for note in graded.notes:
-        typer.echo(f"graded, note: {note}", err=True)
+        say(f"graded, note: {note}", err=True)
     if graded.unanswered:
         shown = ", ".join(graded.unanswered[:10]) + (" ..." if len(graded.unanswered) > 10 else "")
-        typer.echo(f"warning: {len(graded.unanswered)} question(s) have no answer: {shown}", err=True)
+        say(f"warning: {len(graded.unanswered)} question(s) have no answer: {shown}", err=True)
     rows = graded.rows
     if judge is not None:
         from ragpipe.judge import judge_rows, judged_rules
@@ -69,7 +69,7 @@ def grade(
         _after_judging(run)
     if as_jsonl:
         for row in rows:
-            typer.echo(json.dumps(row, sort_keys=True))
+            say(json.dumps(row, sort_keys=True))
         return
     columns = ("question_id", "verdict", "firm", "declined", "money_question", "failure", "rule")
     table = Table(title=f"grades ({len(rows)} answers)")
@@ -163,7 +163,7 @@ def agreement(
             console.print(f"{exc}", style="red")
             raise typer.Exit(1) from None
         for problem in report["problems"]:
-            typer.echo(f"skipped {problem}", err=True)
+            say(f"skipped {problem}", err=True)
         _after_judging(run)
         if record:
             _write_record(run, report, labels)
@@ -244,9 +244,7 @@ def _write_record(run, report: dict, labels: Path) -> None:
     today = datetime.date.today().isoformat()
     written = recorded(path, run.identity.name, run.identity.id, source, int(report["n"]), today, cells)
     held = ", ".join(k.written() for k in written.held()) or "none"
-    typer.echo(
-        f"track record of {run.identity.name} on {source}: {len(cells)} cell(s) -> {path}; held: {held}", err=True
-    )
+    say(f"track record of {run.identity.name} on {source}: {len(cells)} cell(s) -> {path}; held: {held}", err=True)
 
 
 def _after_judging(run) -> None:
@@ -254,22 +252,22 @@ def _after_judging(run) -> None:
     if run is None:
         return
     for problem in run.problems:
-        typer.echo(f"skipped {problem}", err=True)
+        say(f"skipped {problem}", err=True)
     if run.config is not None:
         from ragpipe.cli.judge import keep
 
         keep(run.new)
-        typer.echo(run.asked.summary(), err=True)
+        say(run.asked.summary(), err=True)
 
 
 def _print_agreement(report: dict, as_json: bool, as_markdown: bool = False) -> None:
     if as_json:
-        typer.echo(json.dumps(report, indent=2))
+        say(json.dumps(report, indent=2))
         return
     if as_markdown:
         from ragpipe.grader_agreement.agreement_markdown import report_markdown
 
-        typer.echo(report_markdown(report))
+        say(report_markdown(report))
         return
     title = f"agreement with people (grader {report['grader_version']}, n={report['n']})"
     columns = ["scope", "accuracy", "kappa", "refusal F1", "false correct", "false correct (numeric)"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import typer
 
-from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.app import GRADER, app, console, say
 from ragpipe.warehouse.lock import open_for_writing, writing
 from ragpipe.warehouse.settings import database_path, judges_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
@@ -120,10 +120,10 @@ def export(
     lines = [json.dumps(line, sort_keys=True) for line in batch_requests(config, identity, missing)]
     if out is None:
         for line in lines:
-            typer.echo(line)
+            say(line)
     else:
         out.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
-    typer.echo(f"{len(lines)} judgment(s) missing for judge {judge} ({identity.id})", err=True)
+    say(f"{len(lines)} judgment(s) missing for judge {judge} ({identity.id})", err=True)
 
 
 @judge_app.command("import")
@@ -153,7 +153,7 @@ def import_judgments(
         finally:
             conn.close()
     for problem in problems:
-        typer.echo(f"skipped {problem}", err=True)
+        say(f"skipped {problem}", err=True)
     orphans = len({j.input_key for j in judgments} - known)
     console.print(f"imported {written} judgment(s) ({len(problems)} line(s) skipped)")
     if orphans:

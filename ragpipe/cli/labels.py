@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.app import GRADER, app, console, say
 from ragpipe.cli.orchestrator import orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, open_for_writing, writing
 from ragpipe.warehouse.settings import database_path, warehouse_dir
@@ -40,7 +40,7 @@ def import_labels(
         finally:
             conn.close()
         for problem in read.problems:
-            typer.echo(f"skipped {problem}", err=True)
+            say(f"skipped {problem}", err=True)
         pairs = sorted({(r.corpus, r.config) for r in read.rows}) if added else []
         for corpus, config in pairs:
             outcome = orchestrator().rescore(corpus, config)
@@ -90,7 +90,7 @@ def export_labels(
             frames = [latest_labels(conn, c, k) for c, k in pairs]
     for frame in frames:
         for row in records(frame):
-            typer.echo(json.dumps(row, sort_keys=True, default=str))
+            say(json.dumps(row, sort_keys=True, default=str))
 
 
 @app.command(rich_help_panel=GRADER)
@@ -117,7 +117,7 @@ def label(
     from ragpipe.review.label_page import serve
 
     def ready(bound: int) -> None:
-        typer.echo(f"labelling {len(session.items)} answers of {answers} at http://127.0.0.1:{bound}/ "
+        say(f"labelling {len(session.items)} answers of {answers} at http://127.0.0.1:{bound}/ "
                    "(Ctrl-C to stop)")  # fmt: skip
         sys.stdout.flush()
 

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ragpipe.cli.app import GRADER, app, console, say_blocked
+from ragpipe.cli.app import GRADER, app, console, say, say_blocked
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, configured, use_judge
 from ragpipe.cli.orchestrator import WHERE_DETAILS, orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, writing
@@ -138,7 +138,7 @@ def regrade(
                 raise WarehouseBusy(outcome.busy)
             if outcome.failed_otherwise:
                 failed.append(f"{corpus}/{config}")
-                typer.echo(f"regrade of {corpus}/{config} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
+                say(f"regrade of {corpus}/{config} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
     else:  # every pair in one run: a stage is one step over the pairs (docs/performance.md)
         console.print(Text(f"regrading {len(pairs)} pair(s) in one run with {graders}"), soft_wrap=True)
         with writing(warehouse_dir(), "ragpipe regrade"):  # the grading step draws its own progress bars
@@ -152,10 +152,10 @@ def regrade(
             failed = [pair for pair, _, _ in outcome.stopped]
             graded_anyway = sum(graded for *_, graded in outcome.stopped)
             for _, line, _ in outcome.stopped:
-                typer.echo(line, err=True)
+                say(line, err=True)
         elif outcome.failed_otherwise:
             failed = [f"{c}/{g}" for c, g in pairs]
-            typer.echo(f"the regrade failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
+            say(f"the regrade failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
     console.print(
         Text(
             f"regraded {len(pairs) - len(failed) + graded_anyway} pair(s) with {graders}"
@@ -189,7 +189,7 @@ def delta(
 
     result = _from_warehouse(lambda conn: stored_delta(conn, corpus, config, from_version, to_version))
     if as_json:
-        typer.echo(json.dumps(result, indent=2, default=str))
+        say(json.dumps(result, indent=2, default=str))
         return
     _print_delta(result)
     if result["scorecards"]:
@@ -266,12 +266,12 @@ def rules_show(
             )
             raise typer.Exit(1)
     if as_json:
-        typer.echo(json.dumps(record, indent=2, default=str))
+        say(json.dumps(record, indent=2, default=str))
         return
     first = record["first_recorded"]
     when = f"first recorded {first}" if first is not None else "not recorded yet (no grading has used it)"
-    typer.echo(f"# grader {record['grader_version']}  code {record['code_sha']}  {when}")
-    typer.echo(record["rules_text"], nl=False)
+    say(f"# grader {record['grader_version']}  code {record['code_sha']}  {when}")
+    say(record["rules_text"], nl=False)
 
 
 @rules_app.command("diff")
@@ -284,17 +284,17 @@ def rules_diff(
     import difflib
 
     one, two = _rules_record(a), _rules_record(b)
-    typer.echo(f"# {a}: grader {one['grader_version']}  code {one['code_sha']}")
-    typer.echo(f"# {b}: grader {two['grader_version']}  code {two['code_sha']}")
+    say(f"# {a}: grader {one['grader_version']}  code {one['code_sha']}")
+    say(f"# {b}: grader {two['grader_version']}  code {two['code_sha']}")
     if one["code_sha"] != two["code_sha"]:
-        typer.echo("# the grading code differs too: `ragpipe delta` shows what that flipped")
+        say("# the grading code differs too: `ragpipe delta` shows what that flipped")
     lines = difflib.unified_diff(
         one["rules_text"].splitlines(keepends=True),
         two["rules_text"].splitlines(keepends=True),
         fromfile=f"{a} ({one['grader_version']})",
         tofile=f"{b} ({two['grader_version']})",
     )
-    typer.echo("".join(lines) or "# the rules text is the same\n", nl=False)
+    say("".join(lines) or "# the rules text is the same\n", nl=False)
 
 
 def _rules_record(which: str) -> dict:
@@ -333,7 +333,7 @@ def whatif(
 
     result = _from_warehouse(lambda conn: whatif_delta(conn, rules, judging_of))
     if as_json:
-        typer.echo(json.dumps(result, indent=2, default=str))
+        say(json.dumps(result, indent=2, default=str))
         return
     _print_delta(result)
 
@@ -374,7 +374,7 @@ def audit(
         console.print(f"{exc}", style="red")
         raise typer.Exit(2) from None
     if as_json:
-        typer.echo(json.dumps(result, indent=2, default=str))
+        say(json.dumps(result, indent=2, default=str))
         return
     if result["label_collisions"] is None:
         console.print(NO_LABELS, style="yellow", soft_wrap=True)

@@ -6,7 +6,6 @@ import sys
 from collections.abc import Callable
 
 import duckdb
-import typer
 
 # isort: off
 # each module registers its commands on the app; the help lists its panels in this order
@@ -15,7 +14,7 @@ from ragpipe.cli import answers, compare, review  # noqa: F401
 from ragpipe.cli import grading, judge, labels, ledger, sql, trust  # noqa: F401
 
 # isort: on
-from ragpipe.cli.app import app, console
+from ragpipe.cli.app import app, console, say
 from ragpipe.cli.long_lived import set_aside_imports
 from ragpipe.cli.orchestrator import Orchestrator, ServiceUnavailable, set_command, use
 from ragpipe.warehouse.lock import (
@@ -90,5 +89,5 @@ def main(orchestrator: Orchestrator | Callable[[], Orchestrator]) -> None:
         refused = refusal_in(exc)
         if refused is None:
             raise
-        typer.echo(str(refused), err=True)  # plain text: a message may hold [brackets]
+        say(str(refused), err=True)  # plain text: a message may hold [brackets]
         sys.exit(3 if isinstance(refused, WarehouseBusy) else 1)

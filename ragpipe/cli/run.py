@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ragpipe.answering.retrieving import ENGINE_NAMES
-from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say_blocked
+from ragpipe.cli.app import PIPELINE, app, console, corpus_app, print_scorecards, read_scorecards, say, say_blocked
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, use_judge
 from ragpipe.cli.orchestrator import WHERE_DETAILS, RunSettings, orchestrator
 from ragpipe.inputs.names import NameRefused, answer_set_name
@@ -84,9 +84,9 @@ def _import_settings(path: Path) -> dict:
 
     engine = ImportEngine(str(path.resolve()))
     for problem in engine.problems[:MAX_SAID]:
-        typer.echo(f"skipped {problem}", err=True)
+        say(f"skipped {problem}", err=True)
     if len(engine.problems) > MAX_SAID:
-        typer.echo(f"... and {len(engine.problems) - MAX_SAID} more line(s) skipped", err=True)
+        say(f"... and {len(engine.problems) - MAX_SAID} more line(s) skipped", err=True)
     refused = unreadable_file(engine)
     if refused:
         raise typer.BadParameter(refused, param_hint="--answers")
@@ -218,7 +218,7 @@ def run(
         if outcome.busy:
             raise WarehouseBusy(outcome.busy)
         if outcome.failed_otherwise:
-            typer.echo(f"run for {name} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
+            say(f"run for {name} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
             raise typer.Exit(1)
     cards = [c for c in read_scorecards() if c["corpus"] in corpora and c["config"] in configs]
     print_scorecards(cards)
@@ -258,7 +258,7 @@ def say_missing_data(manifests: list) -> None:
 
     missing = [line for line in map(data_problem, manifests) if line]
     for line in missing:
-        typer.echo(line, err=True)
+        say(line, err=True)
     if missing:
         raise typer.Exit(1)
 
@@ -295,7 +295,7 @@ def corpus_stats_command(
     finally:
         conn.close()
     if as_json:
-        typer.echo(json.dumps(stats, indent=2))
+        say(json.dumps(stats, indent=2))
         return
     table = Table(title=f"corpus {name}")
     table.add_column("measure")
@@ -380,11 +380,11 @@ def scorecard(
         conn = connect(database_path(), read_only=True)
         try:
             for warning in stale_scorecards(conn, cards):
-                typer.echo(f"warning: {warning}", err=True)
+                say(f"warning: {warning}", err=True)
         finally:
             conn.close()
     if as_json:
-        typer.echo(json.dumps(cards, indent=2))
+        say(json.dumps(cards, indent=2))
         return
     if not cards:
         _known_names(corpus, config)  # a typo is named as one, not taken for a pair never run
@@ -425,7 +425,7 @@ def print_slices(corpus: str | None, config: str | None, by: str, as_json: bool)
         ).df()
     rows = records(frame)
     if as_json:
-        typer.echo(json.dumps(rows, indent=2, default=str))
+        say(json.dumps(rows, indent=2, default=str))
         return
     if not rows:
         console.print("no scorecards for that corpus and configuration: run `ragpipe run` first", style="red")

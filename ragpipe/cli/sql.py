@@ -14,7 +14,7 @@ import json
 import typer
 from rich.table import Table
 
-from ragpipe.cli.app import PIPELINE, app, console
+from ragpipe.cli.app import PIPELINE, app, console, say
 from ragpipe.inputs.terminal import printable
 from ragpipe.warehouse.lock import WarehouseBusy
 from ragpipe.warehouse.settings import database_path
@@ -53,21 +53,21 @@ class _Streamed:
     def __call__(self, columns: list[str], batch: list[tuple]) -> None:
         if self.as_json:
             if not self.started:
-                typer.echo("[", nl=False)
+                say("[", nl=False)
             if batch:
                 rows = ", ".join(json.dumps(dict(zip(columns, map(_plain, row)))) for row in batch)
-                typer.echo((", " if self.written else "") + rows, nl=False)
+                say((", " if self.written else "") + rows, nl=False)
         else:
             if not self.started:
                 self.writer.writerow(columns)
             self.writer.writerows([_cell(v) for v in row] for row in batch)
-            typer.echo(self.out.getvalue(), nl=False)
+            say(self.out.getvalue(), nl=False)
             self.out.seek(0), self.out.truncate()
         self.started, self.written = True, self.written + len(batch)
 
     def close(self) -> None:
         if self.as_json:
-            typer.echo("]" if self.started else "[]")
+            say("]" if self.started else "[]")
 
 
 @app.command(rich_help_panel=PIPELINE)

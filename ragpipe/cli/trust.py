@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from ragpipe.cli.app import GRADER, app, console
+from ragpipe.cli.app import GRADER, app, console, say
 from ragpipe.cli.run import financebench_pages
 from ragpipe.warehouse.settings import corpora_dir
 
@@ -76,7 +76,7 @@ def fit(
         target.write_text(model.model_dump_json(indent=1) + "\n")
         report["written"] = str(target)
     if as_json:
-        typer.echo(json.dumps(report, indent=2))
+        say(json.dumps(report, indent=2))
         return
     for c in cards:
         console.print(

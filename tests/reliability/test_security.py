@@ -75,6 +75,24 @@ def test_an_answers_control_sequences_never_reach_the_terminal(warehouse, fmt):
     assert not any(c in out.stdout for c in "\x1b\x07\x9b") and "PWNED" in out.stdout
 
 
+def test_control_sequences_in_question_ids_and_answers_never_reach_the_terminal_through_any_line(tmp_path):
+    """`ragpipe grade` prints question ids from anyone's files in its table and its problem lines: every
+    command prints through one console and one `say` that escape them (ragpipe/inputs/terminal.py)."""
+    questions, answers = tmp_path / "q.yaml", tmp_path / "a.jsonl"
+    questions.write_text(
+        'questions:\n  - id: "q1\\e]0;PWNED\\a\\e[2J"\n    text: "What is the amount due?"\n    gold_answer: "$48.75"\n'
+    )
+    answers.write_text(
+        '{"question_id": "q1\\u001b]0;PWNED\\u0007\\u001b[2J", "answer": "It is $10.00 \\u001b[2J"}\n'
+        '{"question_id": "zz\\u009b2J", "answer": "x"}\n'
+    )
+    out = ragpipe(env_for(tmp_path), "grade", "--questions", str(questions), "--answers", str(answers), timeout=120)
+    assert out.returncode != 0 or out.stdout, out.stderr
+    said = out.stdout + out.stderr
+    assert "PWNED" in said and "unknown question" in said and "money.wrong_figure" in said, said
+    assert not any(c in said for c in "\x1b\x07\x9b"), repr(said)
+
+
 SECRET = "sk-reliability-never-persist-4242"
 
 
