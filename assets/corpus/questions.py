@@ -7,6 +7,7 @@ from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.shared.partitions import corpus_partitions
 from assets.shared.resources import Project
 from assets.shared.versions import data_version
+from ragpipe.corpus import question_source
 from ragpipe.corpus.adapters import read_corpus_questions
 from ragpipe.corpus.needle_mining import mine_needles
 from ragpipe.corpus.passages import locate_passages
@@ -59,6 +60,7 @@ def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
         problems = problems_frame(corpus, loaded.problems)
         path = store(conn, project.root, "questions", frame, keys)
         store(conn, project.root, "question_problems", problems, keys)
+        store(conn, project.root, question_source.TABLE, question_source.source_frame(corpus, loaded), keys)
     counts = frame["kind"].value_counts().to_dict()
     yield MaterializeResult(
         asset_key="questions",

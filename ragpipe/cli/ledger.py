@@ -95,6 +95,32 @@ def _graders_said(pairs: list[tuple[str, str]], rules_file: Path | None, judge: 
     return "graders " + "; ".join(f"{version} ({', '.join(named)})" for version, named in by.items())
 
 
+def _reload_edited_questions(corpora: list[str]) -> None:
+    """Questions and needles are inputs of the grade: a corpus whose question file changed since its questions
+    were read has them read again (and its needles mined again) before anything is graded, said in a line."""
+    from ragpipe.corpus.manifest import list_corpora
+    from ragpipe.corpus.question_source import edited_since_loaded
+    from ragpipe.warehouse.settings import corpora_dir
+
+    manifests = list_corpora(corpora_dir())
+    edited = _from_warehouse(
+        lambda conn: [c for c in corpora if c in manifests and edited_since_loaded(conn, manifests[c])]
+    )
+    for corpus in edited:
+        console.print(
+            Text(f"{corpus}: its questions changed since they were read ({manifests[corpus].questions or 'its data'}): "
+                 "reading them again and mining their needles before grading"),
+            soft_wrap=True,
+        )  # fmt: skip
+        with writing(warehouse_dir(), "ragpipe regrade"):
+            outcome = orchestrator().materialize_corpus_stages(corpus)
+        if outcome.busy:
+            raise WarehouseBusy(outcome.busy)
+        if outcome.failed_otherwise:
+            say(f"{corpus}: its questions could not be read again: {outcome.failure}", err=True)
+            raise typer.Exit(1)
+
+
 @app.command(rich_help_panel=GRADER)
 def regrade(
     rules_file: Path | None = typer.Option(
@@ -127,6 +153,7 @@ def regrade(
         console.print("no stored answers: run `ragpipe run` first")
         raise typer.Exit(1)
     graders = _graders_said(pairs, rules_file, judge)
+    _reload_edited_questions(sorted({corpus for corpus, _ in pairs}))
     blocked, failed, graded_anyway = [], [], 0
     if executor == "celery":  # one run per pair, its shards on the workers
         for corpus, config in pairs:  # one pair that fails does not stop the others

@@ -220,11 +220,28 @@ def run(
         if outcome.failed_otherwise:
             say(f"run for {name} failed: {outcome.failure}; {WHERE_DETAILS}", err=True)
             raise typer.Exit(1)
-    cards = [c for c in read_scorecards() if c["corpus"] in corpora and c["config"] in configs]
+    every = read_scorecards()
+    cards = [c for c in every if c["corpus"] in corpora and c["config"] in configs]
     print_scorecards(cards)
+    _say_left_on_old_questions([p for p in _pairs_of(every) if p[0] in corpora and p[1] not in configs])
     say_blocked(blocked)
     if blocked:
         raise typer.Exit(1)
+
+
+def _say_left_on_old_questions(pairs: list[tuple[str, str]]) -> None:
+    """The corpus's other pairs, when this run read its questions again and they are graded on the old ones
+    (a run of one configuration once left another graded on an edited question's old gold, silently)."""
+    from ragpipe.warehouse.tables import connect
+
+    if not pairs:
+        return
+    conn = connect(database_path(), read_only=True)
+    try:
+        for warning in stale_inputs(conn, pairs):
+            say(f"warning: {warning}", err=True)
+    finally:
+        conn.close()
 
 
 def _say_replaced_import(override: dict, corpora: list[str], configs: list[str]) -> None:
@@ -379,7 +396,7 @@ def scorecard(
     if cards:
         conn = connect(database_path(), read_only=True)
         try:
-            for warning in stale_scorecards(conn, cards):
+            for warning in stale_scorecards(conn, cards) + stale_inputs(conn, _pairs_of(cards)):
                 say(f"warning: {warning}", err=True)
         finally:
             conn.close()
@@ -392,6 +409,37 @@ def scorecard(
         console.print(f"no scorecards yet{where}: run `ragpipe run` first")
         raise typer.Exit(1)
     print_scorecards(cards, wide=wide)
+
+
+def _pairs_of(cards: list[dict]) -> list[tuple[str, str]]:
+    return sorted({(c["corpus"], c["config"]) for c in cards})
+
+
+def stale_inputs(conn, pairs: list[tuple[str, str]]) -> list[str]:
+    """A warning for each corpus whose question file changed since its questions were read, and for each pair
+    graded on other questions or needles than it holds now: either way its grades are of other questions."""
+    from ragpipe.corpus.manifest import ManifestError, list_corpora
+    from ragpipe.corpus.question_source import edited_since_loaded
+    from ragpipe.history.behind import graded_on_other_inputs
+
+    try:
+        manifests = list_corpora(corpora_dir())
+    except ManifestError:
+        manifests = {}
+    said = [
+        f"{corpus}: its questions changed since they were read ({manifests[corpus].questions or 'its data'}); "
+        "its grades are of the questions as they were: `ragpipe regrade` reads them again and grades on them"
+        for corpus in sorted({c for c, _ in pairs})
+        if corpus in manifests and edited_since_loaded(conn, manifests[corpus])
+    ]
+    for corpus, config in pairs:
+        n = graded_on_other_inputs(conn, corpus, config)
+        if n:
+            said.append(
+                f"{corpus}/{config}: {n} grade(s) were made on other questions or needles than the corpus holds "
+                "now (its questions were read again since): `ragpipe regrade`"
+            )
+    return said
 
 
 def _known_names(corpus: str | None, config: str | None) -> None:

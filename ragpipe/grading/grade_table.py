@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -57,18 +57,27 @@ def _cycle_collector_paused():
             gc.enable()
 
 
-def _graded_rows(answers, questions, needles, rules: Rules, off, progress) -> list[GradeRecord]:
+@dataclass(frozen=True, slots=True)
+class _Input:
+    """One answer as the grader reads it: its question (as graded), text, citations, whether the engine
+    failed, the question's mined needles and key place, and the fingerprint of all of it (`input_sha`)."""
+
+    answer: dict
+    question: Question
+    text: str
+    citations: tuple[str, ...]
+    failed: bool
+    input_sha: str
+
+
+def _inputs(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame) -> Iterator[_Input]:
+    """Each answer's grading input, in the grades' order: one reading for grading and for `input_shas`."""
     by_id = {row["question_id"]: question_from_row(row) for row in records(questions)}
     mined = mined_by_question(needles)
     places = key_places(needles)
     as_kind: dict[tuple[str, str], Question] = {}
     question_sha: dict[tuple[str, str], str] = {}
-    verdicts: dict[tuple, dict] = {}  # grading is pure: an answer seen before for the same question is not re-read
-    rows = []
-    total, every = len(answers), max(1, len(answers) // 100)
-    for done, a in enumerate(records(answers.sort_values(["answer_set", "question_id"])), 1):
-        if progress and (done % every == 0 or done == total):
-            progress(done, total)
+    for a in records(answers.sort_values(["answer_set", "question_id"])):
         q = by_id.get(a["question_id"])
         if q is None:
             raise KeyError(f"answer {a['answer_id']}: field question_id: unknown question {a['question_id']!r}")
@@ -80,7 +89,6 @@ def _graded_rows(answers, questions, needles, rules: Rules, off, progress) -> li
         failed = bool(a.get("error"))
         text = "" if failed else (a["answer"] or "")
         citations = () if failed else tuple(a["citations"])
-        memo = (q.id, q.kind, text, citations, failed)
         if (q.id, q.kind) not in question_sha:
             question_sha[(q.id, q.kind)] = _digest(
                 json.dumps(
@@ -89,12 +97,32 @@ def _graded_rows(answers, questions, needles, rules: Rules, off, progress) -> li
                     default=str,
                 )
             )
+        input_sha = _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else "")
+        yield _Input(a, q, text, citations, failed, input_sha)
+
+
+def input_shas(answers: pd.DataFrame, questions: pd.DataFrame, needles: pd.DataFrame) -> dict[str, str]:
+    """answer_id -> the `input_sha` a grading now would give it: a stored grade whose own differs was made
+    on other inputs (a question's gold, key or needles edited since), whatever the grader."""
+    return {i.answer["answer_id"]: i.input_sha for i in _inputs(answers, questions, needles)}
+
+
+def _graded_rows(answers, questions, needles, rules: Rules, off, progress) -> list[GradeRecord]:
+    mined = mined_by_question(needles)
+    places = key_places(needles)
+    verdicts: dict[tuple, dict] = {}  # grading is pure: an answer seen before for the same question is not re-read
+    rows = []
+    total, every = len(answers), max(1, len(answers) // 100)
+    for done, i in enumerate(_inputs(answers, questions, needles), 1):
+        if progress and (done % every == 0 or done == total):
+            progress(done, total)
+        q = i.question
+        memo = (q.id, q.kind, i.text, i.citations, i.failed)
         if memo not in verdicts:
             verdicts[memo] = _verdict(
-                q, text, list(citations), failed, rules, mined.get(q.id, ()), off, places.get(q.id)
+                q, i.text, list(i.citations), i.failed, rules, mined.get(q.id, ()), off, places.get(q.id)
             )
-        input_sha = _digest(question_sha[(q.id, q.kind)], text, *citations, str(a.get("error")) if failed else "")
-        rows.append(GradeRecord.of(a, q.kind, verdicts[memo], rules.version, input_sha))
+        rows.append(GradeRecord.of(i.answer, q.kind, verdicts[memo], rules.version, i.input_sha))
     return rows
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 
-from ragpipe.warehouse.tables import table_exists
+from ragpipe.warehouse.tables import read_partition, table_exists
 
 
 @dataclass(frozen=True)
@@ -104,3 +104,25 @@ def stale_rule_verdicts(verdicts, answers, rules_version: str) -> str | None:
     if set(verdicts["answer_id"]) != set(answers["answer_id"]):
         return "the stored rule verdicts are of other answers than the stored ones"
     return None
+
+
+def graded_on_other_inputs(conn: duckdb.DuckDBPyConnection, corpus: str, config: str) -> int:
+    """How many of the pair's grades were made on other inputs than it holds now (each grade's `input_sha`
+    against the one its answer, question and needles give now): a question's gold or key edited and read
+    again since, with this pair not regraded. Whatever the grader, such grades stand for questions that no
+    longer are."""
+    from ragpipe.grading.grade_table import input_shas
+
+    keys = {"corpus": corpus, "config": config}
+    if not all(table_exists(conn, t) for t in ("grades", "answers", "questions", "needles")):
+        return 0
+    grades = read_partition(conn, "grades", keys)
+    if grades.empty:
+        return 0
+    answers = read_partition(conn, "answers", keys)
+    answers = answers[answers["answer_id"].isin(set(grades["answer_id"]))]
+    questions = read_partition(conn, "questions", {"corpus": corpus})
+    held = set(questions["question_id"])
+    answers, gone = answers[answers["question_id"].isin(held)], int((~answers["question_id"].isin(held)).sum())
+    now = input_shas(answers, questions, read_partition(conn, "needles", {"corpus": corpus}))
+    return gone + sum(now.get(a) != sha for a, sha in zip(grades["answer_id"], grades["input_sha"]) if a in now)
