@@ -6,9 +6,9 @@ from collections.abc import Collection
 from contextlib import contextmanager
 from pathlib import Path
 
-from dagster import ConfigurableResource
+from dagster import ConfigurableResource, InitResourceContext
 from dagster_duckdb import DuckDBResource
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from ragpipe.corpus.manifest import CorpusManifest, PipelineConfig, list_corpora, load_configs, resolve_config
 from ragpipe.grading.rules import Rules, load_rules
@@ -60,6 +60,13 @@ class Warehouse(DuckDBResource):
 _HELD: dict[str, object] = {}  # database path -> the connection `Warehouse.held` opened in this process
 
 
+GRADER_TAG = "ragpipe/grader/"  # a run's tag per pair (and "rules"): the grader version it began with
+
+
+class GraderChanged(RuntimeError):
+    """The grader a step reads is not the one its run began with."""
+
+
 class Project(ConfigurableResource):
     """Paths of the corpora folder, the warehouse folder and the grader rules."""
 
@@ -73,6 +80,42 @@ class Project(ConfigurableResource):
     progress_bar: bool = False  # parsing, answering and grading draw rich bars (a command run on a terminal)
     judge: str = ""  # a `judges:` entry to grade every pair with (--judge, RAGPIPE_JUDGE): overrides configs.yaml's
     judge_on: str = "tentative"  # which verdicts that judge is asked about (RAGPIPE_JUDGE_ON)
+    # one grader per run: what this process read of it, and the run whose tags pin it across processes
+    _read: dict = PrivateAttr(default_factory=dict)
+    _run: tuple | None = PrivateAttr(default=None)
+
+    def setup_for_execution(self, context: InitResourceContext) -> None:
+        """A run's steps grade with the grader as the run first read it: rules and each pair's judge are read
+        once in a process (editing configs.yaml mid-run once left the summary naming one judge and the grades
+        another), and the version read first is pinned in the run's tags, so a step in another process that
+        reads another grader stops, saying so, rather than mix two."""
+        self._read = {}
+        if context.instance is not None and context.run is not None:
+            self._run = (context.instance, context.run.run_id)
+
+    def _pinned(self, what: str, read):
+        """`read()` once in this process; its version checked against (or recorded as) the run's pin."""
+        if what not in self._read:
+            value = read()
+            self._pin(what, value.rules.version if isinstance(value, PairJudging) else value.version)
+            self._read[what] = value
+        return self._read[what]
+
+    def _pin(self, what: str, version: str) -> None:
+        if self._run is None:
+            return
+        instance, run_id = self._run
+        run = instance.get_run_by_id(run_id)
+        tag = f"{GRADER_TAG}{what}"
+        pinned = run.tags.get(tag) if run is not None else None
+        if pinned is None:
+            instance.add_run_tags(run_id, {tag: version})
+        elif pinned != version:
+            raise GraderChanged(
+                f"the grader of {what} changed during this run: it began with {pinned} and now reads {version} "
+                "(the rules, configs.yaml or a judge edited meanwhile); the run stops rather than grade with two: "
+                "run it again"
+            )
 
     @property
     def root(self) -> Path:
@@ -101,8 +144,8 @@ class Project(ConfigurableResource):
         return rules_judged_by(self.rules_alone(), judges_path(Path(self.corpora_dir)), self.judge)
 
     def rules_alone(self) -> Rules:
-        """The rules without the judge: what the rule verdicts are graded by."""
-        return load_rules(Path(self.rules_path) if self.rules_path else None)
+        """The rules without the judge: what the rule verdicts are graded by (read once in a run)."""
+        return self._pinned("rules", lambda: load_rules(Path(self.rules_path) if self.rules_path else None))
 
     def judge_of(self, corpus: str, config: str) -> str:
         """The name of the judge the pair is graded with ("" for none), read from the configuration alone:
@@ -114,7 +157,10 @@ class Project(ConfigurableResource):
         refused, naming the configuration): `ragpipe.judge.pair_judging`."""
         corpora = Path(self.corpora_dir)
         judges = judges_path(corpora)  # the project's own configs.yaml, unless RAGPIPE_JUDGES names another
-        return pair_judging(self.rules_alone(), judges, corpora, corpus, config, self.judge, self.judge_on)
+        return self._pinned(
+            f"{corpus}/{config}",
+            lambda: pair_judging(self.rules_alone(), judges, corpora, corpus, config, self.judge, self.judge_on),
+        )
 
     def index_dir(self, corpus: str, config: str) -> Path:
         return self.root / "index" / corpus / config

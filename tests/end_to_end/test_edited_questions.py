@@ -18,7 +18,7 @@ def _edited_corpora(tmp_path):
     shutil.copytree(ROOT / "corpora", corpora)
     questions = corpora / "demo" / "questions.yaml"
     text = questions.read_text()
-    assert 'gold_answer: The amount owed is $44,322.\n    golden_docs: [tax-return-2024]' in text
+    assert "gold_answer: The amount owed is $44,322.\n    golden_docs: [tax-return-2024]" in text
     text = text.replace("gold_answer: The amount owed is $44,322.", "gold_answer: The amount owed is $40,100.")
     questions.write_text(text.replace('money_key: "$44,322"', 'money_key: "$40,100"', 1))
     return corpora

@@ -134,3 +134,46 @@ def test_whatif_grades_a_judged_pair_with_its_judge(demo_warehouse, tmp_path):
     result = json.loads(out.stdout)
     assert result["changed"] == 0 and result["compared"] == 31, result["summary"]
     assert result["to_version"] == versions[0] and "+j-" in result["to_version"]
+
+
+@pytest.mark.end_to_end
+def test_a_configuration_edited_while_a_regrade_judges_does_not_change_its_grader(demo_warehouse, tmp_path):
+    """One grader per run: `judge: other` written into configs.yaml while a regrade's judgment step asks
+    `scripted` once left the summary naming one judge and the grades another, most of them decided by the
+    other judge's earlier verdicts. The run's steps grade with the grader it began with."""
+    import time
+
+    from tests.commands import start
+
+    with ChatServer(default="judge") as other_server, ChatServer(default="slow:0.2:judge") as server:
+        corpora = _corpora_naming(tmp_path, other_server, {"default": "scripted"})
+        path = corpora / "configs.yaml"
+        configs = yaml.safe_load(path.read_text())
+        configs["judges"]["other"] = {**configs["judges"]["scripted"], "model": "other-model"}
+        configs["judges"]["scripted"]["base_url"] = server.base_url
+        configs["configs"]["default"]["judge"] = "other"
+        path.write_text(yaml.safe_dump(configs))
+        env = env_for(tmp_path, RAGPIPE_TEST_KEY=KEY, RAGPIPE_CORPORA=str(corpora))
+        env["RAGPIPE_WAREHOUSE"] = str(demo_warehouse)
+        first = ragpipe(env, "regrade")  # the other judge's verdicts stored, to be reused were it read again
+        assert first.returncode == 0 and other_server.requests, first.stdout + first.stderr
+        (with_other,) = _graders(demo_warehouse)["default"][0]
+        configs["configs"]["default"]["judge"] = "scripted"
+        path.write_text(yaml.safe_dump(configs))
+        process = start(env, "regrade")
+        deadline = time.monotonic() + 600  # only catches a hang: the event is the first question reaching it
+        while not server.requests and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        assert server.requests, "the regrade never asked the judge its configuration names"
+        configs["configs"]["default"]["judge"] = "other"  # edited while the judgment step asks `scripted`
+        path.write_text(yaml.safe_dump(configs))
+        out, err = process.communicate(timeout=900)
+    said = " ".join((out + err).split())
+    (versions, judged) = _graders(demo_warehouse)["default"]
+    assert len(versions) == 1, versions
+    if process.returncode == 0:  # the run held its grader: every grade by `scripted`, none by the other
+        assert versions[0] != with_other and judged > 0, said
+        assert f"regraded 1 pair(s) with grader {versions[0]}" in said, said  # what it said is what it stored
+    else:  # a step in another process read the edit: it stopped rather than mix two graders
+        assert "the grader of demo/default changed during this run" in said, said
+        assert versions == [with_other]

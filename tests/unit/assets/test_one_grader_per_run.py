@@ -1,0 +1,38 @@
+"""One grader per run: a step reads the rules and each pair's judge once, and the version the run began
+with is pinned in its tags, so a step in another process that reads an edited grader stops, saying so."""
+
+from __future__ import annotations
+
+import pytest
+from dagster import DagsterInstance, InitResourceContext
+from dagster._core.storage.dagster_run import DagsterRun
+
+from assets.shared.resources import GRADER_TAG, GraderChanged, Project
+from ragpipe.grading.rules import DEFAULT_RULES
+from tests.conftest import ROOT
+
+
+def _step(instance: DagsterInstance, run: DagsterRun, rules) -> Project:
+    """The project resource as a step of `run` sets it up (each step process does)."""
+    project = Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(rules.parent), rules_path=str(rules))
+    context = InitResourceContext(None, resources=None, resource_def=None, all_resource_defs={}, instance=instance,
+                                  dagster_run=run)  # fmt: skip
+    project.setup_for_execution(context)
+    return project
+
+
+def test_a_step_reading_an_edited_grader_stops_and_one_process_reads_it_once(tmp_path):
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(DEFAULT_RULES.read_text())
+    with DagsterInstance.ephemeral() as instance:
+        run = instance.add_run(DagsterRun(job_name="regrade_pairs", run_id="r1"))
+        first = _step(instance, run, rules)
+        began = first.rules_alone().version
+        assert instance.get_run_by_id("r1").tags[f"{GRADER_TAG}rules"] == began
+        rules.write_text(DEFAULT_RULES.read_text() + "\n# edited while the run runs\n")
+        assert first.rules_alone().version == began  # read once in this step's process
+        later = _step(instance, instance.get_run_by_id("r1"), rules)
+        with pytest.raises(GraderChanged, match=f"it began with {began} and now reads g-"):
+            later.rules_alone()
+        other_run = instance.add_run(DagsterRun(job_name="regrade_pairs", run_id="r2"))
+        assert _step(instance, other_run, rules).rules_alone().version != began  # the next run reads the edit
