@@ -39,9 +39,9 @@ PIPELINE, SYSTEMS, GRADER = (
 console = PrintableConsole(width=None if Console().is_terminal else 200, markup=False)  # pipes and CI: wide
 
 
-def say(message: object = "", err: bool = False) -> None:
+def say(message: object = "", err: bool = False, nl: bool = True) -> None:
     """typer.echo, with the control characters of what it is given escaped (every command's plain lines)."""
-    typer.echo(printable(str(message)), err=err)
+    typer.echo(printable(str(message)), err=err, nl=nl)
 
 
 # `ragpipe scorecard` fits NARROW_WIDTH columns with these; `--wide` shows every field
