@@ -6,6 +6,7 @@ from dagster import (
     AssetCheckResult,
     AssetCheckSeverity,
     AssetExecutionContext,
+    AssetMaterialization,
     MaterializeResult,
     MetadataValue,
     asset,
@@ -14,6 +15,7 @@ from dagster import (
 from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
+from assets.grading.rule_verdicts import rule_verdicts_if_stale
 from assets.shared.automation import AFTER_RULE_VERDICTS
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
@@ -118,8 +120,16 @@ def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Proj
     """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per
     answer: the rule verdicts, with the judge's judgment deciding where one is stored (the rule verdict
     kept beside it). Nothing is graded here. Its code version is the grader version (rules and judge).
-    Every verdict is also appended to `grade_history`."""
-    return grades_of(duckdb, project, *pair_of(context.partition_key), context.log, context.run.run_id).result()
+    Every verdict is also appended to `grade_history`. Materialized alone on rule verdicts another grader
+    made (a rules change), it grades them again with the loaded rules first and records that, so one click
+    regrades; the judge is then asked by the run the after_grading sensor starts."""
+    corpus, config = pair_of(context.partition_key)
+    verdicts = rule_verdicts_if_stale(duckdb, project, corpus, config, context.log, context.run.run_id)
+    if verdicts is not None:
+        context.log_event(
+            AssetMaterialization("rule_verdicts", partition=context.partition_key, metadata=verdicts.metadata)
+        )
+    return grades_of(duckdb, project, corpus, config, context.log, context.run.run_id).result()
 
 
 def money_check(duckdb: DuckDBResource, corpus: str, config: str) -> AssetCheckResult:

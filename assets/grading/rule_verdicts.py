@@ -14,7 +14,8 @@ from assets.shared.sharded import Stage, sharded_asset
 from assets.shared.versions import RULES_VERSION, data_version
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.grading.grade_table import grade_answers
-from ragpipe.warehouse.tables import read_partition, store
+from ragpipe.history.behind import stale_rule_verdicts
+from ragpipe.warehouse.tables import read_partition, store, table_exists
 
 TABLE = "rule_verdicts"
 
@@ -61,6 +62,27 @@ def rule_verdicts_of(duckdb: DuckDBResource, project: Project, corpus: str, conf
     said = progress_reporter(log, "grading", f"{corpus}/{config}", project.progress_bar)
     frame = grade_answers(answers, questions, needles, project.rules_alone(), progress=said)
     return stored_rule_verdicts(duckdb, project, corpus, config, frame)
+
+
+def rule_verdicts_if_stale(
+    duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str
+) -> Made | None:
+    """The pair's rule verdicts graded again with the loaded rules when the stored ones cannot stand for them
+    over its stored answers (a rules change, answers changed since), else None: what a click on grades alone
+    needs first, so that it regrades rather than fail (it once failed with a trace, "materialize
+    rule_verdicts first", after every rules change)."""
+    with duckdb.get_connection() as conn:
+        verdicts = (
+            read_partition(conn, TABLE, {"corpus": corpus, "config": config}) if table_exists(conn, TABLE) else None
+        )
+        answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
+    stale = stale_rule_verdicts(verdicts, answers, project.rules_alone().version)
+    if stale is None:
+        return None
+    log.info(f"{corpus}/{config}: {stale}: graded again with the loaded rules first")
+    made = rule_verdicts_of(duckdb, project, corpus, config, log, run_id)
+    made.metadata["graded_by"] = f"the grades step, for {stale}"
+    return made
 
 
 def stored_rule_verdicts(

@@ -231,6 +231,7 @@ def leaderboard(
         row["people"] = people_short_of(card) if card else "-"
         # what a model judge spent on this system (docs/judge.md); None without a judge
         row["judge_tokens"], row["judge_cost"] = card.get("judge_tokens"), card.get("judge_cost")
+        row["judge_overturned"] = card.get("judge_overturned")  # decided otherwise than the rules had
     if as_json:
         say(json.dumps({"corpus": corpus, "config": config, "systems": rows}, indent=2))
         return
@@ -241,7 +242,7 @@ def leaderboard(
     ungradable = any(r.get("ungradable") for r in rows)
     columns = ["#", "system", "accuracy % (correct/graded)", "[95%]"] + (["people % [95%]"] if labelled else [])
     columns += ["ungradable"] if ungradable else []
-    columns += ["judged (tokens, cost)"] if judged else []
+    columns += ["judge decided (overturned; tokens, cost)"] if judged else []
     columns += ["vs best [95%]", "p (Holm)"]
     shown = []
     for r in rows:
@@ -259,7 +260,10 @@ def leaderboard(
             *([r["people"]] if labelled else []),
             *([str(r["ungradable"])] if ungradable else []),
             *(
-                [f"{r['judged']} ({r.get('judge_tokens') or 0} tokens, cost {r.get('judge_cost') or 0:g})"]
+                [
+                    f"{r['judged']} ({r.get('judge_overturned') or 0} overturned; {r.get('judge_tokens') or 0} "
+                    f"tokens, cost {r.get('judge_cost') or 0:g})"
+                ]
                 if judged
                 else []
             ),

@@ -1,10 +1,13 @@
 """Rule verdicts materialized alone (as the UI's Materialize does after a rules change) bring the pair's
 judgments and grades along, and grades its scorecards, agreement, delta and review report; the grades'
 run says what the grading flipped, by direction; a run that already planned them (`ragpipe run`,
-`ragpipe regrade`) brings nothing more. Grades never grade: on rule verdicts of other rules they refuse. Evaluated as the Dagster daemon's
-sensor evaluates it, on a real instance's event log."""
+`ragpipe regrade`) brings nothing more. Grades materialized alone on rule verdicts of other rules (or of
+other answers) grade those again with the loaded rules first, and say so: one click regrades. Evaluated
+as the Dagster daemon's sensor evaluates it, on a real instance's event log."""
 
 from __future__ import annotations
+
+import shutil
 
 import duckdb
 from dagster import AssetKey, DagsterInstance, Definitions, evaluate_automation_conditions
@@ -51,10 +54,12 @@ def test_rule_verdicts_alone_bring_grades_and_what_reads_them_and_say_their_flip
     candidate = tmp_path / "candidate.yaml"  # the extractive engine's "could not find" stops declining
     candidate.write_text(DEFAULT_RULES.read_text().replace("    - could not find\n", ""))
     under_candidate = warehouse_resources(tmp_path, rules_path=candidate)
-    refused = _alone(instance, under_candidate, "grades")  # grades never grade: the rule verdicts are not these rules'
-    assert not refused.success
-    (failure,) = refused.get_step_failure_events()
-    assert "materialize rule_verdicts first" in failure.event_specific_data.error.cause.message
+    clicked = tmp_path / "clicked"  # grades alone, as a click on its node launches it, on a copy of the warehouse
+    shutil.copytree(tmp_path, clicked, ignore=shutil.ignore_patterns("clicked", "candidate.yaml"))
+    one_click = _alone(DagsterInstance.ephemeral(), warehouse_resources(clicked, rules_path=candidate), "grades")
+    assert one_click.success  # it once failed with a trace: "materialize rule_verdicts first"
+    made = {e.asset_key.to_user_string() for e in one_click.get_asset_materialization_events()}
+    assert made == {"rule_verdicts", "grades"} and _grades_metadata(one_click)["flipped"] >= 4
 
     assert _alone(instance, under_candidate, "rule_verdicts").success
     after_verdicts = evaluate_automation_conditions(defs=defs, instance=instance, cursor=after_run.cursor)
@@ -84,18 +89,18 @@ def test_rule_verdicts_alone_bring_grades_and_what_reads_them_and_say_their_flip
     assert _requested(after_one_run) == set()
 
 
-def test_grades_refuse_rule_verdicts_of_other_answers(tmp_path):
-    """Grades never grade, so they never combine verdicts with answers they were not read from: answers
-    changed since the rule verdicts (here one removed behind the pipeline's back) are refused, saying how
-    to bring the verdicts up."""
+def test_grades_on_rule_verdicts_of_other_answers_grade_them_again_first(tmp_path):
+    """Grades never combine verdicts with answers they were not read from: answers changed since the rule
+    verdicts (here one removed behind the pipeline's back) have their verdicts graded again first."""
     instance = DagsterInstance.ephemeral()
     resources = warehouse_resources(tmp_path)
     assert all(r.success for r in run_corpus("demo", ["default"], instance=instance, resources=resources))
     with duckdb.connect(str(tmp_path / "ragpipe.duckdb")) as conn:
         conn.execute("DELETE FROM answers WHERE answer_id = (SELECT min(answer_id) FROM answers)")
-    refused = _alone(instance, resources, "grades")
-    assert not refused.success
-    (failure,) = refused.get_step_failure_events()
-    said = failure.event_specific_data.error.cause.message
-    assert "of other answers than the stored ones" in said and "materialize rule_verdicts first" in said
-    assert _alone(instance, resources, "rule_verdicts", "grades").success
+    graded = _alone(instance, resources, "grades")
+    assert graded.success
+    (event,) = [e for e in graded.get_asset_materialization_events() if e.asset_key == AssetKey("rule_verdicts")]
+    assert "of other answers than the stored ones" in event.materialization.metadata["graded_by"].value
+    with duckdb.connect(str(tmp_path / "ragpipe.duckdb"), read_only=True) as conn:
+        counts = conn.execute("SELECT (SELECT count(*) FROM answers), (SELECT count(*) FROM grades)").fetchone()
+    assert counts[0] == counts[1]

@@ -219,11 +219,18 @@ def test_regrade_with_a_judge_asks_once_then_never_and_delta_shows_the_flips(dem
         board = json.loads(ragpipe(env, "leaderboard", "--corpus", "demo", "--json").stdout)
         assert sum(r["judged"] for r in board["systems"]) > 0 and sum(r["judge_tokens"] for r in board["systems"]) > 0
         shown = ragpipe(env, "leaderboard", "--corpus", "demo").stdout
-        assert "judged (tokens, cost)" in shown and " tokens, cost " in shown
+        assert "judge decided (overturned; tokens, cost)" in " ".join(shown.split()) and " tokens, cost " in shown
+        overturned = sum(r["judge_overturned"] or 0 for r in board["systems"])
+        for r in (r for r in board["systems"] if r["judged"]):
+            assert f"{r['judged']} ({r['judge_overturned'] or 0} overturned; " in shown, shown
     with duckdb.connect(str(demo_warehouse / "ragpipe.duckdb"), read_only=True) as conn:
         rules_only = conn.execute("SELECT count(*) FROM grades WHERE rules_verdict IS NOT NULL").fetchone()[0]
         spend = conn.execute("SELECT sum(judge_decided), sum(judge_tokens) FROM scorecards").fetchone()
         stored_text = conn.execute("SELECT string_agg(raw, ' ') FROM judgments").fetchone()[0]
+        moved = conn.execute(
+            "SELECT count(*) FROM grades WHERE judge_verdict NOT IN ('unparsed') AND verdict != rules_verdict"
+        ).fetchone()[0]
+    assert overturned == moved  # the leaderboard's "overturned": decided otherwise than the rules had
     assert rules_only == judged and KEY not in (stored_text or "")
     assert spend[0] == judged and spend[1] == 120 * asked  # the server reports 100 + 20 tokens a call
 
