@@ -53,13 +53,14 @@ def _rows(rows: Rows, what: str, fields: set[str] | None = None) -> tuple[list[t
     if rows is None or isinstance(rows, bytes):
         raise TypeError(f"{what}: expected a path, a DataFrame or rows of mappings, not {type(rows).__name__}")
     if isinstance(rows, str | Path):
-        from ragpipe.inputs.jsonl import read_jsonl
+        from ragpipe.corpus.questions import CSV_LISTS
+        from ragpipe.inputs.rows import read_rows
 
         path = Path(rows)
         if not path.is_file():
             raise FileNotFoundError(f"{what}: no file {path}")
-        problems: list[Problem] = []
-        return read_jsonl(path, problems), str(path), problems
+        problems: list[Problem] = []  # JSON Lines, or CSV (a list cell's items separated by `;`)
+        return read_rows(path, problems, (*CSV_LISTS, "citations"), ("latency_ms",)), str(path), problems
     if isinstance(rows, pd.DataFrame):
         from ragpipe.warehouse.nulls import records
 

@@ -9,7 +9,7 @@ from assets.shared.resources import Project
 from assets.shared.versions import data_version
 from ragpipe.corpus import question_source
 from ragpipe.corpus.adapters import read_corpus_questions
-from ragpipe.corpus.needle_mining import mine_needles
+from ragpipe.corpus.gold_text import corpus_needles
 from ragpipe.corpus.passages import locate_passages
 from ragpipe.corpus.preflight import CorpusRefused
 from ragpipe.corpus.questions import problems_frame, question_from_row, questions_frame
@@ -90,13 +90,13 @@ def questions(context: AssetExecutionContext, duckdb: DuckDBResource, project: P
 )
 def needles(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Figures mined from gold answers: kept when the gold text has them and the question does not,
-    else rejected with the reason."""
+    else rejected with the reason (a corpus without documents: the gold answer is the gold text)."""
     corpus = context.partition_key
     keys = {"corpus": corpus}
     with duckdb.get_connection() as conn:
         pages = read_partition(conn, "pages", keys)
         qs = [question_from_row(r) for r in records(read_partition(conn, "questions", keys))]
-        frame = mine_needles(corpus, qs, pages)
+        frame = corpus_needles(corpus, qs, pages)
         path = store(conn, project.root, "needles", frame, keys)
     return MaterializeResult(
         data_version=data_version(frame),

@@ -132,11 +132,18 @@ def _shown(card: dict) -> dict:
         "people_short": people_short(c),
         "firm": "-" if c.get("firm_pct") is None else str(c["firm_pct"]),
         "cpwu": f"{c['correct']}/{c['partial']}/{c['wrong']}/{c.get('ungradable', 0)}",
-        "retrieval": _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
-        "misses": _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
+        "retrieval": NO_DOCUMENTS if _no_documents(c) else _pair_of(c.get("doc_recall_at_k"), c.get("page_hit_at_k")),
+        "misses": NO_DOCUMENTS if _no_documents(c) else _pair_of(c.get("retrieval_miss"), c.get("generation_miss")),
         "tokens": "-" if not c.get("usage_reported") else f"{c['prompt_tokens']}/{c['completion_tokens']}",
         "judge": _judged(c),
     }
+
+
+NO_DOCUMENTS = "no documents"  # a corpus of questions and answer files alone: nothing was retrieved
+
+
+def _no_documents(card: dict) -> bool:
+    return card.get("documents") == 0
 
 
 def _judged(card: dict) -> str:
@@ -225,5 +232,5 @@ def _table(title: str, fields: list[tuple[str, str]], cards: list[dict]) -> Tabl
     return table
 
 
-corpus_app = typer.Typer(help="Look at a corpus.", no_args_is_help=True)
+corpus_app = typer.Typer(help="Make a corpus of your question file, or look at one.", no_args_is_help=True)
 app.add_typer(corpus_app, name="corpus", rich_help_panel=PIPELINE)

@@ -286,6 +286,28 @@ STATS_NAMES = {
 }
 
 
+@corpus_app.command("new")
+def corpus_new_command(
+    name: str = typer.Argument(..., help="the corpus's name (lower-case letters, digits, _ and -)"),
+    questions: Path = typer.Option(
+        ..., "--questions", exists=True, dir_okay=False, help="the question file: YAML, JSON Lines or CSV"
+    ),
+    documents: Path | None = typer.Option(
+        None, "--documents", exists=True, file_okay=False, help="a folder of PDFs (default: none, answers from files)"
+    ),
+) -> None:
+    """A corpus of your question file (and PDFs, if any): systems whose answers are files are then imported
+    (`ragpipe run --engine import`), compared, gated, reviewed and labelled like any corpus's."""
+    from ragpipe.corpus.from_files import new_corpus
+
+    manifest, n = new_corpus(corpora_dir(), name, questions, documents)
+    say(f"corpus {name}: {n} question(s), its manifest {manifest}")
+    say(
+        f"next, each system's answers (JSON Lines or CSV): ragpipe run --corpus {name} --config default "
+        "--engine import --answers FILE --answer-set SYSTEM"
+    )
+
+
 @corpus_app.command("stats")
 def corpus_stats_command(
     name: str = typer.Argument(..., help="corpus name, as in corpora/<name>.yaml"),

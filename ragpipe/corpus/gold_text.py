@@ -33,3 +33,10 @@ def gold_text_needles(corpus: str, questions: list[Question]) -> pd.DataFrame:
     themselves are left as given: their golden documents still judge an answer's citations)."""
     as_gold = [q.model_copy(update={"golden_docs": [gold_doc(q.id)], "golden_pages": {}}) for q in questions]
     return mine_needles(corpus, as_gold, gold_text_pages(corpus, questions))
+
+
+def corpus_needles(corpus: str, questions: list[Question], pages: pd.DataFrame) -> pd.DataFrame:
+    """The needles stage's table: mined against the golden pages, or, for a corpus that holds no page at all
+    (a question file whose systems' answers are files: `ragpipe corpus new`), from each gold answer alone,
+    as `ragpipe grade` mines them, so one question is graded alike in a corpus and out of one."""
+    return mine_needles(corpus, questions, pages) if len(pages) else gold_text_needles(corpus, questions)

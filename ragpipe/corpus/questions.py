@@ -21,8 +21,8 @@ import pandas as pd
 import yaml
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
+from ragpipe.inputs.rows import read_rows
 from ragpipe.inputs.text import valid_json
 from ragpipe.inputs.yaml_text import load_yaml
 from ragpipe.text.figures import parse_figure
@@ -164,8 +164,12 @@ def _line_of(text: str, question_index: int) -> int:
     return 0
 
 
+# a CSV question file's list columns: their items separated by `;` (inputs/rows.py)
+CSV_LISTS = ("golden_docs", "must_contain", "must_contain_any", "must_not_contain")
+
+
 def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
-    """(line, raw row) pairs of a YAML or JSONL question file, plus problems."""
+    """(line, raw row) pairs of a YAML, JSONL or CSV question file, plus problems."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -173,9 +177,9 @@ def _rows(path: Path) -> tuple[list[tuple[int, Any]], list[Problem]]:
         return [], [Problem(str(path), line, "(file)", f"not UTF-8 text (byte {exc.start})")]
     except OSError as exc:
         return [], [Problem(str(path), 0, "(file)", f"cannot read: {exc.strerror}")]
-    if path.suffix == ".jsonl":
+    if path.suffix in (".jsonl", ".csv"):
         problems: list[Problem] = []
-        return read_jsonl(path, problems), problems
+        return read_rows(path, problems, lists=CSV_LISTS), problems
     try:
         data = valid_json(load_yaml(text))
     except yaml.YAMLError as exc:

@@ -18,13 +18,14 @@ from pathlib import Path
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ragpipe.answering.engines.import_file import ANSWER_LISTS, ANSWER_NUMBERS
 from ragpipe.corpus.gold_text import gold_text_needles
 from ragpipe.corpus.questions import Question, read_questions, validation_problems
 from ragpipe.grading.grade_table import mined_by_question
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
-from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
+from ragpipe.inputs.rows import read_rows
 
 CORPUS = "adhoc"
 GRADE_FIELDS = [
@@ -108,7 +109,7 @@ def grade_lines(
 def grade_files(questions_path: Path, answers_path: Path, rules: Rules) -> Graded:
     loaded = read_questions(questions_path)
     problems = list(loaded.problems)
-    lines = answer_lines(read_jsonl(answers_path, problems), str(answers_path), problems)
+    lines = answer_lines(read_rows(answers_path, problems, ANSWER_LISTS, ANSWER_NUMBERS), str(answers_path), problems)
     graded = grade_lines(loaded.questions, lines, rules, str(answers_path))
     return Graded(
         graded.rows,

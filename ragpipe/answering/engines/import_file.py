@@ -1,6 +1,7 @@
 """Answers someone else produced, from a JSONL file: one line per answer,
 `{"question_id", "answer", "citations", "latency_ms", "usage"}` (usage: {"prompt_tokens",
-"completion_tokens"}, as the system reported them). A question the file
+"completion_tokens"}, as the system reported them), or a CSV file with a header naming those columns
+(`citations` separated by `;`; no usage). A question the file
 does not answer gets an error row, not a silent gap.
 
 The set's settings hold the file's content hash beside its path: a file edited in place is another
@@ -16,8 +17,10 @@ from ragpipe.answering.engines.base import EngineAnswer, RetrievalContext
 from ragpipe.answering.engines.retrying import EngineFailure
 from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
-from ragpipe.inputs.jsonl import read_jsonl
 from ragpipe.inputs.problems import Problem
+from ragpipe.inputs.rows import read_rows
+
+ANSWER_LISTS, ANSWER_NUMBERS = ("citations",), ("latency_ms",)  # a CSV file's list and number columns
 
 
 class ImportEngine:
@@ -31,7 +34,7 @@ class ImportEngine:
         self.problems: list[Problem] = []
         self.rows: dict[Any, Any] = {}
         self.unreadable: dict[str, Problem] = {}  # question id -> why its line could not be read
-        for lineno, row in read_jsonl(self.path, self.problems):
+        for lineno, row in read_rows(self.path, self.problems, ANSWER_LISTS, ANSWER_NUMBERS):
             problem = _line_problem(str(self.path), lineno, row)
             if problem is not None:
                 self.problems.append(problem)
