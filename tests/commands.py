@@ -147,3 +147,21 @@ def ragpipe_in_terminal(
     code = process.wait(timeout=timeout)
     assert not check or code == 0, text[-2000:]
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text.replace("\r\n", "\n")) if plain else text
+
+
+def wait_for_ui(process: subprocess.Popen, port: int, env: dict, bound: float = 600) -> None:
+    """Return once `make dev`'s UI on `port` answers (an event: its /server_info); fail, with the end of
+    its log, if it ended first, or after `bound` seconds, which only catches a hang."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + bound
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/server_info", timeout=10) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise AssertionError(f"make dev never answered on {port} (exit {process.poll()}):\n{dev_log_tail(env)}")

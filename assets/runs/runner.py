@@ -25,6 +25,7 @@ from assets.definitions import (
 )
 from assets.deploy.jobs import IN_PROCESS
 from assets.regrade.over_pairs import REGRADE_INPUTS, STAGES, grades_step, regrade_pairs
+from assets.runs.ui_origin import seen_by_the_ui
 from assets.shared.liveness import HOST_TAG, PID_TAG
 from assets.shared.partitions import CONFIGS, corpus_partitions, pair_key, pair_of, pair_partitions
 from assets.shared.resources import default_resources
@@ -60,13 +61,14 @@ def _in_process(
         jobs=[{**IN_PROCESS, regrade_pairs.name: regrade_pairs}[job]],
         resources=resources or default_resources(),
     )
-    return bound.resolve_job_def(job).execute_in_process(
-        run_config={**QUIET, **(run_config or {})},
-        instance=instance,
-        partition_key=partition_key,
-        raise_on_error=raise_on_error,
-        tags=_tags(),
-    )
+    with seen_by_the_ui(instance):
+        return bound.resolve_job_def(job).execute_in_process(
+            run_config={**QUIET, **(run_config or {})},
+            instance=instance,
+            partition_key=partition_key,
+            raise_on_error=raise_on_error,
+            tags=_tags(),
+        )
 
 
 def run_corpus_stages(corpus: str, instance: DagsterInstance | None = None, resources: dict | None = None):
@@ -293,7 +295,8 @@ def _execute_pair(job, corpus: str, config: str, instance: DagsterInstance, run_
 
 
 def _execute(job, partition_tags: dict, instance: DagsterInstance, run_config: dict):
-    return execute_job(reconstructable(job), instance=instance, run_config=run_config, tags=_tags(partition_tags))
+    with seen_by_the_ui(instance):
+        return execute_job(reconstructable(job), instance=instance, run_config=run_config, tags=_tags(partition_tags))
 
 
 def run_pair_on_celery(
