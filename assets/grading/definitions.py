@@ -32,6 +32,6 @@ def _with_grader_said(assets: list) -> list:
 
 defs = Definitions(
     assets=_with_grader_said(with_partitions_said(load_assets_from_modules(_modules))),
-    asset_checks=load_asset_checks_from_modules(_modules),
+    asset_checks=load_asset_checks_from_modules(_modules),  # behind.CHECKS: one on each grading asset
     sensors=[behind.grader_watch, after_grading],
 )

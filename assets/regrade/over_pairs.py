@@ -43,6 +43,7 @@ from dagster_duckdb import DuckDBResource
 
 from assets.deploy.queues import ON_WAREHOUSE_HOST
 from assets.grading.behind import CHECK as BEHIND_CHECK
+from assets.grading.behind import WATCHED as BEHIND_WATCHED
 from assets.grading.behind import behind_result
 from assets.grading.delta import delta_of
 from assets.grading.grades import grades_of, money_check
@@ -187,7 +188,7 @@ def _over_pairs(name: str, asset: str, body: Body, said: str, after: Callable | 
             if after is not None:
                 for check, result in after(duckdb, corpus, config_name):
                     context.log_event(_evaluation(key, check, result))
-        if asset in ("grades", "scorecards"):  # is the table graded by the loaded grader? (one check per table)
+        if asset in BEHIND_WATCHED:  # is the asset made by the loaded grader? (one check per asset)
             context.log_event(_evaluation(key, BEHIND_CHECK, behind_result(duckdb, asset, project)))
         standing = [p for p in pairs["standing"] if f"{p[0]}/{p[1]}" not in failed]
         return {"standing": standing, "failed": failed}

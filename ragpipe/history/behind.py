@@ -23,6 +23,7 @@ class Behind:
     current: str
     pairs: int  # pairs the table holds
     behind: list[dict] = field(default_factory=list)  # {"pair": "demo/default", "corpus", "config", "graded_by"}
+    via: str | None = None  # a table made from another's rows (the review report from the grades): behind with it
 
     @property
     def passed(self) -> bool:
@@ -30,11 +31,13 @@ class Behind:
 
     def description(self) -> str:
         if self.passed:
-            return f"every pair's {self.table} are by the current grader {self.current}"
+            made = f"are made from {self.via} by" if self.via else "are by"
+            return f"every pair's {self.table} {made} the current grader {self.current}"
         named = ", ".join(f"{b['pair']} ({', '.join(b['graded_by'])}{_loaded(self, b)})" for b in self.behind[:5])
         more = f" and {len(self.behind) - 5} more" if len(self.behind) > 5 else ""
+        made = f"are made from {self.via} by" if self.via else "are by"
         return (
-            f"{len(self.behind)} of {self.pairs} pairs' {self.table} are by another grader than the one loaded "
+            f"{len(self.behind)} of {self.pairs} pairs' {self.table} {made} another grader than the one loaded "
             f"({self.current}): {named}{more}. `ragpipe regrade` (or materialize rule_verdicts: the rest follows) "
             "grades them with the loaded one."
         )

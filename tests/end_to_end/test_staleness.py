@@ -130,7 +130,8 @@ def test_a_rules_change_stales_grades_and_all_that_follows_on_reload(tmp_path):
     assert warning in catalog and "earlier" not in catalog
     assert warning in overview and "ragpipe regrade" in overview
     for asset, execution in shown.items():
-        assert execution["status"] == "FAILED", execution  # a failed check of severity WARN: a warning
+        assert execution["status"] == "FAILED", execution  # of severity ERROR: the node turns red (behind.py)
+        assert execution["evaluation"]["severity"] == "ERROR", execution
         assert "1 of 1 pairs' " + asset in execution["evaluation"]["description"], execution
         assert load_rules(candidate).version in execution["evaluation"]["description"]
 
@@ -313,7 +314,7 @@ def _warning_shown(port: int, deadline: float) -> dict[str, dict]:
     while time.monotonic() < deadline:
         try:
             last = {a: _checks_in_the_ui(port, a).get("graded_by_current_grader") for a in ("grades", "scorecards")}
-            # the event is the warning itself: a check that passed is of severity WARN too, and an evaluation
+            # the event is the warning itself: a check that passed has a severity too, and an evaluation
             # from before the candidate rules were loaded once ended the wait early
             if all(v and v["status"] == "FAILED" for v in last.values()):
                 return last
