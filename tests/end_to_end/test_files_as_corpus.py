@@ -81,6 +81,10 @@ def test_two_systems_files_are_compared_gated_and_reviewed_as_a_corpus(files):
     assert card.stdout.count("no documents") == 4, card.stdout  # retrieval and misses, for each system
     review = ragpipe(env, "review", "--corpus", "mine", "--config", "default", "--out", str(folder / "r.html"))
     assert review.returncode == 0 and "q2" in (folder / "r.html").read_text(), review.stdout + review.stderr
+    regraded = ragpipe(env, "regrade")
+    assert "mine/default: no verdict flipped" in regraded.stdout, regraded.stdout + regraded.stderr
+    delta = ragpipe(env, "delta", "--corpus", "mine", "--json")
+    assert delta.returncode == 0 and json.loads(delta.stdout)["changed"] == 0, delta.stdout
 
 
 @pytest.mark.end_to_end
