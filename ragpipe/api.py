@@ -54,13 +54,13 @@ def _rows(rows: Rows, what: str, fields: set[str] | None = None) -> tuple[list[t
         raise TypeError(f"{what}: expected a path, a DataFrame or rows of mappings, not {type(rows).__name__}")
     if isinstance(rows, str | Path):
         from ragpipe.corpus.questions import CSV_LISTS
-        from ragpipe.inputs.rows import read_rows
+        from ragpipe.inputs.rows import ANSWER_LISTS, ANSWER_NUMBERS, read_rows
 
         path = Path(rows)
         if not path.is_file():
             raise FileNotFoundError(f"{what}: no file {path}")
         problems: list[Problem] = []  # JSON Lines, or CSV (a list cell's items separated by `;`)
-        return read_rows(path, problems, (*CSV_LISTS, "citations"), ("latency_ms",)), str(path), problems
+        return read_rows(path, problems, (*CSV_LISTS, *ANSWER_LISTS), ANSWER_NUMBERS), str(path), problems
     if isinstance(rows, pd.DataFrame):
         from ragpipe.warehouse.nulls import records
 

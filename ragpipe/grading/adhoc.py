@@ -18,14 +18,13 @@ from pathlib import Path
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ragpipe.answering.engines.import_file import ANSWER_LISTS, ANSWER_NUMBERS
 from ragpipe.corpus.gold_text import gold_text_needles
 from ragpipe.corpus.questions import Question, read_questions, validation_problems
 from ragpipe.grading.grade_table import mined_by_question
 from ragpipe.grading.grader import grade
 from ragpipe.grading.rules import Rules
 from ragpipe.inputs.problems import Problem
-from ragpipe.inputs.rows import read_rows
+from ragpipe.inputs.rows import ANSWER_LISTS, ANSWER_NUMBERS, read_rows
 
 CORPUS = "adhoc"
 GRADE_FIELDS = [

@@ -21,6 +21,7 @@ from ragpipe.inputs.text import valid_json
 DECIDES_NO_VERDICT = "reads rows of files; a bad row is refused, never reinterpreted"
 
 LIST_SEPARATOR = ";"
+ANSWER_LISTS, ANSWER_NUMBERS = ("citations",), ("latency_ms",)  # an answer file's list and number columns
 
 
 def read_rows(

@@ -18,9 +18,7 @@ from ragpipe.answering.engines.retrying import EngineFailure
 from ragpipe.answering.engines.usage import usage_of
 from ragpipe.corpus.questions import Question
 from ragpipe.inputs.problems import Problem
-from ragpipe.inputs.rows import read_rows
-
-ANSWER_LISTS, ANSWER_NUMBERS = ("citations",), ("latency_ms",)  # a CSV file's list and number columns
+from ragpipe.inputs.rows import ANSWER_LISTS, ANSWER_NUMBERS, read_rows
 
 
 class ImportEngine:
