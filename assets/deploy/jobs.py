@@ -13,28 +13,13 @@ from dagster import AssetSelection, define_asset_job, multiprocess_executor
 from dagster_celery import celery_executor
 
 from assets.deploy.celery import REDIS, worker_settings
+from assets.shared.stages import ANSWERING, CORPUS_LEVEL, GRADED, RESCORED
 
-CORPUS_ASSETS = AssetSelection.assets(
-    "documents", "pages", "failed_documents", "questions", "question_problems", "needles"
-)
-PAIR_ASSETS = AssetSelection.assets(
-    "chunks",
-    "chunk_index",
-    "retrieval",
-    "answers",
-    "rule_verdicts",
-    "judgments",
-    "grades",
-    "scorecards",
-    "agreement",
-    "grade_delta",
-    "review_report",
-)
-REGRADE_ASSETS = AssetSelection.assets(
-    "rule_verdicts", "judgments", "grades", "scorecards", "agreement", "grade_delta", "review_report"
-)
+CORPUS_ASSETS = AssetSelection.assets(*CORPUS_LEVEL)
+PAIR_ASSETS = AssetSelection.assets(*ANSWERING, *GRADED)
+REGRADE_ASSETS = AssetSelection.assets(*GRADED)
 # people's labels changed, the grades did not: scorecards (people's accuracy) and what reads them, never a grading
-RESCORE_ASSETS = AssetSelection.assets("scorecards", "agreement", "review_report")
+RESCORE_ASSETS = AssetSelection.assets(*RESCORED)
 
 # The same selections as named jobs in this process (the default executor): `ragpipe run` launches
 # `corpus` then `pair`, `ragpipe regrade` launches `regrade`, a labels change `rescore`, so the run list

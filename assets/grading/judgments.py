@@ -9,6 +9,7 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
+from assets.shared.stages import deps
 from ragpipe.judge import (
     Asked,
     JudgmentLog,
@@ -77,7 +78,7 @@ def judgments_of(duckdb: DuckDBResource, project: Project, corpus: str, config: 
     group_name="grading",
     kinds={"duckdb"},
     automation_condition=AFTER_RULE_VERDICTS,
-    deps=["rule_verdicts", "answers", "questions"],
+    deps=deps("judgments"),
 )
 def judgments(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """The model judge's verdicts (table `judgments`, keyed by what the judge saw and who it is), asked

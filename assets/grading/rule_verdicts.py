@@ -11,7 +11,8 @@ from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
 from assets.shared.sharded import Stage, sharded_asset
-from assets.shared.versions import RULES_VERSION, data_version
+from assets.shared.stages import code_version, deps
+from assets.shared.versions import data_version
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.history.behind import stale_rule_verdicts
@@ -114,10 +115,10 @@ rule_verdicts = sharded_asset(
             "combines the two without grading again. Its code version is the rules' version: a rules change "
             "makes it (and what follows) stale, nothing upstream.",
             kinds={"duckdb"},
-            code_version=RULES_VERSION,
+            code_version=code_version(TABLE),
         )
     },
-    deps=("answers", "questions", "needles"),
+    deps=tuple(deps(TABLE)),
     partitions_def=pair_partitions,
     group_name="grading",
     description="Grade every answer of a pair by the rules, in shards.",

@@ -9,7 +9,8 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.versions import GRADER_VERSION, data_version
+from assets.shared.stages import code_version, deps
+from assets.shared.versions import data_version
 from ragpipe.history.ledger import record_scorecards
 from ragpipe.scoring.leaderboard import pair_leaderboard
 from ragpipe.scoring.scorecard import (
@@ -27,8 +28,8 @@ from ragpipe.warehouse.tables import store
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"duckdb"},
-    deps=["grades", "answers", "retrieval", "documents", "failed_documents", "question_problems"],
-    code_version=GRADER_VERSION,
+    deps=deps("scorecards"),
+    code_version=code_version("scorecards"),  # the stage table's: a grader change stales it, nothing upstream
     automation_condition=AFTER_GRADING,
 )
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:

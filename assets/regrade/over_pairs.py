@@ -11,7 +11,6 @@ way a pair was graded. The checks a pair's grades and scorecards carry are evalu
 """
 
 from collections.abc import Callable
-from functools import cache
 
 from dagster import (
     AssetCheckEvaluation,
@@ -21,7 +20,6 @@ from dagster import (
     Config,
     DagsterEventType,
     In,
-    MultiPartitionsDefinition,
     Nothing,
     OpExecutionContext,
     Out,
@@ -55,13 +53,14 @@ from assets.reports.review import review_of
 from assets.shared.made import Made
 from assets.shared.partitions import pair_key, pair_of, pair_partitions
 from assets.shared.resources import Project
+from assets.shared.stages import READ_BY_GRADING, STAGE, by_corpus, code_version
 from ragpipe.warehouse.lock import WarehouseBusy
 
 Body = Callable[..., Made]
 
 # what a regrade reads and never writes (its stages write verdicts, grades and what is computed from them):
 # held for the run, each partition is read once, not once a stage
-REGRADE_INPUTS = ("answers", "questions", "needles", "documents", "failed_documents", "question_problems", "retrieval")
+REGRADE_INPUTS = READ_BY_GRADING
 
 
 class Pairs(Config):
@@ -83,33 +82,17 @@ def pairs_to_regrade(config: Pairs, duckdb: DuckDBResource) -> dict:
     return {"standing": standing, "failed": {}}
 
 
-@cache
-def _asset_graph():
-    from assets.definitions import defs  # at run time: the definitions include this job
-
-    return defs.resolve_asset_graph()
-
-
-def _partition(partitions, corpus: str, config: str) -> str | None:
-    if isinstance(partitions, MultiPartitionsDefinition):
-        return str(pair_key(corpus, config))
-    return corpus if partitions is not None else None
+def _partition(asset: str, corpus: str, config: str) -> str:
+    return corpus if by_corpus(asset) else str(pair_key(corpus, config))
 
 
 def _inputs(context: OpExecutionContext, key: AssetKey, pairs: list) -> dict[tuple[str, str], dict]:
-    """{pair: {input asset: its latest materialization record}} for `key`'s inputs, two queries an input
-    for all pairs (one a pair and input cost 6 ms: most of a small pair's regrade)."""
-    graph = _asset_graph()
+    """{pair: {input asset: its latest materialization record}} for `key`'s inputs (the stage table's), two
+    queries an input for all pairs (one a pair and input cost 6 ms: most of a small pair's regrade)."""
     storage = context.instance.event_log_storage
     found: dict[tuple[str, str], dict] = {tuple(p): {} for p in pairs}
-    for dep in sorted(graph.get(key).parent_keys):
-        partitions_def = graph.get(dep).partitions_def
-        wanted = {tuple(p): _partition(partitions_def, *p) for p in pairs}
-        if partitions_def is None:
-            record = context.instance.get_latest_data_version_record(dep)
-            for pair in found:
-                found[pair][dep] = record
-            continue
+    for dep in sorted(AssetKey(name) for name in STAGE[key.to_user_string()].inputs):
+        wanted = {tuple(p): _partition(dep.to_user_string(), *p) for p in pairs}
         ids = storage.get_latest_storage_id_by_partition(
             dep, DagsterEventType.ASSET_MATERIALIZATION, set(wanted.values())
         )
@@ -124,10 +107,10 @@ def _inputs(context: OpExecutionContext, key: AssetKey, pairs: list) -> dict[tup
     return found
 
 
-def _provenance(code_version: str, inputs: dict, made: Made) -> dict[str, str]:
+def _provenance(code: str, inputs: dict, made: Made) -> dict[str, str]:
     """The tags Dagster's asset step writes on a materialization: the code version, each input's latest
     data version and event, the data version (computed from those when the body gave none)."""
-    tags: dict[str, str] = {CODE_VERSION_TAG: code_version}
+    tags: dict[str, str] = {CODE_VERSION_TAG: code}
     versions = {}
     for dep, record in inputs.items():
         version = (extract_data_version_from_entry(record.event_log_entry) if record else None) or DEFAULT_DATA_VERSION
@@ -138,7 +121,7 @@ def _provenance(code_version: str, inputs: dict, made: Made) -> dict[str, str]:
         tags[DATA_VERSION_TAG] = made.data_version.value
         tags[DATA_VERSION_IS_USER_PROVIDED_TAG] = "true"
     else:
-        tags[DATA_VERSION_TAG] = compute_logical_data_version(code_version, versions).value
+        tags[DATA_VERSION_TAG] = compute_logical_data_version(code, versions).value
     return tags
 
 
@@ -149,12 +132,12 @@ class PairsFailed(RuntimeError):
 STAGES: dict[str, str] = {}  # step name -> what it commits, in words, in the order the regrade runs them
 
 
-def _over_pairs(name: str, asset: str, body: Body, said: str, after: Callable | None = None):
+def _over_pairs(name: str, asset: str, body: Body, after: Callable | None = None):
     """The op that runs `body` (an asset's own) for every pair still standing and records each as `asset`'s
     partition (`said`: what it commits, in words, for `ragpipe regrade` to say). A pair whose stage fails is
     said and left out of the later stages; the others go on (a busy warehouse stops the run: every pair
     would wait on it)."""
-    STAGES[name] = said
+    STAGES[name] = STAGE[asset].commits
 
     @op(
         name=name,
@@ -167,7 +150,7 @@ def _over_pairs(name: str, asset: str, body: Body, said: str, after: Callable | 
         key = AssetKey(asset)
         failed = dict(pairs["failed"])
         inputs = _inputs(context, key, pairs["standing"])  # made by earlier steps and runs, not by this one
-        code_version = _asset_graph().get(key).code_version or context.run_id
+        version = code_version(asset) or context.run_id
         for corpus, config_name in pairs["standing"]:
             try:
                 made = body(duckdb, project, corpus, config_name, context.log, context.run_id)
@@ -182,7 +165,7 @@ def _over_pairs(name: str, asset: str, body: Body, said: str, after: Callable | 
                     asset_key=key,
                     partition=str(pair_key(corpus, config_name)),
                     metadata=made.metadata,
-                    tags=_provenance(code_version, inputs[(corpus, config_name)], made),
+                    tags=_provenance(version, inputs[(corpus, config_name)], made),
                 )
             )
             if after is not None:
@@ -218,13 +201,14 @@ def _money(duckdb, corpus, config):
     return [("zero_wrong_money", money_check(duckdb, corpus, config))]
 
 
-rule_verdicts_step = _over_pairs("rule_verdicts_of_pairs", "rule_verdicts", rule_verdicts_of, "rule verdicts")
-judgments_step = _over_pairs("judgments_of_pairs", "judgments", judgments_of, "judgments")
-grades_step = _over_pairs("grades_of_pairs", "grades", grades_of, "grades and their history", after=_money)
-scorecards_step = _over_pairs("scorecards_of_pairs", "scorecards", scorecards_of, "scorecards")
-agreement_step = _over_pairs("agreement_of_pairs", "agreement", agreement_of, "agreement")
-delta_step = _over_pairs("delta_of_pairs", "grade_delta", delta_of, "the delta")
-review_step = _over_pairs("review_of_pairs", "review_report", review_of, "the review report")
+# each stage of the table (assets/shared/stages.py) with its body, in the table's order
+rule_verdicts_step = _over_pairs("rule_verdicts_of_pairs", "rule_verdicts", rule_verdicts_of)
+judgments_step = _over_pairs("judgments_of_pairs", "judgments", judgments_of)
+grades_step = _over_pairs("grades_of_pairs", "grades", grades_of, after=_money)
+scorecards_step = _over_pairs("scorecards_of_pairs", "scorecards", scorecards_of)
+agreement_step = _over_pairs("agreement_of_pairs", "agreement", agreement_of)
+delta_step = _over_pairs("delta_of_pairs", "grade_delta", delta_of)
+review_step = _over_pairs("review_of_pairs", "review_report", review_of)
 
 
 @job(

@@ -10,7 +10,7 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.versions import GRADER_VERSION
+from assets.shared.stages import code_version, deps
 from ragpipe.review.data import load_review
 from ragpipe.review.render import write_report
 
@@ -20,8 +20,8 @@ from ragpipe.review.render import write_report
     partitions_def=pair_partitions,
     group_name="grading",
     kinds={"html"},
-    deps=["scorecards", "agreement", "grade_delta"],
-    code_version=GRADER_VERSION,
+    deps=deps("review_report"),
+    code_version=code_version("review_report"),  # the stage table's: a grader change stales it, nothing upstream
     automation_condition=AFTER_GRADING,
 )
 def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
