@@ -89,12 +89,15 @@ class Project(ConfigurableResource):
         once in a process (editing configs.yaml mid-run once left the summary naming one judge and the grades
         another), and the version read first is pinned in the run's tags, so a step in another process that
         reads another grader stops, saying so, rather than mix two."""
-        self._read = {}
+        self._read, self._run = {}, None
         if context.instance is not None and context.run is not None:
             self._run = (context.instance, context.run.run_id)
 
     def _pinned(self, what: str, read):
-        """`read()` once in this process; its version checked against (or recorded as) the run's pin."""
+        """`read()` once in this step's process, its version checked against (or recorded as) the run's pin;
+        outside a run (a sensor's tick, a command's own read) afresh each time, as the files are now."""
+        if self._run is None:
+            return read()
         if what not in self._read:
             value = read()
             self._pin(what, value.rules.version if isinstance(value, PairJudging) else value.version)

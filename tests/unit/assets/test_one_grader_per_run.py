@@ -36,3 +36,13 @@ def test_a_step_reading_an_edited_grader_stops_and_one_process_reads_it_once(tmp
             later.rules_alone()
         other_run = instance.add_run(DagsterRun(job_name="regrade_pairs", run_id="r2"))
         assert _step(instance, other_run, rules).rules_alone().version != began  # the next run reads the edit
+
+
+def test_outside_a_run_the_grader_is_read_as_the_files_are_now(tmp_path):
+    """A sensor's tick or a command's own read is no run: nothing pinned, an edit is read at once."""
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(DEFAULT_RULES.read_text())
+    project = Project(corpora_dir=str(ROOT / "corpora"), warehouse_dir=str(tmp_path), rules_path=str(rules))
+    began = project.rules_alone().version
+    rules.write_text(DEFAULT_RULES.read_text() + "\n# edited\n")
+    assert project.rules_alone().version != began
