@@ -56,7 +56,7 @@ def _result(finding: Behind) -> AssetCheckResult:
 def loaded_graders(project: Project) -> dict[tuple[str, str], str]:
     """The grader of each declared pair whose configuration names a judge (the others': `project.rules()`)."""
     pairs = [pair_of(pair_partitions.get_partition_key_from_str(key)) for key in sorted(PAIRS)]
-    judgings = {pair: project.judging_of(*pair) for pair in pairs}  # each pair's configuration read once
+    judgings = {pair: project.judging_now(*pair) for pair in pairs}  # each pair's configuration read once
     return {pair: judging.rules.version for pair, judging in judgings.items() if judging.config is not None}
 
 

@@ -60,7 +60,7 @@ class Warehouse(DuckDBResource):
 _HELD: dict[str, object] = {}  # database path -> the connection `Warehouse.held` opened in this process
 
 
-GRADER_TAG = "ragpipe/grader/"  # a run's tag per pair (and "rules"): the grader version it began with
+GRADER_KEY = "ragpipe/grader/"  # + run id + pair (or "rules"): the grader version the run began with
 
 
 class GraderChanged(RuntimeError):
@@ -87,8 +87,8 @@ class Project(ConfigurableResource):
     def setup_for_execution(self, context: InitResourceContext) -> None:
         """A run's steps grade with the grader as the run first read it: rules and each pair's judge are read
         once in a process (editing configs.yaml mid-run once left the summary naming one judge and the grades
-        another), and the version read first is pinned in the run's tags, so a step in another process that
-        reads another grader stops, saying so, rather than mix two."""
+        another), and the version read first is pinned for the run in the instance, so a step in another
+        process that reads another grader stops, saying so, rather than mix two."""
         self._read, self._run = {}, None
         if context.instance is not None and context.run is not None:
             self._run = (context.instance, context.run.run_id)
@@ -105,14 +105,15 @@ class Project(ConfigurableResource):
         return self._read[what]
 
     def _pin(self, what: str, version: str) -> None:
+        """The run's pin of `what`, in the instance's key-value store (never its tags: Dagster rewrites a run's
+        tags whole, so a tag written here beside a sensor's, ragpipe/follows, once lost it)."""
         if self._run is None:
             return
         instance, run_id = self._run
-        run = instance.get_run_by_id(run_id)
-        tag = f"{GRADER_TAG}{what}"
-        pinned = run.tags.get(tag) if run is not None else None
+        key = f"{GRADER_KEY}{run_id}/{what}"
+        pinned = instance.run_storage.get_cursor_values({key}).get(key)
         if pinned is None:
-            instance.add_run_tags(run_id, {tag: version})
+            instance.run_storage.set_cursor_values({key: version})
         elif pinned != version:
             raise GraderChanged(
                 f"the grader of {what} changed during this run: it began with {pinned} and now reads {version} "
@@ -156,14 +157,15 @@ class Project(ConfigurableResource):
         return pair_judge(Path(self.corpora_dir), corpus, config, self.judge, self.judge_on)[0]
 
     def judging_of(self, corpus: str, config: str) -> PairJudging:
-        """The pair's judge, which verdicts it is asked about, and its grader, read once (an unknown judge
-        refused, naming the configuration): `ragpipe.judge.pair_judging`."""
+        """The pair's judge, which verdicts it is asked about, and its grader, read once in a run (an unknown
+        judge refused, naming the configuration): `ragpipe.judge.pair_judging`. What grades."""
+        return self._pinned(f"{corpus}/{config}", lambda: self.judging_now(corpus, config))
+
+    def judging_now(self, corpus: str, config: str) -> PairJudging:
+        """The same, as the files say now: what a check compares the stored grades with (the loaded grader)."""
         corpora = Path(self.corpora_dir)
         judges = judges_path(corpora)  # the project's own configs.yaml, unless RAGPIPE_JUDGES names another
-        return self._pinned(
-            f"{corpus}/{config}",
-            lambda: pair_judging(self.rules_alone(), judges, corpora, corpus, config, self.judge, self.judge_on),
-        )
+        return pair_judging(self.rules_alone(), judges, corpora, corpus, config, self.judge, self.judge_on)
 
     def index_dir(self, corpus: str, config: str) -> Path:
         return self.root / "index" / corpus / config

@@ -1,5 +1,6 @@
 """One grader per run: a step reads the rules and each pair's judge once, and the version the run began
-with is pinned in its tags, so a step in another process that reads an edited grader stops, saying so."""
+with is pinned for the run in the instance, so a step in another process that reads an edited grader
+stops, saying so."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from dagster import DagsterInstance, InitResourceContext
 from dagster._core.storage.dagster_run import DagsterRun
 
-from assets.shared.resources import GRADER_TAG, GraderChanged, Project
+from assets.shared.resources import GRADER_KEY, GraderChanged, Project
 from ragpipe.grading.rules import DEFAULT_RULES
 from tests.conftest import ROOT
 
@@ -28,7 +29,9 @@ def test_a_step_reading_an_edited_grader_stops_and_one_process_reads_it_once(tmp
         run = instance.add_run(DagsterRun(job_name="regrade_pairs", run_id="r1"))
         first = _step(instance, run, rules)
         began = first.rules_alone().version
-        assert instance.get_run_by_id("r1").tags[f"{GRADER_TAG}rules"] == began
+        key = f"{GRADER_KEY}r1/rules"
+        assert instance.run_storage.get_cursor_values({key}) == {key: began}
+        assert not any(t.startswith(GRADER_KEY) for t in instance.get_run_by_id("r1").tags)  # tags left alone
         rules.write_text(DEFAULT_RULES.read_text() + "\n# edited while the run runs\n")
         assert first.rules_alone().version == began  # read once in this step's process
         later = _step(instance, instance.get_run_by_id("r1"), rules)
