@@ -100,16 +100,15 @@ class Project(ConfigurableResource):
             return read()
         if what not in self._read:
             value = read()
-            self._pin(what, value.rules.version if isinstance(value, PairJudging) else value.version)
+            self._pin(self._run, what, value.rules.version if isinstance(value, PairJudging) else value.version)
             self._read[what] = value
         return self._read[what]
 
-    def _pin(self, what: str, version: str) -> None:
+    @staticmethod
+    def _pin(run: tuple, what: str, version: str) -> None:
         """The run's pin of `what`, in the instance's key-value store (never its tags: Dagster rewrites a run's
         tags whole, so a tag written here beside a sensor's, ragpipe/follows, once lost it)."""
-        if self._run is None:
-            return
-        instance, run_id = self._run
+        instance, run_id = run
         key = f"{GRADER_KEY}{run_id}/{what}"
         pinned = instance.run_storage.get_cursor_values({key}).get(key)
         if pinned is None:

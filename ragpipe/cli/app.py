@@ -7,6 +7,7 @@ ones open the warehouse read-only and never need the orchestrator.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import typer
 from rich import box
@@ -37,6 +38,28 @@ PIPELINE, SYSTEMS, GRADER = (
 # and what it prints has its control characters escaped (inputs/terminal.py): an answer holding ESC ] 0 ; ...
 # once retitled the window and cleared the screen
 console = PrintableConsole(width=None if Console().is_terminal else 200, markup=False)  # pipes and CI: wide
+
+
+def loaded_rules(path: Path | None = None):
+    """The rules of `path` (else RAGPIPE_RULES, else the package's), or exit 2 saying why in a line."""
+    from ragpipe.grading.rules import RulesError, load_rules
+    from ragpipe.warehouse.settings import rules_path
+
+    try:
+        return load_rules(path or rules_path())
+    except RulesError as exc:
+        console.print(f"{exc}", style="red")
+        raise typer.Exit(2) from None
+
+
+def pair_grader(rules, corpus: str, config: str, judge: str | None = None) -> str:
+    """The version `corpus/config` is graded with: `rules` named for its judge (`judge`, else --judge or
+    RAGPIPE_JUDGE, else the one its configuration names)."""
+    from ragpipe.judge import pair_judging
+    from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path
+
+    override = judge or judge_setting()[0]
+    return pair_judging(rules, judges_path(), corpora_dir(), corpus, config, override).rules.version
 
 
 def say(message: object = "", err: bool = False, nl: bool = True) -> None:

@@ -7,7 +7,7 @@ import json
 import typer
 from rich.table import Table
 
-from ragpipe.cli.app import SYSTEMS, app, console, say
+from ragpipe.cli.app import SYSTEMS, app, console, loaded_rules, pair_grader, say
 from ragpipe.cli.fitted import print_fitted
 from ragpipe.scoring.interval_text import interval_text
 from ragpipe.warehouse.settings import database_path, warehouse_dir
@@ -166,7 +166,7 @@ def gate(
     with readonly_connection(database_path()) as conn:
         grades_a, grades_b = _grades(conn, corpus, config, baseline), _grades(conn, corpus, config, candidate)
     compared = compare_sets(baseline, grades_a, candidate, grades_b)
-    loaded = _loaded_grader(corpus, config)
+    loaded = pair_grader(loaded_rules(), corpus, config)  # the grader the pair is graded with now
     verdict = gate_verdict(compared, grades_a, grades_b, max_drop, beyond_noise, accept_wide, loaded)
     verdict.update({"corpus": corpus, "config": config})
     if as_json:
@@ -176,20 +176,6 @@ def gate(
             say(line)
     if not verdict["passed"]:
         raise typer.Exit(GATE_FAILED)
-
-
-def _loaded_grader(corpus: str, config: str) -> str:
-    """The version the pair is graded with now: the rules loaded and the judge its configuration names."""
-    from ragpipe.grading.rules import RulesError, load_rules
-    from ragpipe.judge import pair_judging
-    from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path, rules_path
-
-    try:
-        rules = load_rules(rules_path())
-    except RulesError as exc:
-        console.print(f"{exc}", style="red")
-        raise typer.Exit(2) from None
-    return pair_judging(rules, judges_path(), corpora_dir(), corpus, config, judge_setting()[0]).rules.version
 
 
 def _pct(value) -> str:

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ragpipe.cli.app import GRADER, app, console, say
+from ragpipe.cli.app import GRADER, app, console, loaded_rules, say
 from ragpipe.cli.fitted import print_fitted
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP
 from ragpipe.cli.run import financebench_pages
@@ -141,13 +141,8 @@ def agreement(
     files reuses the warehouse's ingested FinanceBench pages (ingesting them first if absent);
     questions, needles and grades are derived afresh with the current code and rules."""
     from ragpipe.corpus.manifest import list_corpora
-    from ragpipe.grading.rules import RulesError, load_rules
 
-    try:
-        rules = load_rules(rules_file or rules_path())
-    except RulesError as exc:
-        console.print(f"{exc}", style="red")
-        raise typer.Exit(2) from None
+    rules = loaded_rules(rules_file)
     simulation = None if calibrate is None else (calibrate, repeats, seed)
     if record and (judge is None or judgments is not None):
         raise typer.BadParameter(

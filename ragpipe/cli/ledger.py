@@ -10,11 +10,11 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ragpipe.cli.app import GRADER, app, console, say, say_blocked
+from ragpipe.cli.app import GRADER, app, console, loaded_rules, pair_grader, say, say_blocked
 from ragpipe.cli.judge import JUDGE_HELP, JUDGE_ON_HELP, configured, use_judge
 from ragpipe.cli.orchestrator import WHERE_DETAILS, orchestrator
 from ragpipe.warehouse.lock import WarehouseBusy, writing
-from ragpipe.warehouse.settings import database_path, rules_path, warehouse_dir
+from ragpipe.warehouse.settings import database_path, warehouse_dir
 from ragpipe.warehouse.sql import readonly_connection
 
 MONOTONE = {True: "no correct verdict got worse", False: "some correct verdict got worse"}
@@ -69,27 +69,13 @@ def _from_warehouse(compute):
         conn.close()
 
 
-def _rules(path: Path | None):
-    from ragpipe.grading.rules import RulesError, load_rules
-
-    try:
-        return load_rules(path or rules_path())
-    except RulesError as exc:
-        console.print(f"{exc}", style="red")
-        raise typer.Exit(2) from None
-
-
 def _graders_said(pairs: list[tuple[str, str]], rules_file: Path | None, judge: str | None) -> str:
     """ "grader g-..." when every pair has one grader, else each grader with its pairs: a pair whose
     configuration names a judge (corpora/configs.yaml) is graded with it, unless --judge names another."""
-    from ragpipe.judge import pair_judging
-    from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path
-
-    rules, override = _rules(rules_file), judge or judge_setting()[0]
+    rules = loaded_rules(rules_file)
     by: dict[str, list[str]] = {}
     for corpus, config in pairs:
-        version = pair_judging(rules, judges_path(), corpora_dir(), corpus, config, override).rules.version
-        by.setdefault(version, []).append(f"{corpus}/{config}")
+        by.setdefault(pair_grader(rules, corpus, config, judge), []).append(f"{corpus}/{config}")
     if len(by) == 1:
         return f"grader {next(iter(by))}"
     return "graders " + "; ".join(f"{version} ({', '.join(named)})" for version, named in by.items())
@@ -99,16 +85,13 @@ def _reload_edited_questions(corpora: list[str]) -> None:
     """Questions and needles are inputs of the grade: a corpus whose question file changed since its questions
     were read has them read again (and its needles mined again) before anything is graded, said in a line."""
     from ragpipe.corpus.manifest import list_corpora
-    from ragpipe.corpus.question_source import edited_since_loaded
+    from ragpipe.corpus.question_source import edited_files
     from ragpipe.warehouse.settings import corpora_dir
 
     manifests = list_corpora(corpora_dir())
-    edited = _from_warehouse(
-        lambda conn: [c for c in corpora if c in manifests and edited_since_loaded(conn, manifests[c])]
-    )
-    for corpus in edited:
+    for corpus, file in _from_warehouse(lambda conn: edited_files(conn, manifests, corpora)).items():
         console.print(
-            Text(f"{corpus}: its questions changed since they were read ({manifests[corpus].questions or 'its data'}): "
+            Text(f"{corpus}: its questions changed since they were read ({file}): "
                  "reading them again and mining their needles before grading"),
             soft_wrap=True,
         )  # fmt: skip
@@ -140,7 +123,7 @@ def regrade(
     from ragpipe.history.whatif import stored_pairs
 
     use_judge(judge, judge_on)
-    rules = _rules(rules_file)
+    rules = loaded_rules(rules_file)
     if judge is not None:
         from ragpipe.judge import judged_rules
 
@@ -275,7 +258,7 @@ def rules_show(
     from ragpipe.history.ledger import stored_rules
 
     if version is None:
-        rules = _rules(None)
+        rules = loaded_rules(None)
         stored = _from_warehouse(lambda conn: stored_rules(conn, rules.version)) if database_path().exists() else None
         record = {
             "grader_version": rules.version,
@@ -330,7 +313,7 @@ def _rules_record(which: str) -> dict:
 
     path = Path(which)
     if which == "current" or path.is_file():
-        rules = _rules(None if which == "current" else path)
+        rules = loaded_rules(None if which == "current" else path)
         return {"grader_version": rules.version, "rules_text": rules.rules_text, "code_sha": rules.code_sha}
     record = _from_warehouse(lambda conn: stored_rules(conn, which))
     if record is None:
@@ -351,7 +334,7 @@ def whatif(
     from ragpipe.judge import pair_judging
     from ragpipe.warehouse.settings import corpora_dir, judge_setting, judges_path
 
-    rules = _rules(rules_file)
+    rules = loaded_rules(rules_file)
     corpora = corpora_dir()
     override, override_on = judge_setting()
 
@@ -382,7 +365,7 @@ def audit(
     from ragpipe.grader_agreement.label_collisions import judged_answers, label_collisions, warehouse_judged
     from ragpipe.grading.rules import RulesError
 
-    rules = _rules(None)
+    rules = loaded_rules(None)
 
     def compute(conn):
         result = audit_rules(conn, rules, add_decline) if add_decline else {"phrases": []}

@@ -441,7 +441,7 @@ def stale_inputs(conn, pairs: list[tuple[str, str]]) -> list[str]:
     """A warning for each corpus whose question file changed since its questions were read, and for each pair
     graded on other questions or needles than it holds now: either way its grades are of other questions."""
     from ragpipe.corpus.manifest import ManifestError, list_corpora
-    from ragpipe.corpus.question_source import edited_since_loaded
+    from ragpipe.corpus.question_source import edited_files
     from ragpipe.history.behind import graded_on_other_inputs
 
     try:
@@ -449,10 +449,9 @@ def stale_inputs(conn, pairs: list[tuple[str, str]]) -> list[str]:
     except ManifestError:
         manifests = {}
     said = [
-        f"{corpus}: its questions changed since they were read ({manifests[corpus].questions or 'its data'}); "
-        "its grades are of the questions as they were: `ragpipe regrade` reads them again and grades on them"
-        for corpus in sorted({c for c, _ in pairs})
-        if corpus in manifests and edited_since_loaded(conn, manifests[corpus])
+        f"{corpus}: its questions changed since they were read ({file}); its grades are of the questions as "
+        "they were: `ragpipe regrade` reads them again and grades on them"
+        for corpus, file in edited_files(conn, manifests, {c for c, _ in pairs}).items()
     ]
     for corpus, config in pairs:
         n = graded_on_other_inputs(conn, corpus, config)

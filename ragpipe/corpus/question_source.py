@@ -48,3 +48,13 @@ def edited_since_loaded(conn: duckdb.DuckDBPyConnection, manifest: CorpusManifes
     )
     now = fingerprint(read_corpus_questions(manifest, documents))
     return stored.empty or stored["fingerprint"].iloc[0] != now
+
+
+def edited_files(conn: duckdb.DuckDBPyConnection, manifests: dict[str, CorpusManifest], corpora) -> dict[str, str]:
+    """corpus -> its question file (or "its data"), for each of `corpora` whose file changed since its
+    questions were read: what `ragpipe regrade` reads again and `ragpipe scorecard` warns of."""
+    return {
+        c: manifests[c].questions or "its data"
+        for c in sorted(corpora)
+        if c in manifests and edited_since_loaded(conn, manifests[c])
+    }
