@@ -115,10 +115,11 @@ bench-quick: $(BIN)/ragpipe services
 	$(BIN)/python bench/cluster.py --quick
 	$(BIN)/python bench/agreement_sets.py --quick
 
-# the grader on every labelled set in ../shared, against the golden verdicts (bench/agreement-verdicts.json): fails
-# on any verdict the file does not hold; a grading change declares its flips by `bench/agreement_sets.py --write`
+# the grader on every labelled set in ../shared, each check and reading also off in turn, against the golden
+# verdicts and ablation rows (bench/agreement-verdicts.json): fails on a kappa drop, and
+# on any verdict or row the file does not hold; a grading change declares them by `bench/agreement_sets.py --write --ablate`
 agreement: $(BIN)/ragpipe
-	$(BIN)/python bench/agreement_sets.py --gate
+	$(BIN)/python bench/agreement_sets.py --gate --ablate
 
 dev: $(BIN)/ragpipe
 	mkdir -p $(DAGSTER_HOME)

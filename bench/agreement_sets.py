@@ -21,10 +21,14 @@ people and away from them; `--write` puts that line under the table and writes t
 new golden ones, so the commit's diff of that file lists every flip it makes. `--write` refuses to lower a
 set's kappa unless `--accept-kappa-drop` says the drop is meant.
 
-`--gate` (`make agreement`) fails, listing them, on any verdict the golden file does not hold: a grading
-change lands with its flips declared in that file, or not at all.
+`--gate` (`make agreement`) fails, listing them, on any verdict the golden file does not hold, and on a
+set whose kappa falls below the golden one: a grading change lands with its flips declared in that file,
+or not at all. `--ablate` grades each set again with each check and each reading switched off in turn
+(`agreement --ablate`); `--write --ablate` keeps each one's row (answers changed, earned, cost, kappa
+without it) in the golden file and its table in docs/agreement.md, and `--gate --ablate` fails on a row
+that moved: what a check or reading earns or costs changes only declared.
 
-    python bench/agreement_sets.py [--quick] [--json] [--write [--accept-kappa-drop]] [--gate]
+    python bench/agreement_sets.py [--quick] [--json] [--ablate] [--write [--accept-kappa-drop]] [--gate]
 """
 
 from __future__ import annotations
@@ -51,6 +55,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("RAGPIPE_SHARED_DATA", ROOT.parent / "shared" / "data"))  # the outside corpora
 DOC = ROOT / "docs" / "agreement.md"
 START, END = "<!-- agreement-sets:start -->", "<!-- agreement-sets:end -->"
+ABLATION_START, ABLATION_END = "<!-- ablation-sets:start -->", "<!-- ablation-sets:end -->"
 LABELS = {"correct": CORRECT, "incorrect": INCORRECT, "refusal": REFUSAL}
 
 # XSTest's published string matcher: these openings, lower-cased and stripped, are a refusal
@@ -141,9 +146,9 @@ def flips(before: dict[str, str], after: dict[str, str]) -> dict:
 GOLDEN = ROOT / "bench" / "agreement-verdicts.json"
 
 
-def _grader(args: list[str]) -> dict:
+def _grader(args: list[str], ablate: bool = False) -> dict:
     ragpipe = Path(sys.executable).parent / "ragpipe"
-    cmd = [str(ragpipe), "agreement", *args, "--json", "--verdicts"]
+    cmd = [str(ragpipe), "agreement", *args, "--json", "--verdicts", *(["--ablate"] if ablate else [])]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"ragpipe agreement {' '.join(args)} failed: {done.stderr[-2000:]}")
@@ -178,15 +183,24 @@ def kept_verdicts() -> dict:
     return json.loads(GOLDEN.read_text())["sets"] if GOLDEN.exists() else {}
 
 
-def measure(quick: bool, kept: dict) -> tuple[list[dict], dict]:
-    """(one row per set, this run's verdicts per set); each row with its flips since `kept` (kept_verdicts)."""
+def ablated(report: dict) -> dict[str, list]:
+    """Each check's and reading's row of `agreement --ablate`, as the golden file keeps it: {id: [kind,
+    answers it changes, earned, cost, kappa without it]}."""
+    rows = report.get("ablation", ())
+    return {r["check"]: [r["what"], r["changed"], r["earned"], r["cost"], r["kappa_off"]] for r in rows}
+
+
+def measure(quick: bool, kept: dict, ablate: bool = False) -> tuple[list[dict], dict]:
+    """(one row per set, this run's verdicts per set); each row with its flips since `kept` (kept_verdicts).
+    `ablate`: each check and reading switched off in turn too, its row kept with the set's verdicts."""
     out, verdicts = [], {}
     for name, args, rows in _sets(quick):
-        report = _grader(args)
+        report = _grader(args, ablate)
         verdicts[name] = {
             "grader_version": report["grader_version"],
             "kappa": report["kappa"],
             "verdicts": report.pop("verdicts"),
+            **({"ablation": ablated(report)} if ablate else {}),
         }
         before = kept.get(name)
         contained, prefixed = _baseline(rows, containment), _baseline(rows, prefix_matcher)
@@ -242,6 +256,25 @@ def undeclared(kept: dict, verdicts: dict) -> list[str]:
     return out
 
 
+def ablation_moves(kept: dict, verdicts: dict) -> list[str]:
+    """A line for each check or reading whose ablation row is not the golden one (measured both times): what
+    one earns or costs moved, so the change that moved it declares it as it declares a flip."""
+    out = []
+    for name, now in verdicts.items():
+        before = (kept.get(name) or {}).get("ablation")
+        if before is None or "ablation" not in now:
+            continue
+        for unit in sorted(set(before) | set(now["ablation"])):
+            was, is_ = before.get(unit), now["ablation"].get(unit)
+            if was != is_:
+                out.append(f"{name}: {unit} off: changed, earned, cost, kappa {_row(was)} -> {_row(is_)}")
+    return out
+
+
+def _row(row: list | None) -> str:
+    return "absent" if row is None else ", ".join(map(str, row[1:]))
+
+
 def kappa_drops(kept: dict, verdicts: dict) -> list[str]:
     """Each set whose kappa falls below the golden file's."""
     return [
@@ -288,12 +321,37 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def write(table: str) -> None:
+def ablation_markdown(verdicts: dict) -> str:
+    """Each check and reading switched off in turn, on every set: the answers it changes, those it moves to
+    the people's class (earned) and away (cost), and the kappa without it."""
+    names = [n for n in verdicts if "ablation" in verdicts[n]]
+    if not names:
+        return ""
+    units = list(verdicts[names[0]]["ablation"])
+    version = verdicts[names[0]]["grader_version"]
+    lines = [
+        f"Grader `{version}`; written by `python bench/agreement_sets.py --write` (`make agreement` checks it). "
+        "Each cell: answers changed, earned, cost; kappa without it (with it: the table above).",
+        "",
+        "| check or reading | " + " | ".join(names) + " |",
+        "|---|" + "---|" * len(names),
+    ]
+    for unit in units:
+        cells = []
+        for name in names:
+            row = verdicts[name]["ablation"].get(unit)
+            cells.append("n/a" if row is None else f"{row[1]}, {row[2]}, {row[3]}; {_f(row[4])}")
+        kind = verdicts[names[0]]["ablation"][unit][0]
+        lines.append(f"| `{unit}`{' (reading)' if kind == 'reading' else ''} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write(table: str, start: str = START, end: str = END) -> None:
     text = DOC.read_text()
-    if START not in text or END not in text:
-        raise SystemExit(f"{DOC}: the markers {START} ... {END} are missing")
-    head, rest = text.split(START, 1)
-    DOC.write_text(head + START + "\n" + table + "\n" + END + rest.split(END, 1)[1])
+    if start not in text or end not in text:
+        raise SystemExit(f"{DOC}: the markers {start} ... {end} are missing")
+    head, rest = text.split(start, 1)
+    DOC.write_text(head + start + "\n" + table + "\n" + end + rest.split(end, 1)[1])
 
 
 def main() -> None:
@@ -305,10 +363,13 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the table and the golden verdicts")
     parser.add_argument("--accept-kappa-drop", action="store_true", help="with --write: a lower kappa is meant")
     parser.add_argument("--gate", action="store_true", help="fail on any verdict the golden file does not hold")
+    parser.add_argument(
+        "--ablate", action="store_true", help="each check and reading off in turn too (with --gate or --write: held)"
+    )
     args = parser.parse_args()
     try:
         kept = kept_verdicts()
-        rows, verdicts = measure(args.quick, kept)
+        rows, verdicts = measure(args.quick, kept, args.ablate)
     except Skipped as exc:
         print(f"bench agreement_sets: skipped: {exc}")
         return
@@ -316,27 +377,34 @@ def main() -> None:
         print(json.dumps({"sets": rows}, sort_keys=True))
     else:
         print(markdown(rows))
+    if args.ablate:
+        print("\n" + ablation_markdown(verdicts))
     if args.gate:
-        moved = undeclared(kept, verdicts)
+        moved = undeclared(kept, verdicts) + ablation_moves(kept, verdicts) + kappa_drops(kept, verdicts)
         for line in moved[:50]:
             print(f"undeclared: {line}")
         if moved:
-            print(
-                f"gate: {len(moved)} verdict(s) the golden file does not hold ({len(moved) - 50} more not shown)"
-                if len(moved) > 50
-                else f"gate: {len(moved)} verdict(s) the golden file does not hold"
-            )
+            more = f" ({len(moved) - 50} more not shown)" if len(moved) > 50 else ""
+            print(f"gate: {len(moved)} verdict(s) or row(s) the golden file does not hold{more}")
             print("declare them: python bench/agreement_sets.py --write, and commit bench/agreement-verdicts.json")
             raise SystemExit(1)
+        ablation = ", each check and reading off in turn as golden" if args.ablate else ""
         print(
             f"gate: {sum(len(v['verdicts']) for v in verdicts.values())} verdicts on {len(verdicts)} set(s), "
-            "each the golden one"
+            f"each the golden one{ablation}; no kappa falls"
         )
     if args.write:
         drops = kappa_drops(kept, verdicts)
         if drops and not args.accept_kappa_drop:
             raise SystemExit("kappa falls (" + "; ".join(drops) + "): nothing written; --accept-kappa-drop if meant")
         write(markdown(rows))
+        if args.ablate:
+            write(ablation_markdown(verdicts), ABLATION_START, ABLATION_END)
+        else:  # the golden ablation rows stay where this run did not measure them
+            verdicts = {
+                n: {**v, "ablation": kept[n]["ablation"]} if "ablation" in kept.get(n, {}) else v
+                for n, v in verdicts.items()
+            }
         keep(kept, verdicts)
 
 

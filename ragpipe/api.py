@@ -175,12 +175,13 @@ def _judged(rows: list[dict], graded, name: str, judge_on: str, rules) -> tuple[
     return [{**r, "grader_version": version} for r in judged], new
 
 
-def summary(grades: pd.DataFrame) -> dict:
+def summary(grades: pd.DataFrame):
     """Counts of an `evaluate` frame that add up: answers = correct + partial + wrong + ungradable;
-    accuracy = correct / graded; declined; unanswered (from the frame's attrs)."""
-    from ragpipe.grading.summary import grade_counts
+    accuracy = correct / graded; declined; unanswered (from the frame's attrs). A `GradeCounts`: a mapping
+    of those counts, with `summary()`, the `grade` command's last line."""
+    from ragpipe.grading.summary import GradeCounts, grade_counts
 
-    return grade_counts(grades.to_dict("records"), len(grades.attrs.get("unanswered", ())))
+    return GradeCounts(grade_counts(grades.to_dict("records"), len(grades.attrs.get("unanswered", ()))))
 
 
 def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "B"):

@@ -1,7 +1,7 @@
 """What each check and each reading earns: the agreement with people with that one switched off.
 
 For each check of the grader (grading/checks/registry.py) and each reading that can be switched off
-(grading/switchable_readings.py: repair, voice, unasserted), the labelled answers are graded again
+(grading/readings/: repair, voice, unasserted, measures, slot, reason, units), the labelled answers are graded again
 with it off, and compared with the grades it is part of:
 `earned` counts answers the check moves to the people's class, `cost` those it
 moves away from it. A check that costs more than it earns is a candidate to
@@ -16,7 +16,7 @@ import pandas as pd
 from ragpipe.grader_agreement.agreement import agreement, labelled_frame, on_the_labels_scale
 from ragpipe.grading.checks.registry import CHECKS
 from ragpipe.grading.grade_table import grade_answers
-from ragpipe.grading.switchable_readings import READINGS
+from ragpipe.grading.readings.registry import READINGS
 
 
 def ablation(
@@ -28,7 +28,7 @@ def ablation(
     base = agreement(baseline)
     rows = []
     units = [(c.id, "check", ",".join(c.sections) or None, c.summary) for c in CHECKS]
-    units += [(r.id, "reading", r.rules, r.summary) for r in READINGS]
+    units += [(r.id, "reading", ",".join((*r.sections, *r.reads)) or None, r.summary) for r in READINGS]
     for unit, what, sections, summary in units:
         grades = grade_answers(answers, questions, needles, rules, off=frozenset({unit}))
         # the scale is decided by the people's labels alone, so it is the baseline's

@@ -3,29 +3,30 @@ table of it (one row per scope) and one line that says what it found."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
 
 from ragpipe.grader_agreement.agreement import agreement_rows
+from ragpipe.grading.report_mapping import ReportMapping
 
 
-@dataclass(frozen=True)
-class AgreementResult(Mapping):
+@dataclass(frozen=True, repr=False, eq=False)
+class AgreementResult(ReportMapping):
     """The grader against people on one labelled set. `result["kappa"]` and `dict(result)` read the report
     as before; `frame` is its figures by scope; `summary()` (and `repr`) one line."""
 
-    report: dict
+    @property
+    def report(self) -> dict:
+        return self.data
 
-    def __getitem__(self, key: str):
-        return self.report[key]
+    @property
+    def kappa(self) -> float | None:
+        return self.data["kappa"]
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.report)
-
-    def __len__(self) -> int:
-        return len(self.report)
+    @property
+    def accuracy(self) -> float | None:
+        return self.data["accuracy"]
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -43,6 +44,3 @@ class AgreementResult(Mapping):
             f"{'n/a' if f1 is None else f1}, false correct {r['false_correct']} (grader {r['grader_version']})"
             f"{skipped}"
         )
-
-    def __repr__(self) -> str:
-        return f"AgreementResult({self.summary()})"

@@ -34,7 +34,7 @@ from ragpipe.grading.checks.view import AnswerView, Finding, KeyPlace, own_voice
 from ragpipe.grading.confidence import with_confidence
 from ragpipe.grading.grade import Grade, Verdict
 from ragpipe.grading.marks import reader_marks
-from ragpipe.grading.readings import RuleReadings, readings_for
+from ragpipe.grading.readings.shared import RuleReadings, readings_for
 from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
 from ragpipe.text.figures import question_scale

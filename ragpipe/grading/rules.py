@@ -1,8 +1,8 @@
 """The grader's rules as data, with the grader version they and the code give.
 
-Each check declares its own slice (`Check.sections` in grading/checks/), and
-`Rules` is assembled from them and the sections no check owns
-(grading/sections.py): a new check brings its slice with it.
+Each check and each reading declares its own slice (`sections` in grading/checks/ and
+grading/readings/), and `Rules` is assembled from them and the sections no check owns
+(grading/sections.py): a new check or reading brings its slice with it.
 
 The grader version is computed (grading/version.py) from the rules file's
 bytes and the source of every module that decides a verdict, so a change to
@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from ragpipe.grading.checks.registry import CHECKS, plugin_sources
+from ragpipe.grading.readings.registry import READINGS
 from ragpipe.grading.sections import Answers, Attribution, Trust
 from ragpipe.grading.version import grader_fingerprint
 from ragpipe.inputs.text import valid_json
@@ -44,13 +45,15 @@ class _Rules(BaseModel):
 
 
 def _slices() -> dict:
-    """Each check's rules.yaml sections, as fields: with their defaults where the model has them (a
-    check's slice is optional then), required where it has none (the decline check's phrases)."""
+    """Each check's and each reading's rules.yaml sections, as fields: with their defaults where the model
+    has them (the slice is optional then), required where it has none (the decline check's phrases)."""
     fields: dict[str, Any] = {}
-    for check in CHECKS:
-        for name, model in check.sections.items():
+    units: list[tuple[str, str, dict]] = [("check", c.id, c.sections) for c in CHECKS]
+    units += [("reading", r.id, r.sections) for r in READINGS]
+    for what, unit, sections in units:
+        for name, model in sections.items():
             if name in _Rules.model_fields or (name in fields and fields[name][0] is not model):
-                raise TypeError(f"check {check.id!r}: rules section {name!r} is declared twice")
+                raise TypeError(f"{what} {unit!r}: rules section {name!r} is declared twice")
             required = any(f.is_required() for f in model.model_fields.values())
             fields[name] = (model, ...) if required else (model, Field(default_factory=model))
     return fields

@@ -4,9 +4,32 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from ragpipe.grading.grade import VERDICTS, Verdict
 from ragpipe.grading.outcomes import WRONG_MONEY
+from ragpipe.grading.report_mapping import ReportMapping
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class GradeCounts(ReportMapping):
+    """`ragpipe.summary`'s answer: the counts as a mapping (`counts["accuracy"]`, `dict(counts)`), typed
+    where a reader needs them, and `summary()`, the `grade` command's last line."""
+
+    @property
+    def answers(self) -> int:
+        return self.data["answers"]
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.data["accuracy"]
+
+    @property
+    def wrong_money(self) -> int:
+        return self.data["wrong_money"]
+
+    def summary(self) -> str:
+        return summary_line(self.data)
 
 
 def grade_counts(rows: Iterable[Mapping], unanswered: int = 0) -> dict:

@@ -37,7 +37,7 @@ ROOTS = (
     "corpus/needle_mining.py",
     "corpus/adapters",
 )
-_LEAVES = {"summary.py", "adhoc.py"}  # grading/: counting grades and grading loose files, after the verdict
+_LEAVES = {"summary.py", "adhoc.py", "report_mapping.py"}  # grading/: counting grades, loose files, reports
 DATA_FILES = ("grading/confidence.json",)  # data a verdict's firmness is computed from: versioned as code
 STOP_MARK = "DECIDES_NO_VERDICT"
 

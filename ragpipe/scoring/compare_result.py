@@ -4,30 +4,29 @@ system, on how many questions, or how sure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from ragpipe.grading.report_mapping import ReportMapping
 from ragpipe.scoring.compare import compare_line
 
 
-@dataclass(frozen=True)
-class CompareResult(Mapping):
+@dataclass(frozen=True, repr=False, eq=False)
+class CompareResult(ReportMapping):
     """B against A, paired by question (scoring/compare.py); `summary()` is `ragpipe compare`'s line."""
 
-    result: dict
     where: str = "the questions given"
 
-    def __getitem__(self, key: str):
-        return self.result[key]
+    @property
+    def result(self) -> dict:
+        return self.data
 
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.result)
-
-    def __len__(self) -> int:
-        return len(self.result)
+    @property
+    def diff(self) -> float | None:
+        """B's accuracy less A's."""
+        return self.data["diff"]
 
     def summary(self) -> str:
-        return compare_line(self.result, self.where)
+        return compare_line(self.data, self.where)
 
     def __repr__(self) -> str:
         return self.summary()

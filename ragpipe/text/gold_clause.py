@@ -18,17 +18,18 @@ _MODIFIER = re.compile(
     rf"\b(?:{_PREPOSITIONS})\s+(?:(?:{_DETERMINERS})\s+)?(?:[\w'\u2019-]+\s+){{0,3}}[\w'\u2019%-]+(?=\s*(?:[,.;:!?)]|$))",
     re.IGNORECASE,
 )
-_WHY = re.compile(
-    r"^\W*(?:why\b|what\s+(?:drove|drives|caused|causes|led\s+to|explains|explained)\b"
-    r"|what\s+(?:was|were|is|are)\s+the\s+(?:main\s+|primary\s+|key\s+)?(?:reasons?|drivers?|causes?)\b)",
-    re.IGNORECASE,
-)
+
+
+@lru_cache(maxsize=16)
+def _why(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"^\W*(?:" + "|".join(patterns) + ")", re.IGNORECASE) if patterns else re.compile("(?!)")
 
 
 @lru_cache(maxsize=4096)
-def asks_why(question: str) -> bool:
-    """The question asks for a reason ("Why did ...", "What drove ...", "What were the reasons ...")."""
-    return _WHY.search(question) is not None
+def asks_why(question: str, patterns: tuple[str, ...]) -> bool:
+    """The question asks for a reason ("Why did ...", "What drove ...", "What were the reasons ..."): it
+    opens with one of `patterns` (rules.yaml `reason.why_questions`: grading/readings/reason.py)."""
+    return _why(patterns).search(question) is not None
 
 
 @lru_cache(maxsize=4096)

@@ -42,12 +42,6 @@ from ragpipe.text.sentences import asking_sentence, sentences
 from ragpipe.text.unasserted import retracted_figures
 from ragpipe.text.words import WORD_ALONE, folded, stemmer
 
-# Qualifiers that tell measures of one kind apart: two different ones of a family are two measures.
-QUALIFIER_FAMILIES: tuple[frozenset[str], ...] = (
-    frozenset({"gross", "operating", "segment", "net", "pretax", "comprehensive"}),  # levels of profit
-    frozenset({"declare", "pay", "authorize", "approve", "spend", "accrue", "propose"}),  # a payment's stage
-    frozenset({"basic", "diluted"}),  # per-share figures
-)
 _IRREGULAR = {
     "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell", "made": "make", "grew": "grow", "owed": "owe",
     "owes": "owe", "refunded": "refund", "charged": "charge", "billed": "bill",
@@ -95,14 +89,6 @@ _PHRASE_STOP = frozenset(
     """for during in at by from to on as compared versus vs which that and but while with than the a an its their
     his her this these those year years quarter period fiscal""".split()
 )
-# a sentence that compares: its figures may be another period's or another part's
-_COMPARES = re.compile(
-    r"\b(?:compared|comparison|versus|vs|from|prior|previous|last|preceding|earlier|increased?|decreased?|rose|fell"
-    r"|grew|declined|changed?|year-over-year|yoy|respectively)\b",
-    re.IGNORECASE,
-)
-
-
 # a stem -> the irregular forms that stem to it ("pay" <- "paid")
 _WRITTEN = {base: [form for form, b in _IRREGULAR.items() if b == base] for base in set(_IRREGULAR.values())}
 
@@ -119,7 +105,28 @@ def stem(word: str) -> str:
     return _IRREGULAR.get(word) or stemmer().stemWord(word)
 
 
-_FAMILY_STEMS = tuple(frozenset(stem(w) for w in family) for family in QUALIFIER_FAMILIES)
+@dataclass(frozen=True, eq=False)  # made once per rules (`of`): compared and hashed by identity, fast in caches
+class MeasureJudgement:
+    """What tells two measures apart and what makes a sentence compare: judgement, so it is rules.yaml's
+    `measures` section (grading/readings/measures.py), handed in here. `families`: qualifiers of one kind
+    (levels of profit, a payment's stage, per-share figures), two different ones of a family being two
+    measures; `compares`: words of a sentence whose figures may be another period's or another part's."""
+
+    families: tuple[frozenset[str], ...]  # stemmed
+    compares: re.Pattern[str]
+
+    @classmethod
+    @lru_cache(maxsize=16)
+    def of(cls, families: tuple[tuple[str, ...], ...], compares: tuple[str, ...]) -> MeasureJudgement:
+        """The judgement from the words as rules.yaml writes them (`compares`: regexes, each a whole word)."""
+        pattern = re.compile(r"\b(?:" + "|".join(compares) + r")\b", re.IGNORECASE) if compares else re.compile("(?!)")
+        return cls(tuple(frozenset(stem(w) for w in family) for family in families), pattern)
+
+    def qualifiers(self, words: frozenset[str]) -> list[tuple[int, str]]:
+        return [(i, w) for i, family in enumerate(self.families) for w in words if w in family]
+
+
+NO_JUDGEMENT = MeasureJudgement((), re.compile("(?!)"))  # for bindings alone: no qualifier, nothing compares
 
 
 @dataclass(frozen=True)
@@ -136,9 +143,9 @@ class MeasureReading:
     bindings are read on first use, and not at all where the question leaves nothing to read them for (no
     measure asked; no qualifier that another measure could contradict)."""
 
-    def __init__(self, asked: frozenset[str], text: str, figures: list[Figure]):
-        self.asked, self._text, self._figures = asked, text, figures
-        self.qualified = _qualified(asked)
+    def __init__(self, asked: frozenset[str], text: str, figures: list[Figure], judgement: MeasureJudgement):
+        self.asked, self._text, self._figures, self.judgement = asked, text, figures, judgement
+        self.qualified = _qualified(asked, judgement)
         self._read: dict[int, Binding | None] = {}
 
     @cached_property
@@ -171,18 +178,18 @@ class MeasureReading:
         if not self.qualified:  # no qualifier asked: no binding can contradict one
             return None
         b = self.of(f)
-        return b if b is not None and states_other(b, self.asked) else None
+        return b if b is not None and states_other(b, self.asked, self.judgement) else None
 
     @cached_property
     def stating_asked(self) -> list[Binding]:
         """The bindings that state the asked measure."""
         if not self.asked or not _may_state(self.asked, self._text.lower()):
             return []
-        return [b for b in self.bound if states_asked(b, self.asked)]
+        return [b for b in self.bound if states_asked(b, self.asked, self.judgement)]
 
 
-def read_measures(question: str, text: str, figures: list[Figure]) -> MeasureReading:
-    return MeasureReading(asked_measure(question), text, figures)
+def read_measures(question: str, text: str, figures: list[Figure], judgement: MeasureJudgement) -> MeasureReading:
+    return MeasureReading(asked_measure(question), text, figures, judgement)
 
 
 def other_values(reading: MeasureReading, text: str, question: str, is_key: Callable[[Figure], bool]) -> list[Binding]:
@@ -192,7 +199,8 @@ def other_values(reading: MeasureReading, text: str, question: str, is_key: Call
     asked = reading.stating_asked
     if not asked or any(is_key(b.figure) for b in asked):
         return []
-    return [b for b in asked if not compares(_sentence_of(text, b.figure.start), question)]
+    judgement = reading.judgement
+    return [b for b in asked if not compares(_sentence_of(text, b.figure.start), question, judgement)]
 
 
 def _sentence_of(text: str, offset: int) -> str:
@@ -220,7 +228,7 @@ def asked_measure(question: str) -> frozenset[str]:
 
 def bindings(text: str, figures: list[Figure]) -> list[Binding]:
     """The measure each figure of `text` is stated as, for the figures a clause binds to one."""
-    return list(MeasureReading(frozenset(), text, figures).bound)
+    return list(MeasureReading(frozenset(), text, figures, NO_JUDGEMENT).bound)
 
 
 def clause_ends(text: str) -> list[int]:
@@ -301,31 +309,27 @@ def _phrase(text: str, start: int, end: int, last: int | None = None) -> tuple[s
 
 
 @lru_cache(maxsize=4096)
-def _qualified(asked: frozenset[str]) -> bool:
-    return bool(_qualifiers(asked))
+def _qualified(asked: frozenset[str], judgement: MeasureJudgement) -> bool:
+    return bool(judgement.qualifiers(asked))
 
 
-def _qualifiers(words: frozenset[str]) -> list[tuple[int, str]]:
-    return [(i, w) for i, family in enumerate(_FAMILY_STEMS) for w in words if w in family]
-
-
-def contradicts(words: frozenset[str], asked: frozenset[str]) -> bool:
+def contradicts(words: frozenset[str], asked: frozenset[str], judgement: MeasureJudgement) -> bool:
     """`words` carry a qualifier of a family the asked measure qualifies, and another one."""
-    asked_q = dict(_qualifiers(asked))
-    return any(i in asked_q and w != asked_q[i] and w not in asked for i, w in _qualifiers(words))
+    asked_q = dict(judgement.qualifiers(asked))
+    return any(i in asked_q and w != asked_q[i] and w not in asked for i, w in judgement.qualifiers(words))
 
 
-def states_asked(binding: Binding, asked: frozenset[str]) -> bool:
+def states_asked(binding: Binding, asked: frozenset[str], judgement: MeasureJudgement) -> bool:
     """The binding states the measure asked: every asked word, and no qualifier against one of them."""
-    return bool(asked) and asked <= binding.words and not contradicts(binding.words, asked)
+    return bool(asked) and asked <= binding.words and not contradicts(binding.words, asked, judgement)
 
 
-def states_other(binding: Binding, asked: frozenset[str]) -> bool:
+def states_other(binding: Binding, asked: frozenset[str], judgement: MeasureJudgement) -> bool:
     """The binding states a measure the question did not ask, by a contradicting qualifier."""
-    return bool(asked) and contradicts(binding.words, asked)
+    return bool(asked) and contradicts(binding.words, asked, judgement)
 
 
-def compares(sentence: str, question: str) -> bool:
+def compares(sentence: str, question: str, judgement: MeasureJudgement) -> bool:
     """The sentence compares, or names a year the question does not: its figures may be another
     period's, and a figure other than the key stated for the asked measure is then no contradiction."""
-    return _COMPARES.search(sentence) is not None or not years(sentence) <= years(question)
+    return judgement.compares.search(sentence) is not None or not years(sentence) <= years(question)

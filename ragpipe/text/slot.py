@@ -18,10 +18,6 @@ from ragpipe.text.measures import stem
 from ragpipe.text.sentences import sentences
 from ragpipe.text.words import WORD
 
-_VERBS = r"had|has|have|was|were|is|are|posted|recorded|reported|generated|saw|made|earned|grew|led|won"
-_QUESTION = re.compile(
-    rf"^\W*(?:which|what|who)\b(?:\s+[\w'\u2019-]+){{0,3}}?\s+(?P<verb>{_VERBS})\s+(?P<pred>[^?]+)", re.IGNORECASE
-)
 _FILLER = frozenset(
     """the a an of in on at for to by during from its their his her this that these those and or fiscal year
     quarter fy as""".split()
@@ -30,25 +26,35 @@ _PRONOUNS = frozenset("it he she they this that these those there we i you one w
 _NAME = re.compile(r"(?:[A-Z][\w&'\u2019.-]*)(?:\s+(?:&\s+)?[A-Z][\w&'\u2019.-]*){0,3}")
 
 
+@lru_cache(maxsize=16)
+def _patterns(verbs: tuple[str, ...]) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The question that opens a slot with one of `verbs`, and the verb in an answer's clause."""
+    either = "|".join(verbs)
+    question = rf"^\W*(?:which|what|who)\b(?:\s+[\w'\u2019-]+){{0,3}}?\s+(?P<verb>{either})\s+(?P<pred>[^?]+)"
+    return re.compile(question, re.IGNORECASE), re.compile(rf"\b(?:{either})\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
-def asked_slot(question: str) -> tuple[str, frozenset[str]] | None:
-    """(the predicate's verb, its content words stemmed) of a which/who question, or None."""
-    m = _QUESTION.match(question.strip())
+def asked_slot(question: str, verbs: tuple[str, ...]) -> tuple[str, frozenset[str]] | None:
+    """(the predicate's verb, its content words stemmed) of a which/who question, or None. `verbs`: the
+    verbs that open a slot (rules.yaml `slot.verbs`: grading/readings/slot.py)."""
+    m = _patterns(verbs)[0].match(question.strip())
     if not m or any(w[0].isupper() for w in WORD.findall(m.group("pred"))):
         return None  # a name in the predicate: the question asks about it, the slot is not its subject
     words = frozenset(stem(w) for w in WORD.findall(m.group("pred")) if w.lower() not in _FILLER and not w[0].isupper())
     return (m.group("verb").lower(), words) if len(words) >= 2 else None
 
 
-def slot_filler(text: str, question: str) -> tuple[str, int, int] | None:
+def slot_filler(text: str, question: str, verbs: tuple[str, ...]) -> tuple[str, int, int] | None:
     """The name the answer asserts the question's predicate of, with its span, or None."""
-    slot = asked_slot(question)
+    slot = asked_slot(question, verbs)
     if slot is None:
         return None
     verb, words = slot
+    in_clause = _patterns(verbs)[1]
     for start, end in sentences(text):
         clause = text[start:end]
-        m = re.search(rf"\b(?:{_VERBS})\b", clause, re.IGNORECASE)
+        m = in_clause.search(clause)
         if m is None:
             continue
         if not words <= {stem(w) for w in WORD.findall(clause[m.end() :])}:

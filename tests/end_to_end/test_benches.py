@@ -86,3 +86,38 @@ def test_the_gate_names_every_verdict_the_golden_file_does_not_hold_and_each_kap
         "t: no golden verdicts (python bench/agreement_sets.py --write)",
     ]
     assert kappa_drops(golden, moved) == ["s: kappa 0.8 -> 0.7"]
+
+
+def test_the_gate_names_every_ablation_row_that_moved_and_the_table_shows_each_set():
+    """`make agreement` runs `--gate --ablate`: what a check or reading earns or costs moves only declared."""
+    from agreement_sets import ablation_markdown, ablation_moves
+
+    golden = {
+        "s": {
+            "grader_version": "g-1",
+            "ablation": {"voice": ["reading", 1, 1, 0, 0.86], "decline": ["check", 9, 8, 1, 0.4]},
+        }
+    }
+    same = {
+        "s": {
+            "grader_version": "g-1",
+            "ablation": {"voice": ["reading", 1, 1, 0, 0.86], "decline": ["check", 9, 8, 1, 0.4]},
+        }
+    }
+    assert ablation_moves(golden, same) == []
+    assert ablation_moves(golden, {"s": {"verdicts": {}}}) == []  # not measured this run: nothing to hold
+    moved = {
+        "s": {
+            "ablation": {
+                "voice": ["reading", 2, 1, 1, 0.85],
+                "decline": ["check", 9, 8, 1, 0.4],
+                "slot": ["reading", 0, 0, 0, 0.87],
+            }
+        }
+    }
+    assert ablation_moves(golden, moved) == [
+        "s: slot off: changed, earned, cost, kappa absent -> 0, 0, 0, 0.87",
+        "s: voice off: changed, earned, cost, kappa 1, 1, 0, 0.86 -> 2, 1, 1, 0.85",
+    ]
+    table = ablation_markdown(same).splitlines()
+    assert "| `voice` (reading) | 1, 1, 0; 0.860 |" in table and "| `decline` | 9, 8, 1; 0.400 |" in table

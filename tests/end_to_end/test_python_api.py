@@ -96,6 +96,12 @@ def test_summary_adds_up_and_names_the_unanswered():
     assert s["unanswered"] == len(_lines(QUESTIONS)) - len({a["question_id"] for a in some}) > 0
     # an unanswered question counts against the system it was asked of (it once dropped out: 6 of 9, not 6 of 10)
     assert s["accuracy"] == round(s["correct"] / (s["graded"] + s["unanswered"]), 4)
+    # typed, and read as the plain counts too: the `grade` command's line, and a dict equal to the mapping
+    from ragpipe.grading.summary import grade_counts, summary_line
+
+    assert (s.answers, s.accuracy, s.wrong_money) == (s["answers"], s["accuracy"], s["wrong_money"])
+    assert s == dict(s) == grade_counts(grades.to_dict("records"), s["unanswered"])
+    assert s.summary() == summary_line(dict(s)) and repr(s) == f"GradeCounts({s.summary()})"
 
 
 def test_compare_pairs_by_question():
@@ -153,7 +159,7 @@ def test_the_readmes_python_snippet_runs_on_the_files_it_names():
         assert (ROOT / name).is_file(), name
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     lines = out.stdout.splitlines()
-    assert lines[0].startswith("{'answers': 3, 'correct': 2,")
+    assert lines[0].startswith("GradeCounts(3 answers: 2 correct,")
     assert (
         lines[1].startswith("A A vs B B") and "(B - A -33.3 points" in lines[1]
     )  # B loses the amount due, the deposit

@@ -31,7 +31,7 @@ from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
 from ragpipe.grading.grade import Verdict
 from ragpipe.text.forms import find_form, leaves_words_out
-from ragpipe.text.gold_clause import asks_why, only_in_modifiers
+from ragpipe.text.gold_clause import only_in_modifiers
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import matches_key
@@ -45,8 +45,6 @@ from ragpipe.text.needle_kinds import (
     match_kind,
 )
 from ragpipe.text.patterns import DeclinePattern
-from ragpipe.text.slot import slot_filler
-from ragpipe.text.units import other_unit
 
 MONEY_KEY = "money_key"
 
@@ -228,7 +226,7 @@ def _stated_otherwise(view: AnswerView, kind: str, span: tuple[int, int]) -> boo
     if kind not in _BY_VALUE and kind != MatchKind.FORM:
         return False
     figure = _figure_at(view, span[0])
-    if figure is not None and other_unit(view.question.gold_answer, view.text, figure) is not None:
+    if figure is not None and view.other_unit(figure) is not None:
         return True
     if not view.measures.qualified:
         return False  # no qualifier asked: no figure can be stated as another measure
@@ -267,7 +265,7 @@ def _only_where_or_when(view: AnswerView, n: Needles, reqs: list[Requirement]) -
     ("European" of "on its European routes", text/gold_clause.py), while the gold's reason has needles of
     its own that the answer does not meet: it shares where, not why."""
     gold = view.question.gold_answer
-    if not asks_why(view.question.text) or not gold:
+    if not gold or not view.asks_why:
         return False
     alternatives = [a for r in reqs if r.label == "mined_any" for a in r.alternatives]
     core = [(n, k) for n, k in alternatives if not only_in_modifiers(gold, n)]
@@ -361,7 +359,7 @@ def run(view: AnswerView, rules: NeedleRules) -> Finding | None:
         chose = req.label == "option"  # a choice stated in the opening, as a yes or no is
         exact &= (kind in EXACT_MATCHES or as_authored or chose) and not reading
 
-    filler = None if missing else slot_filler(view.text, view.question.text)
+    filler = None if missing else view.slot_filler
     if filler is not None and not _fills(filler[0], reqs):
         asserted = {"kind": "slot", "needle": f"asserted: {filler[0]}", "start": filler[1], "end": filler[2]}
         return Finding(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ragpipe.corpus.kinds import KINDS
 from ragpipe.grading.sections import AnyRules, Attribution
 from ragpipe.text.figures import find_figures
-from ragpipe.text.measures import MeasureReading, read_measures
+from ragpipe.text.measures import MeasureReading
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.unasserted import Hedge, unasserted
 from ragpipe.text.voice import blank, voiced
@@ -65,15 +65,17 @@ class YesNo:
 
 
 class Readings(Protocol):
-    """What several checks need of an answer, read once (grading/readings.py): the decline reading, the
-    yes/no it gives, whether its opening gives the key. A check reads them from the view, never from
-    another check's finding or private function."""
+    """What the checks read of an answer, read once (grading/readings/shared.py): each reading's value
+    (grading/readings/), the decline reading, the yes/no it gives, whether its opening gives the key. A
+    check reads them from the view, never from another check's finding or private function."""
 
     def decline(self, view: AnswerView) -> Decision: ...
 
     def yes_no(self, view: AnswerView) -> YesNo | None: ...
 
     def key_given(self, view: AnswerView) -> bool: ...
+
+    def reading(self, name: str, view: AnswerView) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ class AnswerView:
     whole: str  # the answer, citation markers blanked (offsets are the answer's)
     citations: list[str]
     attribution: Attribution  # how the sources' voice is marked (the section no check owns: grading/sections.py)
-    readings: Readings  # what several checks need, read once (grading/readings.py)
+    readings: Readings  # what the checks read, read once (grading/readings/shared.py)
     mined: tuple[tuple[str, str, str], ...]  # (needle, kind, source) of the question's kept needles
     money_question: bool
     voice: Callable[[], tuple[str, list[tuple[int, int]]]]  # the own voice, and the spans in the sources' voice
@@ -171,7 +173,7 @@ class AnswerView:
         """The same answer read as if it had not declined: no decline reading, so no yes/no inside one set
         aside; what does not depend on declines (its own voice, figures, measures) is kept, not read again."""
         again = replace(self, declines_read=False)
-        kept = {k: v for k, v in self.__dict__.items() if k in _DECLINE_FREE}
+        kept = {k: v for k, v in self.__dict__.items() if k in _DECLINE_FREE or k.startswith(_READING_KEY)}
         again.__dict__.update(kept)
         return again
 
@@ -226,10 +228,32 @@ class AnswerView:
         """The figures the answer states in its own voice."""
         return find_figures(self.text)
 
-    @cached_property
+    def reading(self, name: str) -> Any:
+        """The reading `name` of this answer (grading/readings/), read at most once."""
+        key = _READING_KEY + name
+        found = self.__dict__.get(key, _UNREAD)
+        if found is _UNREAD:
+            found = self.__dict__[key] = self.readings.reading(name, self)
+        return found
+
+    @property
     def measures(self) -> MeasureReading:
         """What each of the answer's own figures is stated as, against the measure asked (text/measures.py)."""
-        return read_measures(self.question.text, self.text, self.figures)
+        return self.reading("measures")
+
+    @property
+    def slot_filler(self) -> tuple[str, int, int] | None:
+        """The name the answer asserts the question's predicate of, with its span (text/slot.py)."""
+        return self.reading("slot")
+
+    @property
+    def asks_why(self) -> bool:
+        """Whether the question asks for a reason (text/gold_clause.py)."""
+        return self.reading("reason")
+
+    def other_unit(self, figure: Figure) -> str | None:
+        """The unit the answer gives `figure` where the gold gives its number another unit (text/units.py)."""
+        return self.reading("units")(figure)
 
     @cached_property
     def every_figure(self) -> list[Figure]:
@@ -240,11 +264,12 @@ class AnswerView:
 
 def own_voice(text: str, attribution: Attribution, off: frozenset[str] = frozenset()):
     """(`text` in its own voice, the spans in the sources' voice); with the `voice` reading switched off
-    (grading/switchable_readings.py), all of it is its own."""
+    (grading/readings/voice.py), all of it is its own."""
     return (text, []) if "voice" in off else voiced(text, attribution)
 
 
-_DECLINE_FREE = ("_own", "_asserted", "figures", "measures", "every_figure")  # cached readings no decline changes
+_READING_KEY, _UNREAD = "reading:", object()  # where a view keeps each reading's value, and "not read yet"
+_DECLINE_FREE = ("_own", "_asserted", "figures", "every_figure")  # cached readings no decline changes
 
 Findings = Mapping[str, Finding]  # the findings of the checks that ran, by check id (the grader's record)
 

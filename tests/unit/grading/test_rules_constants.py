@@ -36,6 +36,13 @@ def test_the_shipped_file_states_every_constant_as_its_default():
     assert set(Assertions().general_words) < set(rules.assertions.general_words)
     assert rules.attribution.clause_ends == Attribution().clause_ends
     assert rules.citations.marker_pattern == Citations().marker_pattern
+    # the readings' judgement (grading/readings/): what the code held before the sections existed
+    from ragpipe.grading.readings.registry import READINGS
+
+    for reading in READINGS:
+        for name, model in reading.sections.items():
+            assert getattr(rules, name) == model(), name
+            assert set(yaml.safe_load(DEFAULT_RULES.read_text())[name]) == set(model.model_fields), name
 
 
 def test_pivots_decide_whether_a_sentence_after_a_decline_answers(rules):

@@ -61,7 +61,8 @@ def test_the_measure_matching_is_conservative(words, asked, same, other):
 
     binding = Binding(parse_figure("$1"), frozenset(map(stem, words)), "")
     asked = frozenset(map(stem, asked))
-    assert (states_asked(binding, asked), states_other(binding, asked)) == (same, other)
+    judgement = RULES.measures.judgement
+    assert (states_asked(binding, asked, judgement), states_other(binding, asked, judgement)) == (same, other)
 
 
 def _money(question: str, key: str, answer: str):

@@ -11,6 +11,7 @@ from ragpipe.corpus.questions import Question
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.registry import CHECK_IDS, CHECKS
 from ragpipe.grading.grader import grade
+from ragpipe.grading.readings.registry import READING_IDS
 from ragpipe.grading.rules import Rules
 from tests.commands import invoke
 from tests.conftest import ROOT
@@ -203,7 +204,7 @@ def test_agreement_ablate_reports_what_each_check_earns():
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     rows = {r["check"]: r for r in report["ablation"]}
-    assert list(rows) == [*CHECK_IDS, "repair", "voice", "unasserted"]  # the checks, then the readings
+    assert list(rows) == [*CHECK_IDS, *sorted(READING_IDS)]  # the checks, then the readings
     assert {r["what"] for r in rows.values()} == {"check", "reading"}
     assert all((r["fired"] is None) == (r["what"] == "reading") for r in rows.values())
     assert rows["decline"]["earned"] >= 3  # three declines labelled refusal would be missed without it
@@ -221,7 +222,7 @@ def test_agreement_ablate_reports_what_each_check_earns():
         "agreement", "--labels", str(ROOT / "tests/data/labelled-answers.jsonl"), "--ablate", "--markdown"
     )
     table = [line for line in markdown.stdout.splitlines() if line.startswith("| `")]
-    assert [line.split("`")[1] for line in table] == [*CHECK_IDS, "repair", "voice", "unasserted"]
+    assert [line.split("`")[1] for line in table] == [*CHECK_IDS, *sorted(READING_IDS)]
 
 
 def test_a_check_whose_needs_fail_is_skipped_not_run(rules):

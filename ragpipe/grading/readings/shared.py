@@ -1,5 +1,5 @@
-"""What several checks need of an answer, read once: the decline reading, the yes/no it gives, whether
-its opening gives the key.
+"""What the checks read of an answer, read once: the readings (grading/readings/), and what several checks
+need that one check makes: the decline reading, the yes/no it gives, whether its opening gives the key.
 
 A check reads these from its view (`view.decision`, `view.yes_no`, `view.key_given_before`), never
 from another check's finding or private function; each is read the first time a check asks, at most
@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import ragpipe.grading.readings.registry as registry  # a module: the registry's discovery imports this one
 from ragpipe.grading.checks.registry import CHECKS, checks_for
 from ragpipe.grading.checks.view import NOT_DECLINED, AnswerView, Check, Decision, YesNo
+from ragpipe.grading.readings.unit import Reading
 from ragpipe.grading.sections import AnyRules
 
 
@@ -35,16 +37,24 @@ class RuleReadings:
     """The readings under one set of rules (one object per rules object, shared by every view)."""
 
     rules: AnyRules
-    slices: dict = field(default_factory=dict, compare=False)  # check id -> its rules (`Check.rules_of`)
+    slices: dict = field(default_factory=dict, compare=False)  # check or reading id -> its rules (`rules_of`)
     plans: dict = field(default_factory=dict, compare=False)  # question kind -> ((check, its rules), ...)
     made_by: dict = field(default_factory=dict, compare=False)  # reading -> (its function, its check's rules)
 
-    def slice_for(self, check: Check):
-        """`check`'s own rules, made once for these rules."""
-        found = self.slices.get(check.id)
+    def slice_for(self, unit: Check | Reading):
+        """A check's or a reading's own rules, made once for these rules."""
+        found = self.slices.get(unit.id)
         if found is None:
-            found = self.slices[check.id] = check.rules_of(self.rules)
+            found = self.slices[unit.id] = unit.rules_of(self.rules)
         return found
+
+    def reading(self, name: str, view: AnswerView):
+        """What the reading `name` (grading/readings/) gives of `view`: what it reads, or where it is
+        switched off, what the checks would see without it."""
+        unit = registry.READING[name]
+        if name in view.off:
+            return unit.absent(view)  # type: ignore[misc]  # a reading the view asks for reads (`Reading.read`)
+        return unit.read(view, self.slice_for(unit))  # type: ignore[misc]
 
     def plan(self, kind: str) -> tuple[tuple[Check, object], ...]:
         """The checks that apply to a question of `kind`, in order, each with its own rules (made once)."""

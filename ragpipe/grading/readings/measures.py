@@ -1,0 +1,67 @@
+"""Measures: what each of the answer's own figures is stated as, against the measure the question asks
+(text/measures.py), under rules.yaml's `measures`: the qualifiers that tell two measures apart and the
+words of a sentence that compares.
+
+Off, no figure is stated as any measure: nothing states the asked measure or another one (the clause
+ends and the retracted figures, which are no measure, are still read)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from ragpipe.grading.readings.unit import Reading
+from ragpipe.text.measures import NO_JUDGEMENT, MeasureJudgement, MeasureReading, read_measures
+from ragpipe.text.patterns import valid_regex
+
+
+class Measures(BaseModel):
+    """rules.yaml `measures`. The defaults are what a rules file written before the section meant."""
+
+    model_config = ConfigDict(extra="forbid")
+    # two different qualifiers of one family are two measures ("segment" profit is not "operating" income)
+    qualifier_families: list[list[str]] = Field(
+        default_factory=lambda: [
+            ["gross", "operating", "segment", "net", "pretax", "comprehensive"],
+            ["declare", "pay", "authorize", "approve", "spend", "accrue", "propose"],
+            ["basic", "diluted"],
+        ]
+    )
+    # a sentence holding one of these (each a regex of a whole word) compares: its figures may be another
+    # period's or another part's, so a figure other than the key stated for the asked measure is no contradiction
+    compares: list[str] = Field(
+        default_factory=lambda: [
+            "compared", "comparison", "versus", "vs", "from", "prior", "previous", "last", "preceding", "earlier",
+            "increased?", "decreased?", "rose", "fell", "grew", "declined", "changed?", "year-over-year", "yoy",
+            "respectively",
+        ]
+    )  # fmt: skip
+
+    @field_validator("compares")
+    @classmethod
+    def _compiles(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            valid_regex(pattern)
+        return value
+
+    @cached_property
+    def judgement(self) -> MeasureJudgement:
+        return MeasureJudgement.of(tuple(map(tuple, self.qualifier_families)), tuple(self.compares))
+
+
+def _read(view, rules) -> MeasureReading:
+    return read_measures(view.question.text, view.text, view.figures, rules.measures.judgement)
+
+
+def _absent(view) -> MeasureReading:
+    return MeasureReading(frozenset(), view.text, view.figures, NO_JUDGEMENT)
+
+
+READING = Reading(
+    "measures",
+    "the measure each figure is stated as, against the one asked (text/measures.py)",
+    sections={"measures": Measures},
+    read=_read,
+    absent=_absent,
+)
