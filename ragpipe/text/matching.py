@@ -22,7 +22,6 @@ from ragpipe.text.figures import Figure, find_figures, same_value
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.normalize import CARDINALS, ORDINALS, compared_words, fold_plural, fold_word, squashed
 from ragpipe.text.sentences import opening_statements
-from ragpipe.text.stated import ANSWER_SAYS, opening_says
 from ragpipe.text.tokenize import tokenize
 
 _WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
@@ -400,13 +399,8 @@ def find_needle(
             else find_figure(fig, figures, tolerance)
         )
         return found if found is not None else _number_word(fig, text)
-    if kind == MatchKind.ABSENCE:  # the answer's first sentence says there is none
-        return opening_says(MatchKind.ABSENCE, text)
     if kind == MatchKind.DATE:
         return find_date(needle, text)
-    if kind in ANSWER_SAYS:  # the answer says the measure does not apply, or that the quantity is flat or nil
-        m = ANSWER_SAYS[kind].search(text)
-        return (m.start(), m.end()) if m else None
     if kind in (MatchKind.LEAD_TERM, MatchKind.LEAD_PHRASE):
         find = find_stem if kind == MatchKind.LEAD_TERM else find_phrase
         for start, end in opening_statements(text):

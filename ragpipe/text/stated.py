@@ -3,14 +3,17 @@
 Two readers of each, on purpose: a gold answer must *state* it for mining to make it the key ("There
 are none", "gross margin is not a relevant metric", "Real growth was flat"), while an answer meets
 that key in its own words ("the company made no acquisitions", "not a meaningful measure", "in line
-with the prior year", "0%"). An answer's "none" counts only in its opening (`opening_says`: its first
-sentence, and the statement it announces); where the gold is a none, that opening also outweighs a later
+with the prior year", "0%"). An answer's "none" counts only in its opening (`AnswerSays.in_opening`: its
+first sentence, and the statement it announces); where the gold is a none, that opening also outweighs a later
 decline phrase (grading/checks/decline/none_given.py).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 
 from ragpipe.text.needle_kinds import MatchKind, NeedleKind
 from ragpipe.text.sentences import opening_statements
@@ -35,22 +38,39 @@ GOLD_SAYS = {
 
 _THEN_ANY = r"[^.,;:]{0,40}?\bany\b"  # a negation's "any", within its clause: "has not reported any"
 
-ANSWER_SAYS = {
-    # "no", "none", "nothing", "zero", or a negation with "any" ("has not reported any"); a bare "not" is
-    # too common to say so ("notes, not shares, are listed")
-    MatchKind.ABSENCE: re.compile(
-        rf"\b(?:no|none|nothing|zero)\b|(?:\b(?:not|never)\b|n't\b){_THEN_ANY}", re.IGNORECASE
-    ),
-    MatchKind.INAPPLICABLE: re.compile(
-        r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b"
-        r"|\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
-        re.IGNORECASE,
-    ),
-    MatchKind.UNCHANGED: re.compile(
-        r"\b(?:flat|unchanged|zero|no change|in line with)\b|(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
-        re.IGNORECASE,
-    ),
-}
+
+@dataclass(frozen=True, eq=False)  # made once per rules (`of`): hashed by identity
+class AnswerSays:
+    """How an answer says what a gold's none says (there is none, it does not apply, it did not move):
+    judgement, so it is rules.yaml's `stated` section (grading/readings/stated.py), handed in here. A "none"
+    counts only in the answer's opening; the other two anywhere in what it asserts."""
+
+    patterns: Mapping[MatchKind, re.Pattern[str]]
+
+    @classmethod
+    @lru_cache(maxsize=16)
+    def of(cls, said: tuple[tuple[str, tuple[str, ...]], ...]) -> AnswerSays:
+        """From (match kind, its regexes, alternatives of one another) pairs, as rules.yaml writes them."""
+        return cls({MatchKind(k): re.compile("|".join(alts), re.IGNORECASE) for k, alts in said if alts})
+
+    def in_opening(self, kind: MatchKind, text: str) -> tuple[int, int] | None:
+        """Where `text`'s opening (its first sentence, and the statement it announces: text/sentences.py)
+        says what `kind` says of the measure, or None."""
+        pattern = self.patterns.get(kind)
+        m = pattern.search(text, 0, opening_statements(text)[-1][1]) if pattern is not None else None
+        return (m.start(), m.end()) if m else None
+
+    def found(self, kind: MatchKind, text: str) -> tuple[int, int] | None:
+        """Where the answer says it as a needle of `kind` is met: a none in its opening, the rest anywhere."""
+        if kind == MatchKind.ABSENCE:
+            return self.in_opening(kind, text)
+        pattern = self.patterns.get(kind)
+        m = pattern.search(text) if pattern is not None else None
+        return (m.start(), m.end()) if m else None
+
+
+NOTHING_SAID = AnswerSays({})  # the reading switched off: no answer says any of it
+SAID_KINDS = frozenset({MatchKind.ABSENCE, MatchKind.INAPPLICABLE, MatchKind.UNCHANGED})
 
 
 # "does not mention any acquisitions", "no information regarding any legal battles": a negation over any
@@ -63,10 +83,3 @@ def opening_denies_any(text: str) -> bool:
     acquisitions"), in whatever voice: a none of the things, where "there is no information on X" is a
     none of the information."""
     return _DENIES_ANY.search(text, 0, opening_statements(text)[-1][1]) is not None
-
-
-def opening_says(kind: MatchKind, text: str) -> tuple[int, int] | None:
-    """Where `text`'s opening (its first sentence, and the statement it announces: text/sentences.py)
-    says what `kind` says of the measure (there is none, it does not apply, it did not move), or None."""
-    m = ANSWER_SAYS[kind].search(text, 0, opening_statements(text)[-1][1])
-    return (m.start(), m.end()) if m else None

@@ -45,6 +45,7 @@ from ragpipe.text.needle_kinds import (
     match_kind,
 )
 from ragpipe.text.patterns import DeclinePattern
+from ragpipe.text.stated import SAID_KINDS
 
 MONEY_KEY = "money_key"
 
@@ -147,6 +148,8 @@ def _find(
         return stated[1:]
     if kind == MatchKind.FORM:
         return find_form(needle, view.text, view.figures, view.tolerance, view.question.text, derived=derived)
+    if kind in SAID_KINDS and figure_needle(needle) is None:  # a none, said in the answer's words (text/stated.py)
+        return view.says.found(cast(MatchKind, kind), view.text)
     gold = figure_needle(needle) if kind == MatchKind.COMPUTED_FIGURE else None
     if gold is None:
         return find_needle(needle, view.text, view.figures, view.tolerance, cast(MatchKind, kind))

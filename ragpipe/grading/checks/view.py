@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from ragpipe.corpus.questions import Question
     from ragpipe.text.figures import Figure
+    from ragpipe.text.stated import AnswerSays
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,11 @@ class AnswerView:
     def asks_why(self) -> bool:
         """Whether the question asks for a reason (text/gold_clause.py)."""
         return self.reading("reason")
+
+    @property
+    def says(self) -> AnswerSays:
+        """How the answer is read to say there is none, it does not apply, it did not move (text/stated.py)."""
+        return self.reading("stated")
 
     def other_unit(self, figure: Figure) -> str | None:
         """The unit the answer gives `figure` where the gold gives its number another unit (text/units.py)."""

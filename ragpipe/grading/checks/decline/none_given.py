@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ragpipe.grading.checks.view import AnswerView
 from ragpipe.text.needle_kinds import NeedleKind, match_kind
-from ragpipe.text.stated import opening_denies_any, opening_says
+from ragpipe.text.stated import opening_denies_any
 
 NONE_KINDS = frozenset({NeedleKind.ABSENCE, NeedleKind.INAPPLICABLE, NeedleKind.UNCHANGED})
 
@@ -31,7 +31,7 @@ def gives_the_none(view: AnswerView, declines: list[tuple[int, int, str]]) -> bo
     if not kinds or not declines:
         return False
     first = min(start for start, _, _ in declines)
-    said = (opening_says(match_kind(kind), view.text) for kind in kinds)
+    said = (view.says.in_opening(match_kind(kind), view.text) for kind in kinds)
     return any(span is not None and span[0] < first for span in said)
 
 
