@@ -17,10 +17,6 @@ class AgreementResult(ReportMapping):
     as before; `frame` is its figures by scope; `summary()` (and `repr`) one line."""
 
     @property
-    def report(self) -> dict:
-        return self.data
-
-    @property
     def kappa(self) -> float | None:
         return self.data["kappa"]
 
@@ -32,11 +28,11 @@ class AgreementResult(ReportMapping):
     def frame(self) -> pd.DataFrame:
         """One row per scope (overall, each question type, each file, each firmness of the grader's verdict):
         n, accuracy, kappa, refusal precision, recall and F1, false correct, bias, the confusion as JSON."""
-        rows = agreement_rows(self.report, "", "", self.report["grader_version"])
+        rows = agreement_rows(self.data, "", "", self.data["grader_version"])
         return rows.drop(columns=["corpus", "config", "grader_version"])
 
     def summary(self) -> str:
-        r = self.report
+        r = self.data
         f1 = r["refusal"]["f1"]
         skipped = f"; {len(r['problems'])} row(s) skipped" if r.get("problems") else ""
         return (

@@ -17,10 +17,6 @@ class CompareResult(ReportMapping):
     where: str = "the questions given"
 
     @property
-    def result(self) -> dict:
-        return self.data
-
-    @property
     def diff(self) -> float | None:
         """B's accuracy less A's."""
         return self.data["diff"]

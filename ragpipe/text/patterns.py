@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 
 def valid_regex(pattern: str) -> str:
@@ -19,15 +20,13 @@ def valid_regex(pattern: str) -> str:
     return pattern
 
 
+Regex = Annotated[str, AfterValidator(valid_regex)]  # a rules field that is a regex, checked as it is read
+
+
 class DeclinePattern(BaseModel):
     """A regex with the reason it is a rule (declines, and the questions that ask for a figure)."""
 
     model_config = ConfigDict(extra="forbid")
-    pattern: str
+    pattern: Regex
     reason: str = Field(min_length=1)
     conclusive: bool = False  # the answerer gives up on the answer: figures before it are inputs, not answers
-
-    @field_validator("pattern")
-    @classmethod
-    def _compiles(cls, v: str) -> str:
-        return valid_regex(v)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading.readings.unit import Reading
 from ragpipe.text.measures import NO_JUDGEMENT, MeasureJudgement, MeasureReading, read_measures
-from ragpipe.text.patterns import valid_regex
+from ragpipe.text.patterns import Regex
 
 
 class Measures(BaseModel):
@@ -30,20 +30,13 @@ class Measures(BaseModel):
     )
     # a sentence holding one of these (each a regex of a whole word) compares: its figures may be another
     # period's or another part's, so a figure other than the key stated for the asked measure is no contradiction
-    compares: list[str] = Field(
+    compares: list[Regex] = Field(
         default_factory=lambda: [
             "compared", "comparison", "versus", "vs", "from", "prior", "previous", "last", "preceding", "earlier",
             "increased?", "decreased?", "rose", "fell", "grew", "declined", "changed?", "year-over-year", "yoy",
             "respectively",
         ]
     )  # fmt: skip
-
-    @field_validator("compares")
-    @classmethod
-    def _compiles(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            valid_regex(pattern)
-        return value
 
     @cached_property
     def judgement(self) -> MeasureJudgement:

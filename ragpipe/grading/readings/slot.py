@@ -4,8 +4,6 @@ open a slot. Off, no answer fills a slot: a name is met or not as any needle is.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ragpipe.grading.readings.unit import Reading
@@ -17,35 +15,27 @@ class Slot(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     # the verbs of a which/who question's predicate ("Which product line had ..."), and of the answer's echo
-    verbs: list[str] = Field(
-        default_factory=lambda: [
+    verbs: tuple[str, ...] = Field(
+        default_factory=lambda: (
             "had", "has", "have", "was", "were", "is", "are", "posted", "recorded", "reported", "generated", "saw",
             "made", "earned", "grew", "led", "won",
-        ],
+        ),
         min_length=1,
     )  # fmt: skip
 
     @field_validator("verbs")
     @classmethod
-    def _words(cls, value: list[str]) -> list[str]:
+    def _words(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         bad = [v for v in value if not v.replace(" ", "").isalpha()]
         if bad:
             raise ValueError(f"a verb is words, not {bad[0]!r}")
         return value
-
-    @cached_property
-    def verb_tuple(self) -> tuple[str, ...]:
-        return tuple(self.verbs)
-
-
-def _read(view, rules) -> tuple[str, int, int] | None:
-    return slot_filler(view.text, view.question.text, rules.slot.verb_tuple)
 
 
 READING = Reading(
     "slot",
     "the name an answer asserts the question's predicate of (text/slot.py)",
     sections={"slot": Slot},
-    read=_read,
+    read=lambda view, rules: slot_filler(view.text, view.question.text, rules.slot.verbs),
     absent=lambda view: None,
 )

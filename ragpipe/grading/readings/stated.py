@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading.readings.unit import Reading
-from ragpipe.text.patterns import valid_regex
+from ragpipe.text.patterns import Regex
 from ragpipe.text.stated import NOTHING_SAID, AnswerSays
 
 _NEGATED_ANY = r"(?:\b(?:not|never)\b|n't\b)[^.,;:]{0,40}?\bany\b"
@@ -23,26 +23,19 @@ class Stated(BaseModel):
     model_config = ConfigDict(extra="forbid")
     # "no", "none", "nothing", "zero", or a negation with "any" ("has not reported any"); a bare "not" is
     # too common to say so ("notes, not shares, are listed")
-    absence: list[str] = Field(default_factory=lambda: [r"\b(?:no|none|nothing|zero)\b", _NEGATED_ANY])
-    inapplicable: list[str] = Field(
+    absence: list[Regex] = Field(default_factory=lambda: [r"\b(?:no|none|nothing|zero)\b", _NEGATED_ANY])
+    inapplicable: list[Regex] = Field(
         default_factory=lambda: [
             r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b",
             r"\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
         ]
     )
-    unchanged: list[str] = Field(
+    unchanged: list[Regex] = Field(
         default_factory=lambda: [
             r"\b(?:flat|unchanged|zero|no change|in line with)\b",
             r"(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
         ]
     )
-
-    @field_validator("absence", "inapplicable", "unchanged")
-    @classmethod
-    def _compiles(cls, value: list[str]) -> list[str]:
-        for pattern in value:
-            valid_regex(pattern)
-        return value
 
     @cached_property
     def says(self) -> AnswerSays:

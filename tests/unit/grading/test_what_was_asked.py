@@ -86,7 +86,7 @@ def test_the_core_of_a_gold_clause_and_its_place_or_time(rules):
     gold = "Because fuel surcharges doubled on its European routes."
     assert only_in_modifiers(gold, "European") and only_in_modifiers(gold, "routes")
     assert not only_in_modifiers(gold, "fuel surcharges doubled") and not only_in_modifiers(gold, "Asia")
-    why = rules.reason.patterns
+    why = rules.reason.why_questions
     assert asks_why("What drove gross margin change in FY2022?", why) and not asks_why("How much did it pay?", why)
 
 
@@ -118,5 +118,5 @@ def test_a_name_is_the_value_of_the_slot_the_question_opens(tmp_path):
 def test_the_slot_is_read_conservatively(rules, question, answer, filled):
     from ragpipe.text.slot import slot_filler
 
-    found = slot_filler(answer, question, rules.slot.verb_tuple)
+    found = slot_filler(answer, question, rules.slot.verbs)
     assert (found[0] if found else None) == filled
