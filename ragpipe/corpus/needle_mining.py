@@ -34,9 +34,12 @@ from ragpipe.text.figures import Figure, find_figures, parse_figure
 from ragpipe.text.labels import line_label, page_labels
 from ragpipe.text.matching import find_figure_loosely, find_phrase, find_stem
 from ragpipe.text.money import key_of
+from ragpipe.text.names import MINED_NAME
 from ragpipe.text.needle_kinds import COMPUTED, FIGURE_KINDS, STATED_KINDS, NeedleKind, figure_kind
+from ragpipe.text.quotes import quoted_phrases
 from ragpipe.text.stated import GOLD_SAYS
 from ragpipe.text.tokenize import STOPWORDS, tokenize
+from ragpipe.text.words import PHRASE_WORD
 from ragpipe.warehouse.row import Record
 
 
@@ -64,15 +67,7 @@ class NeedleRecord(Record):
 TOO_COMMON_SHARE = 0.5  # a word in more than half the corpus's documents names nothing in particular
 MIN_COMMON_DOCS = 3  # ... and commonness needs documents to compare: below three, no word is too common
 
-_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
-# the small words a name keeps inside it ("Bank of America", "Leonardo da Vinci", "Ludwig van Beethoven")
-_NAME_PARTICLES = "of|and|for|&|da|de|di|du|del|della|der|van|von|la|le|bin|al"
-_NAME = re.compile(
-    r"(?<![\w-])(?:[A-Z][\w&'.+-]*[\w+]|[A-Z])"
-    rf"(?:[ \t]+(?:(?:{_NAME_PARTICLES})[ \t]+)?(?:[A-Z][\w&'.+-]*[\w+]|[A-Z]))*"
-)
 _CLAUSE = re.compile(r"[.,;:()\[\]\n!?\"\u201c\u201d]+")
-_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][a-z]+(?:-[a-z]+)*(?![A-Za-z0-9])")
 _YES_NO = {"yes", "no"}
 # words that join phrases rather than belong to them
 _CONNECTORS = {
@@ -242,7 +237,7 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
     for option in chosen_options(question.text, answer):
         add(Candidate(option, NeedleKind.OPTION, option.lower(), option=True))
     if (
-        len(_WORD.findall(whole)) <= 5
+        len(PHRASE_WORD.findall(whole)) <= 5
         and not find_figures(whole)
         and whole.lower() not in _YES_NO
         and not common(whole)
@@ -250,9 +245,9 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
         add(
             Candidate(whole, NeedleKind.ANSWER, whole.lower())
         )  # a short gold answer names the item whole ("Customer deposits")
-    for m in _QUOTED.finditer(answer):
-        add(Candidate(m.group(1).strip(), NeedleKind.QUOTE, m.group(1).strip().lower()))
-    for m in _NAME.finditer(answer):
+    for phrase in quoted_phrases(answer):
+        add(Candidate(phrase, NeedleKind.QUOTE, phrase.lower()))
+    for m in MINED_NAME.finditer(answer):
         words = m.group(0).strip(" .'-").split()
         while words and words[0].lower() in STOPWORDS:  # "The LLaMA" is LLaMA
             words = words[1:]
@@ -271,7 +266,7 @@ def candidates(question: Question, commonness: Commonness) -> list[Candidate]:
     for clause in _CLAUSE.split(answer):
         runs: list[list[str]] = [[]]
         last_end = 0
-        for m in _WORD.finditer(clause):
+        for m in PHRASE_WORD.finditer(clause):
             word = m.group(0)
             content = (
                 word.lower() not in STOPWORDS

@@ -4,13 +4,11 @@ adds a proposed phrase (grader_agreement/audit.py)."""
 
 from __future__ import annotations
 
-import re
-
-from ragpipe.text.words import folded
+from ragpipe.text.words import ALNUM_RUN, folded
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"\w+(?:'\w+)?", folded(text))
+    return ALNUM_RUN.findall(folded(text))
 
 
 def exclusion_clashes(phrases: list[str], exclusions: list[str]) -> list[tuple[str, str, str]]:

@@ -32,6 +32,7 @@ from decimal import Decimal
 from functools import lru_cache
 
 from ragpipe.text.figures import Figure
+from ragpipe.text.lists import key_items
 from ragpipe.text.matching import find_derived, find_needle, find_phrase
 
 _ASIDE = re.compile(r"\(([^()]*)\)")
@@ -39,7 +40,6 @@ _NAMES_ANOTHER = re.compile(r"^\s*(?:accept|also|aka|a\.k\.a\.)\s+(.+?)\s*$", re
 _OR = re.compile(r"\s+or\s+", re.IGNORECASE)
 _RELATIVE = re.compile(r",\s+(?:who|which|whose)\b", re.IGNORECASE)
 _MADE_BY = re.compile(r"\s+by\s+(?=[A-Z])")  # "Video Killed The Radio Star by Buggles": a work, then its maker
-_LIST = re.compile(r",\s+(?:and\s+|&\s+)?|\s+(?:and|&)\s+", re.IGNORECASE)
 
 
 def _tidy(text: str) -> str:
@@ -81,7 +81,7 @@ def _alternatives(key: str) -> list[tuple[str, bool]]:
 
 def _parts(form: str) -> tuple[str, ...]:
     """A list's items ("Red, Blue and Green" -> Red, Blue, Green); a single item alone."""
-    items = tuple(dict.fromkeys(_tidy(p) for p in _LIST.split(form) if _tidy(p)))
+    items = tuple(dict.fromkeys(_tidy(p) for p in key_items(form) if _tidy(p)))
     return items if len(items) > 1 else (form,)
 
 

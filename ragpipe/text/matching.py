@@ -19,12 +19,12 @@ from itertools import chain
 
 from ragpipe.text.dates import DAY_TOKEN, MONTH_NAMES, MONTH_TOKENS, find_date
 from ragpipe.text.figures import Figure, find_figures, same_value
+from ragpipe.text.names import NAME_WORD
 from ragpipe.text.needle_kinds import MatchKind
 from ragpipe.text.normalize import CARDINALS, ORDINALS, compared_words, fold_plural, fold_word, squashed
 from ragpipe.text.sentences import opening_statements
 from ragpipe.text.tokenize import tokenize
-
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['\u2019-][A-Za-z0-9]+)*")
+from ragpipe.text.words import ALNUM_RUN
 
 
 @lru_cache(maxsize=4096)
@@ -95,16 +95,13 @@ def find_phrase(phrase: str, text: str) -> tuple[int, int] | None:
     return found
 
 
-_NAME_WORD = re.compile(r"[A-Z][\w.'\u2019-]*")
-
-
 def _is_name(phrase: str, target: tuple[str, ...]) -> bool:
     """Does `phrase` read as a person's name: two to four capitalized words ("J. R. R. Tolkien" counts its
     initials as words), the last a surname of two letters or more, none a number or a month?"""
     written = phrase.split()
     return (
         2 <= len(written) <= 4
-        and all(_NAME_WORD.fullmatch(w) for w in written)
+        and all(NAME_WORD.fullmatch(w) for w in written)
         and len(target[-1]) > 1
         and all(w.isalpha() and w not in _MONTHS for w in target)
     )
@@ -235,7 +232,7 @@ def _compound(target: tuple[str, ...], k: int, words: tuple[str, ...], j: int) -
 def _stem_index(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
     """The content-word stems of `text` with their spans (as `tokenize` sees them)."""
     stems, spans = [], []
-    for m in _WORD.finditer(text):
+    for m in ALNUM_RUN.finditer(text):
         tokens = tokenize(m.group(0))
         if len(tokens) == 1:
             stems.append(tokens[0])

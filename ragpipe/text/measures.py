@@ -31,11 +31,11 @@ What it deliberately does not read: measures a sentence only implies, synonyms, 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from ragpipe.text.clauses import clause_ends, clause_start, opens_clause
 from ragpipe.text.dates import years
 from ragpipe.text.figures import Figure
 from ragpipe.text.sentences import asking_sentence, sentences
@@ -46,7 +46,6 @@ _IRREGULAR = {
     "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell", "made": "make", "grew": "grow", "owed": "owe",
     "owes": "owe", "refunded": "refund", "charged": "charge", "billed": "bill",
 }  # fmt: skip
-_OPENS = re.compile(r"(?:^|[.!?;:(\n])\s*$")  # what stands before a sentence's (or a clause's) first word
 
 # a question's words that ask, name a period or a unit, or say nothing of the measure
 _ASKING = frozenset(
@@ -76,15 +75,6 @@ _MEASURE_VERBS = re.compile(
     re.IGNORECASE,
 )
 _OF_AFTER = re.compile(r"\s*(?:of|in)\s+((?:[A-Za-z][A-Za-z'\u2019-]*\s*){1,4})", re.IGNORECASE)
-# where a clause (and with it a measure phrase) ends, reading back from a figure or on after it (a comma or a
-# stop between digits is inside a figure: "$9,454.50")
-_CLAUSE_END = re.compile(
-    # a lookahead on the characters a clause end can begin with skips every other position at once (half the time)
-    r"(?=[,.;:()\[\]!?\nabcfilmpstvwABCFILMPSTVW])(?:[;:()\[\]!?\n]|[,.](?!\d)|(?<!\d)[,.]"
-    r"|\b(?:but|while|whereas|and|after|before|which|that|because|since|although|with|versus|vs"
-    r"|compared|including|less|plus|minus|from)\b)",
-    re.IGNORECASE,
-)
 _PHRASE_STOP = frozenset(
     """for during in at by from to on as compared versus vs which that and but while with than the a an its their
     his her this these those year years quarter period fiscal""".split()
@@ -231,11 +221,6 @@ def bindings(text: str, figures: list[Figure]) -> list[Binding]:
     return list(MeasureReading(frozenset(), text, figures, NO_JUDGEMENT).bound)
 
 
-def clause_ends(text: str) -> list[int]:
-    """Where each clause of `text` ends: found once, every figure's clause is looked up in them."""
-    return [m.end() for m in _CLAUSE_END.finditer(text)]
-
-
 def bind(text: str, f: Figure, ends: list[int]) -> Binding | None:
     """The measure the clause of `f` states it as (`ends`: `clause_ends(text)`), or None."""
     before = _measure_before(text, f, ends)
@@ -246,25 +231,19 @@ def bind(text: str, f: Figure, ends: list[int]) -> Binding | None:
     return Binding(f, frozenset(words), " ".join(p[1] for p in (before, after) if p and p[1]))
 
 
-def _clause_start(end: int, ends: list[int]) -> int:
-    """Where the clause holding the text up to `end` begins (`ends`: `clause_ends` of the text)."""
-    i = bisect_right(ends, end) - 1
-    return ends[i] if i >= 0 else 0
-
-
 _OPERATOR_AFTER = re.compile(r"\s*(?:[-+*/\u00d7\u00f7\u2212]|\b(?:plus|minus|less|times|divided by)\b)\s*[$(\d]", re.I)
 
 
 def _measure_before(text: str, f: Figure, ends: list[int]) -> tuple[set[str], str] | None:
     if _OPERATOR_AFTER.match(text, f.end):  # "was $19,815 million - $13,997 million = ...": an operand
         return None
-    head = text[_clause_start(f.start, ends) : f.start]
+    head = text[clause_start(f.start, ends) : f.start]
     # read in a window before the figure only: a search from the text's start for each figure is quadratic
     label = _LABEL_BEFORE.search(text, max(0, f.start - 8), f.start) if f.is_money and not head.strip() else None
     if label is not None and not _LIST_AFTER.match(text, f.end):  # "Net pay: $2,231.60", never "series: 1, 16, 81"
         if _CORRECTING.search(text, max(0, label.start() - 16), label.start()):  # "correction: $496.15": no measure
             return None
-        return _phrase(text, _clause_start(label.start(), ends), label.start(), last=6)
+        return _phrase(text, clause_start(label.start(), ends), label.start(), last=6)
     link = _LINK_BEFORE.search(head)
     if link is not None:
         start = f.start - len(head)
@@ -298,7 +277,7 @@ def _phrase(text: str, start: int, end: int, last: int | None = None) -> tuple[s
         if not word or word.lower() in _PHRASE_ASKING or word.lower() in _PHRASE_STOP:
             continue
         if word[0].isupper() and not word.isupper():
-            opens = _OPENS.search(text, 0, m.start()) is not None
+            opens = opens_clause(text, m.start())
             # a lowercase word follows, or none does: "Rent is $390", "Segment profit was ..."
             lower_next = i + 1 == len(found) or found[i + 1].group(0)[0].islower()
             if not (opens and lower_next):

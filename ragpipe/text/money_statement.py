@@ -24,9 +24,10 @@ from bisect import bisect_right
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from ragpipe.text.clauses import clause_close, clause_ends
 from ragpipe.text.figures import Figure, find_figures
-from ragpipe.text.measures import Binding, bind, clause_ends, stem
-from ragpipe.text.sentences import asking_sentence
+from ragpipe.text.measures import Binding, bind, stem
+from ragpipe.text.sentences import SENTENCE_REACH, asking_sentence, sentence_start
 from ragpipe.text.unasserted import figure_denied, figure_withdrawn
 from ragpipe.text.words import WORD, folded
 
@@ -166,29 +167,11 @@ def _corrected_binding(whole: str, f: Figure, whole_ends: list[int]) -> Binding 
 def main_clause(text: str, f: Figure) -> bool:
     """The figure is not in a concessive or conditional clause opening its sentence ("While line 33 lists
     $1,145 of payments, the refund due is $845": $1,145 is conceded, $845 asserted)."""
-    if _CONCESSIVE.match(text, _sentence_start(text, f.start), f.start) is None:
+    if _CONCESSIVE.match(text, sentence_start(text, f.start), f.start) is None:
         return True
     # ... and the subordinate clause closes after it, before its sentence ends: "after the $16.00 credit the
     # amount due is $26.99" opens with "after" and has no clause after a comma: it is the main clause
-    closes = _CLAUSE_CLOSE.search(text, f.end, f.end + _SENTENCE_REACH)
-    return closes is None or closes.group(0) != ","
-
-
-_SENTENCE_REACH = 2000  # characters a sentence is read over, either way from a figure: no sentence is longer
-_CLAUSE_CLOSE = re.compile(r",(?!\d)|[;!?\n]|\.(?!\d)")  # a comma closes a clause, the others its sentence
-
-
-def _sentence_start(text: str, offset: int) -> int:
-    """Where the sentence holding `offset` begins: after the last stop, semicolon or line break before it that
-    is not a figure's decimal point ("$1,145.50"). Read back from `offset` only: linear over an answer."""
-    floor, i = max(0, offset - _SENTENCE_REACH), offset
-    while i > floor:
-        i = max(text.rfind(c, floor, i) for c in ".;!?\n")
-        if i < 0:
-            return floor
-        if not (text[i] == "." and i + 1 < len(text) and text[i + 1].isdigit()):
-            return i + 1
-    return floor
+    return clause_close(text, f.end, f.end + SENTENCE_REACH) != ","
 
 
 _CORRECTS = re.compile(

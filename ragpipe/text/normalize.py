@@ -38,8 +38,8 @@ import unicodedata
 from functools import lru_cache
 
 from ragpipe.text.dates import MONTH_ABBREVIATIONS, MONTH_NAMES, full_dates
+from ragpipe.text.words import KEY_TOKEN
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)+(?![^\W_])|[^\W_]+", re.UNICODE)  # "6.8" is one word, not "6" and "8"
 _SUPERSCRIPTS = str.maketrans({c: " " for c in "\u00b9\u00b2\u00b3\u2070\u2071\u2074\u2075\u2076\u2077\u2078\u2079"})
 ARTICLES = frozenset({"a", "an", "the"})
 
@@ -136,7 +136,7 @@ def _ranges(token: str, words: list[str], raw: list[str], after: int) -> bool:
 def compared_words(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, int], ...]]:
     """The words of `text` as compared (see the module's rules), each with the span it came from."""
     lowered = text.lower().replace("\u2019", "'").translate(_SUPERSCRIPTS)
-    matches = list(_TOKEN.finditer(lowered))
+    matches = list(KEY_TOKEN.finditer(lowered))
     raw = [fold_diacritics(m.group(0)) for m in matches]
     dated = {start: (end, _month_first(iso)) for iso, start, end in full_dates(lowered)}
     words: list[str] = []

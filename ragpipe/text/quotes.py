@@ -1,9 +1,12 @@
-"""Passages an answer quotes: words mentioned, not said.
+"""A quote, once: what double quotes hold, read two ways for two texts.
 
-A song title or a line of lyrics in double quotes ("a hit with “Don't Give
-In to Him”", "the lyrics “you can check out any time you like”") holds words
-the answerer reports, not words the answerer says: a decline phrase inside one
-refuses nothing. An answer wrapped whole in quotes says what it quotes.
+- `quoted_spans`, in an answer: words mentioned, not said. A song title or a line of lyrics in double
+  quotes ("a hit with “Don't Give In to Him”", "the lyrics “you can check out any time you like”") holds
+  words the answerer reports, not words the answerer says: a decline phrase inside one refuses nothing.
+  An answer wrapped whole in quotes says what it quotes.
+- `quoted_phrases`, in a gold answer: a title or a term the gold quotes ("the “Fit for Growth”
+  programme") is a needle of its own, whole: two to eighty characters between any double quotes
+  (corpus/needle_mining.py).
 """
 
 from __future__ import annotations
@@ -29,6 +32,14 @@ def quoted_spans(text: str) -> list[tuple[int, int]]:
         last = end
     said.append(text[last:])
     return spans if re.search(r"\w", "".join(said)) else []
+
+
+_IN_GOLD = re.compile(r"[\"\u201c]([^\"\u201d]{2,80})[\"\u201d]")
+
+
+def quoted_phrases(text: str) -> list[str]:
+    """What a gold answer quotes, each phrase stripped, in order."""
+    return [m.group(1).strip() for m in _IN_GOLD.finditer(text)]
 
 
 def within_quotes(span: tuple[int, int], quoted: list[tuple[int, int]]) -> bool:

@@ -12,13 +12,10 @@ allowed ...?" is turned by "There is no reason they should not be allowed".
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ragpipe.text.tokenize import tokenize
-from ragpipe.text.words import folded
-
-_WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
+from ragpipe.text.words import WORD, folded
 
 
 @lru_cache(maxsize=4096)
@@ -40,7 +37,7 @@ def asked(question: str) -> str:
 
 def negations_in(text: str, negations: tuple[str, ...]) -> int:
     """How many negating words `text` holds ("not", "no", any "...n't" when "n't" is one)."""
-    words = _WORDS.findall(folded(text))
+    words = WORD.findall(folded(text))
     return sum(1 for w in words if w in negations or w.endswith("n't") and "n't" in negations)
 
 

@@ -7,6 +7,10 @@
   points: - ..."), the statement announced (past a header line: "FY2023:"): where an answer gives its
   choice or its yes/no.
 - `asking_sentence`: a question's first sentence, what it asks (a second one gives context).
+- `sentence_start`: where the sentence holding an offset begins, read back from it: after the last stop,
+  semicolon or line break that is not a figure's decimal point. The same boundaries as `sentences`, which
+  needs a space after a stop: a stop with a digit after it is a decimal point, one with a letter after it
+  an abbreviation's or a typo, read alike here. Clauses are text/clauses.py's.
 """
 
 from __future__ import annotations
@@ -18,6 +22,23 @@ _BOUNDARY = re.compile(r"(?<=[.!?;])\s+|\n+")
 _FIRST_END = re.compile(r"[.!?:](?=\s)|\n")
 _WORD_CHAR = re.compile(r"\w")
 _QUESTION_END = re.compile(r"(?<=[?.])\s")
+
+
+SENTENCE_REACH = 2000  # characters a sentence is read over, either way from an offset: no sentence is longer
+
+
+def sentence_start(text: str, offset: int, reach: int = SENTENCE_REACH) -> int:
+    """Where the sentence holding `offset` begins: after the last stop, semicolon or line break before it that
+    is not a figure's decimal point ("$1,145.50"), at most `reach` characters back. Read back from `offset`
+    only: linear over an answer."""
+    floor, i = max(0, offset - reach), offset
+    while i > floor:
+        i = max(text.rfind(c, floor, i) for c in ".;!?\n")
+        if i < 0:
+            return floor
+        if not (text[i] == "." and i + 1 < len(text) and text[i + 1].isdigit()):
+            return i + 1
+    return floor
 
 
 def asking_sentence(question: str) -> str:

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from ragpipe.text.measures import stem
+from ragpipe.text.names import FIRM_NAME
 from ragpipe.text.sentences import sentences
 from ragpipe.text.words import WORD
 
@@ -23,7 +24,6 @@ _FILLER = frozenset(
     quarter fy as""".split()
 )
 _PRONOUNS = frozenset("it he she they this that these those there we i you one which who what".split())
-_NAME = re.compile(r"(?:[A-Z][\w&'\u2019.-]*)(?:\s+(?:&\s+)?[A-Z][\w&'\u2019.-]*){0,3}")
 
 
 @lru_cache(maxsize=16)
@@ -60,7 +60,7 @@ def slot_filler(text: str, question: str, verbs: tuple[str, ...]) -> tuple[str, 
         if not words <= {stem(w) for w in WORD.findall(clause[m.end() :])}:
             continue
         subject = clause[: m.start()].rsplit(",", 1)[-1].strip().removeprefix("The ").removeprefix("the ")
-        if _NAME.fullmatch(subject) and subject.split()[0].lower() not in _PRONOUNS:
+        if FIRM_NAME.fullmatch(subject) and subject.split()[0].lower() not in _PRONOUNS:
             at = start + clause.index(subject)
             return subject, at, at + len(subject)
     return None

@@ -8,12 +8,7 @@ BM25 scores and engine support stop meaning the same thing.
 
 from __future__ import annotations
 
-import re
-
-from ragpipe.text.words import folded, stemmer
-
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[a-z]+")
-_DIGITS, _LETTERS = re.compile(r"\d+(?:[.,]\d+)*"), re.compile(r"[a-z]+")  # _TOKEN's two kinds apart
+from ragpipe.text.words import DIGITS, LETTERS, TOKEN, folded, stemmer
 
 STOPWORDS = frozenset(
     """a about above after again all am an and any are as at be because been before being
@@ -33,7 +28,7 @@ def _normalize_number(tok: str) -> str:
 def tokenize(text: str) -> list[str]:
     """Tokens of `text` for BM25: stemmed words without stop words, whole numbers."""
     words: list[str] = []
-    for tok in _TOKEN.findall(folded(text).replace("'s ", " ")):
+    for tok in TOKEN.findall(folded(text).replace("'s ", " ")):
         if tok[0].isdigit():
             words.append(_normalize_number(tok).rstrip("."))
         elif tok not in STOPWORDS and len(tok) > 1:
@@ -49,10 +44,10 @@ _REHEADED = frozenset({"dying", "lying", "tying"})
 def tokens_among(text: str, wanted: frozenset[str]) -> set[str]:
     """`set(tokenize(text)) & wanted`, stemming only the words that could stem to a wanted token: a stem
     keeps its word's first two letters ("trying" -> "tri"; `_REHEADED` aside), so a word whose first two
-    are no wanted token's is never stemmed, and two scans in C find `_TOKEN`'s tokens (letters and digits
+    are no wanted token's is never stemmed, and two scans in C find `TOKEN`'s tokens (letters and digits
     never share one). What "which of these words does the answer hold" costs, a fraction of `tokenize`."""
     low = folded(text).replace("'s ", " ")
     heads = {w[:2] for w in wanted}
-    words = [w for w in set(_LETTERS.findall(low)) - STOPWORDS if len(w) > 1 and (w[:2] in heads or w in _REHEADED)]
-    numbers = {_normalize_number(n).rstrip(".") for n in set(_DIGITS.findall(low))}
+    words = [w for w in set(LETTERS.findall(low)) - STOPWORDS if len(w) > 1 and (w[:2] in heads or w in _REHEADED)]
+    numbers = {_normalize_number(n).rstrip(".") for n in set(DIGITS.findall(low))}
     return (numbers | set(stemmer().stemWords(words))) & wanted

@@ -32,6 +32,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from ragpipe.text.figures import Figure
+from ragpipe.text.lists import LIST_COMMA
 from ragpipe.text.sentences import iter_sentences
 
 # "either" opens a hedge when "or" follows inside the same clause (read one sentence at a time: a stop
@@ -42,7 +43,6 @@ _HEDGE = re.compile(
     r"(?P<last>(?:(?<=\d),(?=\d)|[^;:!?\n,()]){1,80})",  # a thousands separator is no clause's end
     re.I,
 )
-_LIST_SEP = re.compile(r"\s*(?:(?<!\d),|,(?!\d))\s*")  # a list's comma, not a thousands separator
 _CORRECTION = re.compile(r"correction\s*[:\u2014-]\s*", re.I)
 # ", not France or Switzerland" / "-- not 1934": the denied name or figure, to its clause's end
 _DENIED = re.compile(
@@ -68,7 +68,7 @@ def hedges(text: str) -> list[Hedge]:
         alternatives = []
         first_start, first = m.start("first"), m.group("first")
         pos = 0
-        for sep in [*_LIST_SEP.finditer(first), None]:
+        for sep in [*LIST_COMMA.finditer(first), None]:
             end = len(first) if sep is None else sep.start()
             if first[pos:end].strip():
                 alternatives.append((first_start + pos, first_start + end))

@@ -32,6 +32,7 @@ from ragpipe.grading.checks.view import AnswerView, Check, Finding, Requirement
 from ragpipe.grading.grade import Verdict
 from ragpipe.text.forms import find_form, leaves_words_out
 from ragpipe.text.gold_clause import only_in_modifiers
+from ragpipe.text.lists import names_listed
 from ragpipe.text.matching import computed_reading, figure_needle, find_computed_figure, find_needle
 from ragpipe.text.measures import other_values
 from ragpipe.text.money import matches_key
@@ -106,7 +107,7 @@ def _mined(view: AnswerView, rules: NeedleRules, stated) -> tuple[list[Requireme
     options = [(n, k) for n, k in terms if k == MatchKind.LEAD_TERM]
     if reqs and options:
         reqs += [Requirement("option", (o,)) for o in options]
-    items = list_items(question.gold_answer) if asks_for_several(question.text) else []
+    items = names_listed(question.gold_answer) if asks_for_several(question.text) else []
     if len(items) > 1 and not reqs:  # a list asked for whole: every item, in any order
         return [Requirement("list_item", ((item, MatchKind.PHRASE),)) for item in items], unchecked
     alternatives = terms + ([] if required else computed)
@@ -120,21 +121,12 @@ _SEVERAL = re.compile(
     r"|^\W*(?:what|who|which)\s+(?:are|were)\b",
     re.IGNORECASE,
 )
-_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)")
-_NAME = re.compile(r"(?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,3}")
 
 
 @lru_cache(maxsize=4096)  # a question is asked of many answers
 def asks_for_several(question: str) -> bool:
     """The question asks for several things at once ("Which three suppliers ...", "Who were ...")."""
     return _SEVERAL.search(question) is not None
-
-
-@lru_cache(maxsize=4096)
-def list_items(gold: str) -> tuple[str, ...]:
-    """The names of a gold answer that is a list of names ("Orlin, Trask and Bellamy"), or ()."""
-    items = tuple(i.strip().rstrip(".") for i in _LIST.split(gold.strip()) if i.strip())
-    return items if len(items) > 1 and all(_NAME.fullmatch(i) for i in items) else ()
 
 
 def _find(

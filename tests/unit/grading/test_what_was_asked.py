@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from ragpipe.grading.checks.needles import asks_for_several, list_items
+from ragpipe.grading.checks.needles import asks_for_several
+from ragpipe.text.lists import names_listed
 from tests.commands import invoke
 
 
@@ -49,9 +50,9 @@ def test_a_question_that_asks_for_several(question, several):
 
 
 def test_a_gold_list_of_names_and_what_is_not_one():
-    assert list_items("Orlin, Trask and Bellamy") == ("Orlin", "Trask", "Bellamy")
-    assert list_items("Procter & Gamble") == ()  # one name
-    assert list_items("fuel costs and wages") == ()  # not names
+    assert names_listed("Orlin, Trask and Bellamy") == ("Orlin", "Trask", "Bellamy")
+    assert names_listed("Procter & Gamble") == ()  # one name
+    assert names_listed("fuel costs and wages") == ()  # not names
 
 
 def test_the_option_a_choice_question_offers_is_asserted_beside_the_figures(tmp_path):

@@ -45,7 +45,7 @@ from ragpipe.text.dates import DAY_MONTH, MONTH_DAY
 from ragpipe.text.figures import Figure, find_figures
 from ragpipe.text.quotes import quoted_spans, within_quotes
 from ragpipe.text.regex_trie import any_of, any_word, either, trie_pattern
-from ragpipe.text.sentences import sentences
+from ragpipe.text.sentences import sentence_start, sentences
 from ragpipe.text.words import folded
 
 _DATE = re.compile(rf"\b{MONTH_DAY}(?:,?\s+\d{{4}})?|\b{DAY_MONTH}\b", re.IGNORECASE)  # a date asserts nothing
@@ -208,9 +208,6 @@ def _says_enough(clause: str) -> bool:
     return len(clause.lstrip(" \t\n,;:-").split()) >= 3
 
 
-_SENTENCE_START = re.compile(r"[.!?\n][^.!?\n]*\Z")
-
-
 @lru_cache(maxsize=16)
 def _speaker(exchange_words: tuple[str, ...]) -> re.Pattern[str]:
     """The answerer's words: the exchange words that are not the asker's ("i", "we", "my", not "you")."""
@@ -221,9 +218,8 @@ def _in_first_person(text: str, span: tuple[int, int, str], rules: AnyRules) -> 
     """The decline phrase's sentence, up to the phrase's end, speaks in the first person: the answerer
     refusing ("I cannot help with that"), not a condition put to the asker ("if you are unable to ...")."""
     start, end, _ = span
-    back = _SENTENCE_START.search(text, max(0, start - 400), start)
     speaker = _speaker(tuple(rules.assertions.exchange_words))
-    return speaker.search(text, back.start() + 1 if back else max(0, start - 400), end) is not None
+    return speaker.search(text, sentence_start(text, start, reach=400), end) is not None
 
 
 def decide(answer: str, rules: AnyRules, question: str = "") -> Decision:
