@@ -12,19 +12,15 @@ import warnings
 
 from dagster import BetaWarning, DataVersion
 
-from ragpipe.grading.rules import load_rules
-from ragpipe.judge import rules_judged_by
+from assets.shared.resources import default_resources
 from ragpipe.retrieval.fingerprint import content_version
-from ragpipe.warehouse.settings import judge_setting, judges_path, rules_path
 
-
-def _grader_version() -> str:
-    """The rules' version, naming the judge too when one is set (RAGPIPE_JUDGE)."""
-    return rules_judged_by(load_rules(rules_path()), judges_path(), judge_setting()[0]).version
-
-
-GRADER_VERSION = _grader_version()
-RULES_VERSION = load_rules(rules_path()).version  # the rule verdicts' own: the judge is not theirs
+# The grader is resolved in one place, the project resource the definitions run with (`Project.rules`,
+# `Project.rules_alone`, `Project.judging_of`): the code versions are read from it as the definitions load,
+# the same resolution the stages grade by, not from the settings a second time.
+_PROJECT = default_resources()["project"]
+GRADER_VERSION = _PROJECT.rules().version  # the rules, naming the judge when one is set for every pair
+RULES_VERSION = _PROJECT.rules_alone().version  # the rule verdicts' own: the judge is not theirs
 
 # Output(data_version=...) is marked beta in Dagster 1.13; it is the documented way to report one
 warnings.filterwarnings("ignore", category=BetaWarning, message=".*data_version.*")
