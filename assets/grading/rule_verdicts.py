@@ -15,10 +15,12 @@ from assets.shared.stages import code_version, deps
 from assets.shared.versions import data_version
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.grading.grade_table import grade_answers
+from ragpipe.grading.question_reading import question_readings
 from ragpipe.history.behind import stale_rule_verdicts
 from ragpipe.warehouse.tables import read_partition, store, table_exists
 
 TABLE = "rule_verdicts"
+READINGS = "question_readings"  # stored by this stage: the rules read the questions as they grade
 
 
 def plan_rule_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, work: Path):
@@ -89,8 +91,13 @@ def rule_verdicts_if_stale(
 def stored_rule_verdicts(
     duckdb: DuckDBResource, project: Project, corpus: str, config: str, frame: pd.DataFrame
 ) -> Made:
+    pair = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
-        path = store(conn, project.root, TABLE, frame, {"corpus": corpus, "config": config})
+        path = store(conn, project.root, TABLE, frame, pair)
+        # what the grader read each graded question as asking, beside the verdicts it read them for
+        questions = read_partition(conn, "questions", {"corpus": corpus})
+        asked = question_readings(questions, frame, project.rules_alone()).assign(**pair)
+        store(conn, project.root, READINGS, asked, pair)
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
     tentative = int((~frame["firm"].astype(bool) & frame["error"].isna()).sum()) if len(frame) else 0
     return Made(

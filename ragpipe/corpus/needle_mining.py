@@ -300,13 +300,19 @@ _OR = re.compile(r"\b([a-z]{4,})\s+or\s+([a-z]{4,})\b", re.IGNORECASE)
 _AMONG = re.compile(r"\bamong\s+([^?]{3,120}?)(?:,\s*(?:which|what|who)\b|\?|$)", re.IGNORECASE)
 
 
-def chosen_options(question: str, gold: str) -> list[str]:
-    """The one option of a choice question ("increase or decrease?", "among operations, investing
-    and financing, which ...") that the gold answer names, by stem; none when it names several or none."""
+def offered_options(question: str) -> list[str]:
+    """The options a choice question offers ("increase or decrease?", "among operations, investing and
+    financing, which ..."), as written, in order."""
     options = [w for m in _OR.finditer(question) for w in m.groups()]
     for m in _AMONG.finditer(question):
         options += [o.strip() for o in re.split(r",|\band\b|\bor\b", m.group(1)) if o.strip()]
-    picked = {o for o in options if tokenize(o) and find_stem(o, gold)}
+    return options
+
+
+def chosen_options(question: str, gold: str) -> list[str]:
+    """The one option of a choice question (`offered_options`) that the gold answer names, by stem; none
+    when it names several or none."""
+    picked = {o for o in offered_options(question) if tokenize(o) and find_stem(o, gold)}
     return sorted(picked) if len(picked) == 1 else []
 
 

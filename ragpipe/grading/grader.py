@@ -37,8 +37,7 @@ from ragpipe.grading.marks import reader_marks
 from ragpipe.grading.readings.shared import RuleReadings, readings_for
 from ragpipe.grading.rules import Rules
 from ragpipe.text.citations import blank_citations
-from ragpipe.text.figures import question_scale
-from ragpipe.text.money import is_money_question, key_of, money_key_value
+from ragpipe.text.money import money_key_value
 from ragpipe.text.repair import repaired
 from ragpipe.text.sentences import sentences
 
@@ -77,22 +76,22 @@ def answer_view(
 ) -> AnswerView:
     """The answer as every check reads it (checks/view.py)."""
     whole = blank_citations(answer, rules.citations.marker_pattern)
-    # the money key: authored, or the gold's one money figure where the question asks what an amount is
-    key = key_of(question.money_key, question.gold_answer, question.kind, question.text)
+    readings = readings_for(rules)
+    asked = readings.question(question)  # read once per question: what it asks, its money key among it
+    key = asked.money_key  # authored, or the gold's one money figure where the question asks what an amount is
 
     return AnswerView(
         question=question,
+        asked=asked,
         whole=whole,
         citations=list(citations),
         attribution=rules.attribution,
-        readings=readings_for(rules),
+        readings=readings,
         mined=mined,
-        money_question=is_money_question(
-            question.text, question.kind, key, question.gold_answer, tuple(rules.money.question_patterns)
-        ),
+        money_question=asked.money_question,
         voice=lambda: own_voice(whole, rules.attribution, off),  # figures and needles count only in the own voice
         tolerance=Decimal(str(rules.money.relative_tolerance)),
-        scale=question_scale(question.text),
+        scale=asked.scale,
         key=None if key is None else money_key_value(key, question.text),
         key_text=key,
         key_place=place if key is not None else None,

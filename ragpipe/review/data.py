@@ -27,6 +27,7 @@ from ragpipe.grading.grade import Verdict
 from ragpipe.history.delta import grade_delta, latest_flips
 from ragpipe.history.ledger import grader_versions, verdicts_at
 from ragpipe.inputs.fingerprint import answer_sha
+from ragpipe.review.asked import asked_line
 from ragpipe.review.cited import cited_passages
 from ragpipe.scoring.leaderboard import leaderboard
 from ragpipe.scoring.scorecard import people_text
@@ -131,6 +132,15 @@ def _attributions(conn, corpus: str, config: str) -> dict[tuple[str, str], str]:
     return {(r["answer_set"], r["question_id"]): r["attribution"] for r in records(rows)}
 
 
+def _asked(conn, corpus: str, config: str) -> dict[tuple[str, str], str]:
+    """(question id, kind as graded) -> what the rules read the question as asking, in a line (review/asked.py):
+    stored by the rule verdicts' stage, none for a pair graded before it stored them."""
+    if not table_exists(conn, "question_readings"):
+        return {}
+    rows = read_partition(conn, "question_readings", {"corpus": corpus, "config": config})
+    return {(r["question_id"], r["kind"]): asked_line(r) for r in records(rows)}
+
+
 def load_review(
     conn,
     corpus: str,
@@ -156,6 +166,7 @@ def load_review(
     question_rows = read_partition(conn, "questions", {"corpus": corpus})
     questions = {q["question_id"]: q for q in records(question_rows)}  # rows as dicts: one lookup each, not .loc
     attribution = _attributions(conn, corpus, config)
+    asked = _asked(conn, corpus, config)
     by_answer = {a["answer_id"]: a for a in records(answers)}
     cited = {chunk for a in by_answer.values() for chunk in _listed(a["cited_chunks"])}
     chunks = _cited_pages(conn, corpus, config, list(cited))
@@ -200,6 +211,7 @@ def load_review(
                 "latency_ms": None if a is None or pd.isna(a["latency_ms"]) else float(a["latency_ms"]),
                 "label": None if a is None or pd.isna(a["label"]) else a["label"],
                 "attribution": attribution.get((g["answer_set"], g["question_id"])),
+                "asked": asked.get((g["question_id"], g["kind"]), ""),
             }
         )
     needles: dict[str, list[dict]] = {}

@@ -178,10 +178,6 @@ class MeasureReading:
         return [b for b in self.bound if states_asked(b, self.asked, self.judgement)]
 
 
-def read_measures(question: str, text: str, figures: list[Figure], judgement: MeasureJudgement) -> MeasureReading:
-    return MeasureReading(asked_measure(question), text, figures, judgement)
-
-
 def other_values(reading: MeasureReading, text: str, question: str, is_key: Callable[[Figure], bool]) -> list[Binding]:
     """The bindings that state the asked measure as a figure other than the key, where the answer never
     states it as the key and the sentence neither compares nor names another year: the answer asserts a

@@ -45,9 +45,11 @@ def asked_slot(question: str, verbs: tuple[str, ...]) -> tuple[str, frozenset[st
     return (m.group("verb").lower(), words) if len(words) >= 2 else None
 
 
-def slot_filler(text: str, question: str, verbs: tuple[str, ...]) -> tuple[str, int, int] | None:
-    """The name the answer asserts the question's predicate of, with its span, or None."""
-    slot = asked_slot(question, verbs)
+def slot_filler(
+    text: str, slot: tuple[str, frozenset[str]] | None, verbs: tuple[str, ...]
+) -> tuple[str, int, int] | None:
+    """The name the answer asserts the question's predicate of (`slot`: `asked_slot` of the question), with
+    its span, or None."""
     if slot is None:
         return None
     verb, words = slot

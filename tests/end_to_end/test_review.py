@@ -313,3 +313,27 @@ def test_the_plots_follow_the_answer_set_selected(page, reviewed, tmp_path_facto
         assert tab.locator(".plot-set:visible").get_attribute("data-plot-set") == "extractive"
     finally:
         tab.goto(reviewed["report"].as_uri())  # the page as the module's other tests expect it
+
+
+def test_what_the_grader_read_each_question_as_asking_is_stored_and_shown(reviewed):
+    """The rule verdicts' stage stores each graded question's reading (`question_readings`), the same as
+    reading the stored questions again under the rules it graded by; the report shows it beside the gold."""
+    from ragpipe.grading.question_reading import question_readings
+    from ragpipe.grading.rules import load_rules
+    from ragpipe.warehouse.nulls import records
+
+    candidate = load_rules(reviewed["folder"] / "rules-candidate.yaml")
+    with duckdb.connect(str(reviewed["folder"] / "ragpipe.duckdb"), read_only=True) as conn:
+        stored = conn.execute(
+            "SELECT * EXCLUDE (corpus, config) FROM question_readings WHERE corpus = 'demo' AND config = 'default' "
+            "ORDER BY question_id, kind"
+        ).df()
+        questions = conn.execute("SELECT * FROM questions WHERE corpus = 'demo'").df()
+        verdicts = conn.execute("SELECT question_id, kind FROM rule_verdicts WHERE config = 'default'").df()
+    again = question_readings(questions, verdicts, candidate)
+    assert set(stored["rules_version"]) == {candidate.version}
+    assert records(stored) == records(again[stored.columns])  # nulls as None, whatever each side's dtype
+    owed = stored[stored["question_id"] == "tax-owed"].iloc[0]
+    assert (owed["money_key"], owed["precision"], bool(owed["money_question"])) == ("$44,322", 0, True)
+    html = reviewed["report"].read_text()
+    assert "read as asking: the measure" in html and "a money key, $44,322 at 0 decimals" in html

@@ -23,7 +23,6 @@ from ragpipe.text.money import asserted_money, matches_key
 from ragpipe.text.money_statement import (
     Asked,
     Stated,
-    asked_money_measure,
     currency_of,
     measure_words,
     period_in,
@@ -53,7 +52,7 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
         return key is not None and matches_key(key, f, view.scale, view.tolerance)
 
     money = [f for f in view.figures if f.is_money]
-    asked = asked_money_measure(view.question.text)
+    asked = view.asked.money_measure
     stated = _stated_for_asked(view, money, is_key, asked)
     if stated is not None:
         return None if stated is KEY_STATED else stated

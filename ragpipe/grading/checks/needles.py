@@ -94,7 +94,7 @@ def _mined(view: AnswerView, rules: NeedleRules, stated) -> tuple[list[Requireme
     unchecked: list[tuple[str, str]] = []
     if question.polarity and stated:
         computed, unchecked = [], computed
-    required = asks_for_figure(question.text, rules.needles)
+    required = view.asked.figure_wanted  # rules.needles.figure_question_patterns, read with the question
     reqs = [
         Requirement("mined", ((n, MatchKind.MINED_FIGURE),))
         for n, k, src in mined
@@ -107,7 +107,7 @@ def _mined(view: AnswerView, rules: NeedleRules, stated) -> tuple[list[Requireme
     options = [(n, k) for n, k in terms if k == MatchKind.LEAD_TERM]
     if reqs and options:
         reqs += [Requirement("option", (o,)) for o in options]
-    items = names_listed(question.gold_answer) if asks_for_several(question.text) else []
+    items = names_listed(question.gold_answer) if view.asked.several else []
     if len(items) > 1 and not reqs:  # a list asked for whole: every item, in any order
         return [Requirement("list_item", ((item, MatchKind.PHRASE),)) for item in items], unchecked
     alternatives = terms + ([] if required else computed)

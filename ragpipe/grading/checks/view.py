@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
     from ragpipe.corpus.questions import Question
+    from ragpipe.grading.question_reading import QuestionReading
     from ragpipe.text.figures import Figure
     from ragpipe.text.stated import AnswerSays
 
@@ -78,6 +79,8 @@ class Readings(Protocol):
 
     def reading(self, name: str, view: AnswerView) -> Any: ...
 
+    def question(self, question: Question) -> QuestionReading: ...
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -126,6 +129,7 @@ class AnswerView:
     before anyone needs them)."""
 
     question: Question
+    asked: QuestionReading  # what the question asks, read once per question (grading/question_reading.py)
     whole: str  # the answer, citation markers blanked (offsets are the answer's)
     citations: list[str]
     attribution: Attribution  # how the sources' voice is marked (the section no check owns: grading/sections.py)

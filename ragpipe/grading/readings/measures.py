@@ -12,7 +12,7 @@ from functools import cached_property
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading.readings.unit import Reading
-from ragpipe.text.measures import NO_JUDGEMENT, MeasureJudgement, MeasureReading, read_measures
+from ragpipe.text.measures import NO_JUDGEMENT, MeasureJudgement, MeasureReading
 from ragpipe.text.patterns import Regex
 
 
@@ -44,7 +44,7 @@ class Measures(BaseModel):
 
 
 def _read(view, rules) -> MeasureReading:
-    return read_measures(view.question.text, view.text, view.figures, rules.measures.judgement)
+    return MeasureReading(view.asked.measure, view.text, view.figures, rules.measures.judgement)
 
 
 def _absent(view) -> MeasureReading:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading.readings.unit import Reading
-from ragpipe.text.gold_clause import asks_why
 from ragpipe.text.patterns import Regex
 
 
@@ -29,6 +28,6 @@ READING = Reading(
     "reason",
     "whether the question asks for a reason (text/gold_clause.py)",
     sections={"reason": Reason},
-    read=lambda view, rules: asks_why(view.question.text, rules.reason.why_questions),
+    read=lambda view, rules: view.asked.why,  # rules.reason.why_questions, read with the question
     absent=lambda view: False,
 )

@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import ragpipe.grading.readings.registry as registry  # a module: the registry's discovery imports this one
+from ragpipe.corpus.questions import Question
 from ragpipe.grading.checks.registry import CHECKS, checks_for
 from ragpipe.grading.checks.view import NOT_DECLINED, AnswerView, Check, Decision, YesNo
+from ragpipe.grading.question_reading import QuestionReading, read_question
 from ragpipe.grading.readings.unit import Reading
 from ragpipe.grading.sections import AnyRules
 
@@ -40,6 +42,17 @@ class RuleReadings:
     slices: dict = field(default_factory=dict, compare=False)  # check or reading id -> its rules (`rules_of`)
     plans: dict = field(default_factory=dict, compare=False)  # question kind -> ((check, its rules), ...)
     made_by: dict = field(default_factory=dict, compare=False)  # reading -> (its function, its check's rules)
+    questions: dict = field(default_factory=dict, compare=False)  # a question's fields -> what it asks
+
+    def question(self, question: Question) -> QuestionReading:
+        """What `question` asks under these rules (grading/question_reading.py), read once per question."""
+        key = (question.id, question.text, question.kind, question.gold_answer, question.money_key, question.polarity)
+        found = self.questions.get(key)
+        if found is None:
+            if len(self.questions) > 100_000:  # a process grades a few corpora's questions, not unbounded ones
+                self.questions.clear()
+            found = self.questions[key] = read_question(question, self.rules)
+        return found
 
     def slice_for(self, unit: Check | Reading):
         """A check's or a reading's own rules, made once for these rules."""

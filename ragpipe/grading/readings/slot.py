@@ -36,6 +36,6 @@ READING = Reading(
     "slot",
     "the name an answer asserts the question's predicate of (text/slot.py)",
     sections={"slot": Slot},
-    read=lambda view, rules: slot_filler(view.text, view.question.text, rules.slot.verbs),
+    read=lambda view, rules: slot_filler(view.text, view.asked.slot, rules.slot.verbs),
     absent=lambda view: None,
 )

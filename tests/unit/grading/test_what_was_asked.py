@@ -117,7 +117,7 @@ def test_a_name_is_the_value_of_the_slot_the_question_opens(tmp_path):
     ],
 )
 def test_the_slot_is_read_conservatively(rules, question, answer, filled):
-    from ragpipe.text.slot import slot_filler
+    from ragpipe.text.slot import asked_slot, slot_filler
 
-    found = slot_filler(answer, question, rules.slot.verbs)
+    found = slot_filler(answer, asked_slot(question, rules.slot.verbs), rules.slot.verbs)
     assert (found[0] if found else None) == filled
