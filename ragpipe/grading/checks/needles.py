@@ -61,16 +61,6 @@ class Needles(BaseModel):
     computed_ratio_as_percent: bool = False
 
 
-def asks_for_figure(question: str, n: Needles) -> bool:
-    """Does the question ask for a number (rules: needles.figure_question_patterns)?"""
-    return _asks(question, tuple(p.pattern for p in n.figure_question_patterns))
-
-
-@lru_cache(maxsize=4096)
-def _asks(question: str, patterns: tuple[str, ...]) -> bool:
-    return bool(patterns) and re.search("|".join(f"(?:{p})" for p in patterns), question.lower()) is not None
-
-
 def _authored(view: AnswerView, rules: NeedleRules) -> list[Requirement]:
     # an authored figure that mining found nowhere in the filing was computed for the gold answer
     made = {n for n, k, src in view.mined if k in FIGURE_KINDS and src == COMPUTED}
@@ -114,19 +104,6 @@ def _mined(view: AnswerView, rules: NeedleRules, stated) -> tuple[list[Requireme
     if alternatives and not reqs:
         reqs.append(Requirement("mined_any", tuple(alternatives)))
     return reqs, unchecked
-
-
-_SEVERAL = re.compile(
-    r"^\W*(?:which|what|who|name|list)\b[^?]*?\b(?:two|three|four|five|six|seven|eight|nine|ten|[2-9]|1\d|several|both)\b"
-    r"|^\W*(?:what|who|which)\s+(?:are|were)\b",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=4096)  # a question is asked of many answers
-def asks_for_several(question: str) -> bool:
-    """The question asks for several things at once ("Which three suppliers ...", "Who were ...")."""
-    return _SEVERAL.search(question) is not None
 
 
 def _find(
