@@ -16,6 +16,7 @@ from assets.shared.versions import data_version
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.grading.grade_table import grade_answers
 from ragpipe.grading.question_reading import question_readings
+from ragpipe.grading.rules import Rules
 from ragpipe.history.behind import stale_rule_verdicts
 from ragpipe.warehouse.tables import read_partition, store, table_exists
 
@@ -52,19 +53,22 @@ def grade_shard(context: OpExecutionContext, project: Project, shard: dict):
 def store_rule_shards(context: OpExecutionContext, duckdb: DuckDBResource, project: Project, _, shards: list) -> list:
     """The one writer: the shards' verdicts, in one process's order, into DuckDB and Parquet."""
     corpus, config = pair_of(context.partition_key)
-    made = stored_rule_verdicts(duckdb, project, corpus, config, consolidate(shards, ["answer_set", "question_id"]))
+    verdicts = consolidate(shards, ["answer_set", "question_id"])
+    made = stored_rule_verdicts(duckdb, project.root, project.rules_alone(), corpus, config, verdicts)
     return [Output(None, TABLE, data_version=made.data_version, metadata={**made.metadata, "shards": len(shards)})]
 
 
 def rule_verdicts_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
-    """The pair's rule verdicts graded in this process and stored (the one-run regrade's step)."""
+    """The pair's rule verdicts graded in this process and stored (the one-run regrade's step): the rules
+    resolved once, here, and handed to the grading and the store."""
+    rules = project.rules_alone()
     with duckdb.get_connection() as conn:
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
         questions = read_partition(conn, "questions", {"corpus": corpus})
         needles = read_partition(conn, "needles", {"corpus": corpus})
     said = progress_reporter(log, "grading", f"{corpus}/{config}", project.progress_bar)
-    frame = grade_answers(answers, questions, needles, project.rules_alone(), progress=said)
-    return stored_rule_verdicts(duckdb, project, corpus, config, frame)
+    frame = grade_answers(answers, questions, needles, rules, progress=said)
+    return stored_rule_verdicts(duckdb, project.root, rules, corpus, config, frame)
 
 
 def rule_verdicts_if_stale(
@@ -89,22 +93,21 @@ def rule_verdicts_if_stale(
 
 
 def stored_rule_verdicts(
-    duckdb: DuckDBResource, project: Project, corpus: str, config: str, frame: pd.DataFrame
+    duckdb: DuckDBResource, root: Path, rules: Rules, corpus: str, config: str, frame: pd.DataFrame
 ) -> Made:
+    """The pair's verdicts by `rules` stored, and what `rules` read each graded question as asking beside them."""
     pair = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
-        path = store(conn, project.root, TABLE, frame, pair)
-        # what the grader read each graded question as asking, beside the verdicts it read them for
+        path = store(conn, root, TABLE, frame, pair)
         questions = read_partition(conn, "questions", {"corpus": corpus})
-        asked = question_readings(questions, frame, project.rules_alone()).assign(**pair)
-        store(conn, project.root, READINGS, asked, pair)
+        store(conn, root, READINGS, question_readings(questions, frame, rules).assign(**pair), pair)
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
     tentative = int((~frame["firm"].astype(bool) & frame["error"].isna()).sum()) if len(frame) else 0
     return Made(
         metadata={
             "dagster/row_count": len(frame),
             "parquet": str(path),
-            "rules_version": project.rules_alone().version,
+            "rules_version": rules.version,
             "tentative": tentative,
             **{v: int(counts.get(v, 0)) for v in ("correct", "partial", "wrong", "ungradable")},
         },

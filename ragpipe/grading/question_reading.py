@@ -12,16 +12,15 @@ answer.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
 
 import pandas as pd
 
 from ragpipe.corpus.needle_mining import offered_options
 from ragpipe.corpus.questions import Question, question_from_row
 from ragpipe.grading.sections import AnyRules
+from ragpipe.text.asking import asks_for_figure, asks_for_several
 from ragpipe.text.figures import question_scale
 from ragpipe.text.gold_clause import asks_why
 from ragpipe.text.measures import asked_measure
@@ -75,29 +74,6 @@ class QuestionReading:
             "unit": None if self.scale == 1 else str(self.scale),
             "polarity": self.polarity,
         }
-
-
-def asks_for_figure(question: str, patterns: tuple[str, ...]) -> bool:
-    """Does the question ask for a number (`patterns`: rules.yaml needles.figure_question_patterns)?"""
-    return _asks(question, patterns)
-
-
-@lru_cache(maxsize=4096)
-def _asks(question: str, patterns: tuple[str, ...]) -> bool:
-    return bool(patterns) and re.search("|".join(f"(?:{p})" for p in patterns), question.lower()) is not None
-
-
-_SEVERAL = re.compile(
-    r"^\W*(?:which|what|who|name|list)\b[^?]*?\b(?:two|three|four|five|six|seven|eight|nine|ten|[2-9]|1\d|several|both)\b"
-    r"|^\W*(?:what|who|which)\s+(?:are|were)\b",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=4096)  # a question is asked of many answers
-def asks_for_several(question: str) -> bool:
-    """The question asks for several things at once ("Which three suppliers ...", "Who were ...")."""
-    return _SEVERAL.search(question) is not None
 
 
 def _precision(key: str, question: str) -> int:

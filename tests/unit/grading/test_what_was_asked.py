@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ragpipe.grading.question_reading import asks_for_several
+from ragpipe.text.asking import asks_for_several
 from ragpipe.text.lists import names_listed
 from tests.commands import invoke
 
