@@ -57,12 +57,6 @@ _CONCESSIVE = re.compile(
     r"|if|unless|before|after)\b(?:[^,;.]|(?<=\d)[,.](?=\d))*$",  # a figure's comma or point ends no clause
     re.IGNORECASE,
 )
-# words that compare or date a clause: its figure may be another period's
-_COMPARES = re.compile(
-    r"\b(?:compared|comparison|versus|vs|prior|previous|last|preceding|earlier|before|increased?|decreased?"
-    r"|rose|fell|grew|declined|changed?|up|down|from|year-over-year|yoy|respectively|budget|estimated?)\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -181,12 +175,13 @@ _CORRECTS = re.compile(
 
 
 def read_statements(
-    text: str, money: list[Figure], whole: str | None = None, ends: list[int] | None = None
+    text: str, money: list[Figure], comparing: re.Pattern[str], whole: str | None = None, ends: list[int] | None = None
 ) -> list[Stated]:
     """What `text` states each of its `money` figures as (in order of the text). `whole`: the answer before
     its corrected statements were blanked out of `text` (offsets alike), where a correction's figure finds
     what the figure it corrects was stated for ("The deductible is $95,463; correction: $496.15"). `ends`:
-    `clause_ends(text)`, when already read."""
+    `clause_ends(text)`, when already read. `comparing`: the words of a clause that compares or dates, whose
+    figure may be another period's (rules.yaml `money.compares`)."""
     ends = clause_ends(text) if ends is None else ends
     whole_ends: list[int] | None = None  # read once, where a correction needs them
     out: list[Stated] = []
@@ -217,7 +212,7 @@ def read_statements(
                 currency=currency_of(f.text, text[f.end : f.end + 24]),
                 asserted=not taken_back,
                 main=main_clause(text, f),
-                compares=_COMPARES.search(clause) is not None,
+                compares=comparing.search(clause) is not None,
             )
         )
     return out

@@ -13,7 +13,10 @@ another amount and binds neither to the asked measure is not wrong, and never fi
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+import re
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading import outcomes
 from ragpipe.grading.checks.view import AnswerView, Check, Finding
@@ -29,7 +32,7 @@ from ragpipe.text.money_statement import (
     read_statements,
     states,
 )
-from ragpipe.text.patterns import valid_regex
+from ragpipe.text.patterns import Regex
 
 
 class Money(BaseModel):
@@ -37,12 +40,25 @@ class Money(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     relative_tolerance: float = Field(0, ge=0, lt=1)
-    question_patterns: list[str] = Field(default_factory=list)
+    question_patterns: list[Regex] = Field(default_factory=list)
+    # a money statement whose clause holds one of these words (regexes, each a whole word) compares or
+    # dates: its figure may be another period's, and states no value of the measure asked
+    compares: tuple[Regex, ...] = Field(
+        default_factory=lambda: (
+            "compared", "comparison", "versus", "vs", "prior", "previous", "last", "preceding", "earlier", "before",
+            "increased?", "decreased?", "rose", "fell", "grew", "declined", "changed?", "up", "down", "from",
+            "year-over-year", "yoy", "respectively", "budget", "estimated?",
+        )
+    )  # fmt: skip
 
-    @field_validator("question_patterns")
-    @classmethod
-    def _compiles(cls, v: list[str]) -> list[str]:
-        return [valid_regex(p) for p in v]
+    @property
+    def comparing(self) -> re.Pattern[str]:
+        return _comparing(self.compares)
+
+
+@lru_cache(maxsize=16)  # a property of the words, not cached on the model: a copy with other words reads its own
+def _comparing(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(words) + r")\b" if words else "(?!)", re.IGNORECASE)
 
 
 def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is read by the view (key, tolerance)
@@ -53,7 +69,7 @@ def run(view: AnswerView, rules) -> Finding | None:  # its `money` section is re
 
     money = [f for f in view.figures if f.is_money]
     asked = view.asked.money_measure
-    stated = _stated_for_asked(view, money, is_key, asked)
+    stated = _stated_for_asked(view, money, is_key, asked, rules.money.comparing)
     if stated is not None:
         return None if stated is KEY_STATED else stated
     others = [b.figure for b in other_values(reading, view.text, view.question.text, is_key) if b.figure.is_money]
@@ -79,14 +95,14 @@ KEY_STATED = Finding("money_guard")  # the asked measure stated as the key: noth
 UNBOUND = Finding("money_guard", never_firm=True)
 
 
-def _stated_for_asked(view: AnswerView, money: list, is_key, asked: Asked | None) -> Finding | None:
+def _stated_for_asked(view: AnswerView, money: list, is_key, asked: Asked | None, comparing) -> Finding | None:
     """The answer's money statements read against the asked measure (text/money_statement.py), firm either
     way: the asked measure stated as the key is KEY_STATED (no money violation); stated only as other
     amounts, it is wrong; the key denied, withdrawn, conceded, or in another currency or period while the
     answer asserts another amount, it is wrong. None: the statements decide nothing, the readings below go on."""
     if not money:
         return None
-    statements = read_statements(view.text, money, view.whole, view.measures.ends)
+    statements = read_statements(view.text, money, comparing, view.whole, view.measures.ends)
     key_text = view.key_text or ""
     currency = currency_of(key_text, key_text[len(key_text.split()[0]) :] if key_text.split() else "") or "USD"
     period = (asked.period if asked else None) or period_in(view.question.gold_answer)

@@ -7,8 +7,6 @@ ends and the retracted figures, which are no measure, are still read)."""
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading.readings.unit import Reading
@@ -21,26 +19,28 @@ class Measures(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     # two different qualifiers of one family are two measures ("segment" profit is not "operating" income)
-    qualifier_families: list[list[str]] = Field(
-        default_factory=lambda: [
-            ["gross", "operating", "segment", "net", "pretax", "comprehensive"],
-            ["declare", "pay", "authorize", "approve", "spend", "accrue", "propose"],
-            ["basic", "diluted"],
-        ]
+    qualifier_families: tuple[tuple[str, ...], ...] = Field(
+        default_factory=lambda: (
+            ("gross", "operating", "segment", "net", "pretax", "comprehensive"),
+            ("declare", "pay", "authorize", "approve", "spend", "accrue", "propose"),
+            ("basic", "diluted"),
+        )
     )
     # a sentence holding one of these (each a regex of a whole word) compares: its figures may be another
     # period's or another part's, so a figure other than the key stated for the asked measure is no contradiction
-    compares: list[Regex] = Field(
-        default_factory=lambda: [
+    compares: tuple[Regex, ...] = Field(
+        default_factory=lambda: (
             "compared", "comparison", "versus", "vs", "from", "prior", "previous", "last", "preceding", "earlier",
             "increased?", "decreased?", "rose", "fell", "grew", "declined", "changed?", "year-over-year", "yoy",
             "respectively",
-        ]
+        )
     )  # fmt: skip
 
-    @cached_property
+    @property
     def judgement(self) -> MeasureJudgement:
-        return MeasureJudgement.of(tuple(map(tuple, self.qualifier_families)), tuple(self.compares))
+        """Made once per families and words (`MeasureJudgement.of`), not cached on the model: a copy with
+        other words reads its own."""
+        return MeasureJudgement.of(self.qualifier_families, self.compares)
 
 
 def _read(view, rules) -> MeasureReading:

@@ -5,8 +5,6 @@ that is a none is met by them, and an opening that says it outweighs a later dec
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from ragpipe.grading.readings.unit import Reading
@@ -23,24 +21,26 @@ class Stated(BaseModel):
     model_config = ConfigDict(extra="forbid")
     # "no", "none", "nothing", "zero", or a negation with "any" ("has not reported any"); a bare "not" is
     # too common to say so ("notes, not shares, are listed")
-    absence: list[Regex] = Field(default_factory=lambda: [r"\b(?:no|none|nothing|zero)\b", _NEGATED_ANY])
-    inapplicable: list[Regex] = Field(
-        default_factory=lambda: [
+    absence: tuple[Regex, ...] = Field(default_factory=lambda: (r"\b(?:no|none|nothing|zero)\b", _NEGATED_ANY))
+    inapplicable: tuple[Regex, ...] = Field(
+        default_factory=lambda: (
             r"\b(?:not|n't|never)\b[^.;:]{0,40}?\b(?:relevant|useful|meaningful|applicable|appropriate|suitable)\b",
             r"\b(?:irrelevant|inapplicable|less relevant|less useful|less meaningful)\b",
-        ]
+        )
     )
-    unchanged: list[Regex] = Field(
-        default_factory=lambda: [
+    unchanged: tuple[Regex, ...] = Field(
+        default_factory=lambda: (
             r"\b(?:flat|unchanged|zero|no change|in line with)\b",
             r"(?<![\w.,$])\$?0(?:\.0+)?(?:%|\s?percent)?(?![\w.,]\d|\w)",
-        ]
+        )
     )
 
-    @cached_property
+    @property
     def says(self) -> AnswerSays:
-        kinds = ("absence", "inapplicable", "unchanged")
-        return AnswerSays.of(tuple((kind, tuple(getattr(self, kind))) for kind in kinds))
+        """Made once per words (`AnswerSays.of`), not cached on the model: a copy with other words reads its own."""
+        return AnswerSays.of(
+            (("absence", self.absence), ("inapplicable", self.inapplicable), ("unchanged", self.unchanged))
+        )
 
 
 READING = Reading(

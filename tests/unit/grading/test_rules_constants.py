@@ -81,3 +81,13 @@ def test_the_citation_marker_pattern_keeps_markers_from_being_figures(rules):
     answer = "The lease is cited [12]. I could not find a pet deposit in it."
     assert grade(question, answer, [], rules).declined
     assert not grade(question, answer, [], _with(rules, "citations", marker_pattern=r"\(\d+\)")).declined
+
+
+def test_the_words_of_a_money_statement_that_compares_are_the_rules(rules):
+    """ "$1,950 last year" beside the key compares: with no comparing word listed, it is read as the rent now."""
+    question = q(text="What is the monthly rent?", gold_answer="$2,150", money_key="$2,150")
+    answer = "The monthly rent was $1,950 last year; it is now $2,150."
+    assert grade(question, answer, [], rules).verdict == "correct"
+    no_words = _with(rules, "money", compares=())
+    assert grade(question, answer, [], no_words).rule == "money.asked_measure_other_figure"
+    assert grade(question, answer, [], _with(rules, "money", compares=("last",))).verdict == "correct"
