@@ -17,7 +17,9 @@ from dagster._core.loader import LoadingContextForTest
 
 def statuses(instance: DagsterInstance, corpus: str, configs: list[str]) -> dict[str, str]:
     """{"asset[partition]": "FRESH" | "STALE" | "MISSING"} for every asset of `corpus` and its pairs."""
-    from assets.definitions import defs
+    from assets.definitions import built
+
+    defs = built()
 
     graph = defs.resolve_asset_graph()
     resolver = CachingStaleStatusResolver(instance, graph, LoadingContextForTest(instance))

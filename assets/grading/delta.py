@@ -8,7 +8,7 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.stages import code_version, deps
+from assets.shared.stages import deps
 from assets.shared.versions import data_version
 from ragpipe.history.delta import delta_frame, event_delta, record_delta, said_by_direction
 from ragpipe.warehouse.tables import store
@@ -21,7 +21,6 @@ from ragpipe.warehouse.tables import store
     group_name="grading",
     kinds={"duckdb"},
     deps=deps("grade_delta"),
-    code_version=code_version("grade_delta"),  # the stage table's: a grader change stales it, nothing upstream
     automation_condition=AFTER_GRADING,
 )
 def grade_delta_asset(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:

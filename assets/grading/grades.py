@@ -20,7 +20,7 @@ from assets.shared.automation import AFTER_RULE_VERDICTS
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.stages import code_version, deps
+from assets.shared.stages import deps
 from assets.shared.versions import data_version
 from ragpipe.history.behind import stale_rule_verdicts
 from ragpipe.history.delta import grade_delta, said_by_direction
@@ -115,7 +115,6 @@ def flips_said(before: pd.DataFrame | None, after: pd.DataFrame, keys: dict) -> 
     kinds={"duckdb"},
     automation_condition=AFTER_RULE_VERDICTS,
     deps=deps("grades"),
-    code_version=code_version("grades"),  # the stage table's: a grader change stales it, nothing upstream
 )
 def grades(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:
     """Verdict (correct/partial/wrong), declined flag, failure label, deciding rule and matched spans per

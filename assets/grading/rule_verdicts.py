@@ -11,7 +11,7 @@ from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.progress import progress_reporter
 from assets.shared.resources import Project
 from assets.shared.sharded import Stage, sharded_asset
-from assets.shared.stages import code_version, deps
+from assets.shared.stages import deps
 from assets.shared.versions import data_version
 from ragpipe.answering.shards import consolidate, read, split, write
 from ragpipe.grading.grade_table import grade_answers
@@ -125,7 +125,6 @@ rule_verdicts = sharded_asset(
             "combines the two without grading again. Its code version is the rules' version: a rules change "
             "makes it (and what follows) stale, nothing upstream.",
             kinds={"duckdb"},
-            code_version=code_version(TABLE),
         )
     },
     deps=tuple(deps(TABLE)),

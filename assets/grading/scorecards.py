@@ -9,7 +9,7 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.stages import code_version, deps
+from assets.shared.stages import deps
 from assets.shared.versions import data_version
 from ragpipe.history.ledger import record_scorecards
 from ragpipe.scoring.leaderboard import pair_leaderboard
@@ -29,7 +29,6 @@ from ragpipe.warehouse.tables import store
     group_name="grading",
     kinds={"duckdb"},
     deps=deps("scorecards"),
-    code_version=code_version("scorecards"),  # the stage table's: a grader change stales it, nothing upstream
     automation_condition=AFTER_GRADING,
 )
 def scorecards(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:

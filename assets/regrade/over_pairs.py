@@ -54,6 +54,7 @@ from assets.shared.made import Made
 from assets.shared.partitions import pair_key, pair_of, pair_partitions
 from assets.shared.resources import Project
 from assets.shared.stages import READ_BY_GRADING, STAGE, by_corpus, code_version
+from assets.shared.versions import grader_versions
 from ragpipe.warehouse.lock import WarehouseBusy
 
 Body = Callable[..., Made]
@@ -150,7 +151,7 @@ def _over_pairs(name: str, asset: str, body: Body, after: Callable | None = None
         key = AssetKey(asset)
         failed = dict(pairs["failed"])
         inputs = _inputs(context, key, pairs["standing"])  # made by earlier steps and runs, not by this one
-        version = code_version(asset) or context.run_id
+        version = code_version(asset, grader_versions(project)) or context.run_id
         for corpus, config_name in pairs["standing"]:
             try:
                 made = body(duckdb, project, corpus, config_name, context.log, context.run_id)

@@ -8,7 +8,7 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.stages import code_version, deps
+from assets.shared.stages import deps
 from assets.shared.versions import data_version
 from ragpipe.grader_agreement.agreement import agreement_report, agreement_rows, confusion_markdown, labelled_frame
 from ragpipe.labels.store import people_labels
@@ -21,7 +21,6 @@ from ragpipe.warehouse.tables import read_partition, store
     group_name="grading",
     kinds={"duckdb"},
     deps=deps("agreement"),
-    code_version=code_version("agreement"),  # the stage table's: a grader change stales it, nothing upstream
     automation_condition=AFTER_GRADING,
 )
 def agreement(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:

@@ -10,7 +10,7 @@ from assets.shared.automation import AFTER_GRADING
 from assets.shared.made import Made
 from assets.shared.partitions import pair_of, pair_partitions
 from assets.shared.resources import Project
-from assets.shared.stages import code_version, deps
+from assets.shared.stages import deps
 from ragpipe.review.data import load_review
 from ragpipe.review.render import write_report
 
@@ -21,7 +21,6 @@ from ragpipe.review.render import write_report
     group_name="grading",
     kinds={"html"},
     deps=deps("review_report"),
-    code_version=code_version("review_report"),  # the stage table's: a grader change stales it, nothing upstream
     automation_condition=AFTER_GRADING,
 )
 def review_report(context: AssetExecutionContext, duckdb: DuckDBResource, project: Project) -> MaterializeResult:

@@ -16,8 +16,8 @@ from contextlib import nullcontext
 from dagster import DagsterInstance, Definitions, execute_job, reconstructable
 
 from assets.definitions import (
+    built,
     corpus_on_celery_job,
-    defs,
     pair_in_processes_job,
     pair_on_celery_job,
     regrade_in_processes_job,
@@ -55,11 +55,13 @@ def _in_process(
 ):
     """Run the named job (assets/deploy/jobs.py `IN_PROCESS`) for one partition in this process, with
     these resources: as `materialize()` does, but the run list shows `regrade`, not `__ephemeral_asset_job__`."""
+    resources = resources or default_resources()
+    loaded = built(resources)  # the grading stages' code versions from these resources' grader
     bound = Definitions(
-        assets=list(defs.assets),
-        asset_checks=list(defs.asset_checks or []),
+        assets=list(loaded.assets or []),
+        asset_checks=list(loaded.asset_checks or []),
         jobs=[{**IN_PROCESS, regrade_pairs.name: regrade_pairs}[job]],
-        resources=resources or default_resources(),
+        resources=resources,
     )
     with seen_by_the_ui(instance):
         return bound.resolve_job_def(job).execute_in_process(

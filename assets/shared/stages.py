@@ -8,10 +8,16 @@ the house's one circle). The bodies stay with their domains; this table is what 
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Literal
 
-from assets.shared.versions import GRADER_VERSION, RULES_VERSION
+from dagster import AssetSpec, Definitions, PreviewWarning
+
+# Definitions.map_asset_specs is marked preview in Dagster 1.13; it is the documented way to change a loaded
+# definitions' specs (here, their code versions as the definitions load), and dagster.map_asset_specs does
+# the same over a list of assets without the warning
+warnings.filterwarnings("ignore", category=PreviewWarning, message=r".*map_(resolved_)?asset_specs.*")
 
 CORPUS_LEVEL = ("documents", "pages", "failed_documents", "questions", "question_problems", "needles")
 ANSWERING = ("chunks", "chunk_index", "retrieval", "answers")
@@ -54,10 +60,23 @@ def deps(asset: str) -> list[str]:
     return list(STAGE[asset].inputs)
 
 
-def code_version(asset: str) -> str | None:
-    """`asset`'s code version: the rules' version for the rule verdicts (the judge is not theirs), the
-    grader's for what is graded or computed from grades, none for the judgments (keyed by their inputs)."""
-    return {"rules": RULES_VERSION, "grader": GRADER_VERSION, None: None}[STAGE[asset].versioned_by]
+def code_version(asset: str, versions: dict[str, str]) -> str | None:
+    """`asset`'s code version under `versions` (assets/shared/versions.py: grader_versions): the rules' for the
+    rule verdicts (the judge is not theirs), the grader's for what is graded or computed from grades, none for
+    the judgments (keyed by their inputs)."""
+    kind = STAGE[asset].versioned_by
+    return None if kind is None else versions[kind]
+
+
+def with_code_versions(defs: Definitions, versions: dict[str, str]) -> Definitions:
+    """`defs` with each grading stage's code version set from `versions`: given as the definitions load, not
+    at import, so one load reads the grader once (assets/definitions.py)."""
+
+    def versioned(spec: AssetSpec) -> AssetSpec:
+        asset = spec.key.to_user_string()
+        return spec.replace_attributes(code_version=code_version(asset, versions)) if asset in STAGE else spec
+
+    return defs.map_asset_specs(func=versioned)
 
 
 def by_corpus(asset: str) -> bool:

@@ -12,13 +12,15 @@ import shutil
 import duckdb
 from dagster import AssetKey, DagsterInstance, Definitions, evaluate_automation_conditions
 
-from assets.definitions import defs
+from assets.definitions import built
 from assets.runs.runner import regrade_in_one_run, regrade_pair, run_corpus
 from assets.shared.automation import GRADED_FROM_VERDICTS, READERS
 from assets.shared.partitions import pair_key
 from ragpipe.grading.rules import DEFAULT_RULES
 from ragpipe.history.delta import event_delta
 from tests.conftest import warehouse_resources
+
+defs = built()  # loaded as Dagster loads them (assets.definitions:defs)
 
 KEY = pair_key("demo", "default")
 

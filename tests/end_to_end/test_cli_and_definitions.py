@@ -110,7 +110,9 @@ def test_dagster_definitions_validate(env):
 
 
 def test_definitions_load_with_descriptions_and_lineage():
-    from assets.definitions import defs
+    from assets.definitions import built
+
+    defs = built()
 
     graph = defs.resolve_asset_graph()
     keys = {k.to_user_string() for k in graph.get_all_asset_keys()}

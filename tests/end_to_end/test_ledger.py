@@ -416,7 +416,9 @@ def test_rules_show_prints_what_a_version_was_made_of(tmp_path, demo_warehouse):
 def test_scorecard_warns_when_grades_were_materialized_without_it(demo_warehouse):
     from dagster import AssetSelection, materialize
 
-    from assets.definitions import defs
+    from assets.definitions import built
+
+    defs = built()
     from assets.runs.runner import QUIET
     from assets.shared.partitions import pair_key
 

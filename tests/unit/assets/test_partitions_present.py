@@ -14,7 +14,7 @@ PROBE = """
 import json
 import assets.definitions as d
 from assets.shared import partitions as p
-grades = d.defs.resolve_assets_def("grades")
+grades = d.built().resolve_assets_def("grades")
 print(json.dumps({"corpora": p.CORPORA, "absent": p.ABSENT, "pairs": len(p.pair_partitions.get_partition_keys()),
                   "description": grades.specs_by_key[grades.key].description}))
 """

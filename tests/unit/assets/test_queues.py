@@ -2,8 +2,10 @@
 
 import pytest
 
-from assets.definitions import defs
+from assets.definitions import built
 from assets.deploy.queues import WAREHOUSE_QUEUE
+
+defs = built()  # loaded as Dagster loads them (assets.definitions:defs)
 
 
 @pytest.mark.parametrize("job", ["corpus_on_celery", "pair_on_celery", "regrade_on_celery"])
