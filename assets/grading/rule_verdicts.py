@@ -61,12 +61,12 @@ def store_rule_shards(context: OpExecutionContext, duckdb: DuckDBResource, proje
 def rule_verdicts_of(duckdb: DuckDBResource, project: Project, corpus: str, config: str, log, run_id: str) -> Made:
     """The pair's rule verdicts graded in this process and stored (the one-run regrade's step): the rules
     resolved once, here, and handed to the grading and the store."""
+    said = progress_reporter(log, "grading", f"{corpus}/{config}", project.progress_bar)
     rules = project.rules_alone()
     with duckdb.get_connection() as conn:
         answers = read_partition(conn, "answers", {"corpus": corpus, "config": config})
         questions = read_partition(conn, "questions", {"corpus": corpus})
         needles = read_partition(conn, "needles", {"corpus": corpus})
-    said = progress_reporter(log, "grading", f"{corpus}/{config}", project.progress_bar)
     frame = grade_answers(answers, questions, needles, rules, progress=said)
     return stored_rule_verdicts(duckdb, project.root, rules, corpus, config, frame)
 
@@ -98,9 +98,9 @@ def stored_rule_verdicts(
     """The pair's verdicts by `rules` stored, and what `rules` read each graded question as asking beside them."""
     pair = {"corpus": corpus, "config": config}
     with duckdb.get_connection() as conn:
+        asked = question_readings(read_partition(conn, "questions", {"corpus": corpus}), frame, rules)
         path = store(conn, root, TABLE, frame, pair)
-        questions = read_partition(conn, "questions", {"corpus": corpus})
-        store(conn, root, READINGS, question_readings(questions, frame, rules).assign(**pair), pair)
+        store(conn, root, READINGS, asked.assign(**pair), pair)
     counts = frame["verdict"].value_counts().to_dict() if len(frame) else {}
     tentative = int((~frame["firm"].astype(bool) & frame["error"].isna()).sum()) if len(frame) else 0
     return Made(
