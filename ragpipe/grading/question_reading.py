@@ -1,13 +1,12 @@
 """What the grader reads a question as asking, read once per question and rules, and stored.
 
-Every check used to parse the question's text itself, each for its own part (the measure asked, the slot
-a which-question opens, whether it asks why, for a figure, for several things, the money key). A
-`QuestionReading` is all of it, made once per question under one set of rules: the view carries it
-(`view.asked`), the checks and readings read it, and the rule verdicts' stage stores it beside them
-(`question_readings`, one row a question: `columns()`), so the review report and `ragpipe sql` show what
-the grader thought was asked. It depends on the rules (the qualifiers that tell measures apart, the verbs
-that open a slot, how a question asks why, the patterns of a figure or money question), never on an
-answer.
+What a question asks (the measure asked, the slot a which-question opens, whether it asks why, for a
+figure, for several things, its money key) is read here, all of it, once per question under one set of
+rules, as a `QuestionReading`: the view carries it (`view.asked`), the checks and readings read it, and the
+rule verdicts' stage stores it beside them (`question_readings`, one row a question: `columns()`), so the
+review report and `ragpipe sql` show what the grader thought was asked. It depends on the rules (the
+qualifiers that tell measures apart, the verbs that open a slot, how a question asks why, the patterns of
+a figure or money question), never on an answer.
 """
 
 from __future__ import annotations
