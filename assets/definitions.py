@@ -20,16 +20,24 @@ from assets.shared.stages import with_code_versions
 from assets.shared.versions import grader_versions
 
 
-def built(resources: dict | None = None) -> Definitions:
+def built(resources: dict | None = None, refuse_a_broken_grader: bool = True) -> Definitions:
     """The definitions with `resources` (else the configured warehouse's): the grading stages' code versions,
-    and the UI's warning lines, from their project resource, the grader its runs grade by."""
+    and the UI's warning lines, from their project resource, the grader its runs grade by. A grader that
+    cannot load (rules, a judge) stops the load, saying why, unless `refuse_a_broken_grader` is False: a run
+    started from code then fails in its first grading step, which says the same, and writes nothing."""
     resources = resources or default_resources()
     project = resources["project"]
     merged = Definitions.merge(
         *(domain.defs for domain in (corpus, answers, grading, reports, regrade, deploy)),
         Definitions(resources=resources, executor=in_process_executor),  # one DuckDB writer at a time
     )
-    return grading.with_grader_said(with_code_versions(merged, grader_versions(project)), project)
+    try:
+        versions = grader_versions(project)
+    except ValueError:  # RulesError, JudgeError
+        if refuse_a_broken_grader:
+            raise
+        return merged
+    return grading.with_grader_said(with_code_versions(merged, versions), project)
 
 
 @definitions

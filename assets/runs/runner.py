@@ -56,7 +56,8 @@ def _in_process(
     """Run the named job (assets/deploy/jobs.py `IN_PROCESS`) for one partition in this process, with
     these resources: as `materialize()` does, but the run list shows `regrade`, not `__ephemeral_asset_job__`."""
     resources = resources or default_resources()
-    loaded = built(resources)  # the grading stages' code versions from these resources' grader
+    # the grading stages' code versions from these resources' grader; one that cannot load is the run's failure
+    loaded = built(resources, refuse_a_broken_grader=False)
     bound = Definitions(
         assets=list(loaded.assets or []),
         asset_checks=list(loaded.asset_checks or []),
