@@ -17,11 +17,16 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import pandas as pd
 
 from ragpipe.inputs.problems import Problem
+
+if TYPE_CHECKING:  # loaded in the functions' bodies: `import ragpipe` stays light
+    from ragpipe.grader_agreement.result import AgreementResult
+    from ragpipe.grading.summary import GradeCounts
+    from ragpipe.scoring.compare_result import CompareResult
 
 Rows: TypeAlias = str | Path | pd.DataFrame | Iterable[Mapping]
 
@@ -175,7 +180,7 @@ def _judged(rows: list[dict], graded, name: str, judge_on: str, rules) -> tuple[
     return [{**r, "grader_version": version} for r in judged], new
 
 
-def summary(grades: pd.DataFrame):
+def summary(grades: pd.DataFrame) -> GradeCounts:
     """Counts of an `evaluate` frame that add up: answers = correct + partial + wrong + ungradable;
     accuracy = correct / graded; declined; unanswered (from the frame's attrs). A `GradeCounts`: a mapping
     of those counts, with `summary()`, the `grade` command's last line."""
@@ -184,7 +189,7 @@ def summary(grades: pd.DataFrame):
     return GradeCounts(grade_counts(grades.to_dict("records"), len(grades.attrs.get("unanswered", ()))))
 
 
-def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "B"):
+def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "B") -> CompareResult:
     """B against A on the questions either answered (`evaluate` frames, or grades read from the
     warehouse; a question one left unanswered counts against it): wins, losses, ties, accuracy difference
     B - A with a seeded paired-bootstrap 95% interval, exact McNemar p, and every question that flips
@@ -195,7 +200,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, a_name: str = "A", b_name: str = "
     return CompareResult(compare_sets(a_name, a, b_name, b))
 
 
-def agreement(labelled: Rows, rules=None, on_problem: str = "warn"):
+def agreement(labelled: Rows, rules=None, on_problem: str = "warn") -> AgreementResult:
     """The grader against people: grade each labelled answer (docs/agreement.md's format: question,
     gold_answer, answer, label, system) and report accuracy, Cohen's kappa, refusal F1, false
     "correct" and the confusion, as `ragpipe agreement --labels FILE --json` does: an `AgreementResult`
